@@ -1,0 +1,34 @@
+// ClusterSpec: the modelled cluster (static allocation: executors × cores).
+#ifndef AQESIM_MODELS_CLUSTER_CLUSTER_H_
+#define AQESIM_MODELS_CLUSTER_CLUSTER_H_
+
+#include <cstdint>
+
+namespace aqesim {
+
+struct ClusterSpec {
+  /// Number of executors (E). JSON `executors`, > 0.
+  int executors = 2;
+  /// Cores per executor (C). JSON `executorCores`, > 0. Task slots per executor are
+  /// floor(C / spark.task.cpus).
+  int executor_cores = 4;
+  /// Executor heap, bytes. JSON `executorMemory` ("8g"), default 1 GiB (spark.executor.memory).
+  int64_t executor_memory_bytes = int64_t{1} << 30;
+  /// Network bandwidth of one executor (NIC), bytes per second, shared by its concurrent tasks.
+  /// JSON `networkBytesPerSecond` ("1250m" = 10 Gbit/s). Default 1.25 GB/s (10 GbE).
+  int64_t network_bytes_per_second = 1250LL * 1000 * 1000;
+  /// Local disk bandwidth of one executor, bytes per second, shared by its concurrent tasks.
+  /// JSON `diskBytesPerSecond`. Default 500 MB/s (one SATA SSD).
+  int64_t disk_bytes_per_second = 500LL * 1000 * 1000;
+  /// Driver's network bandwidth, bytes per second (broadcast collection). JSON
+  /// `driverNetworkBytesPerSecond`. Default 1.25 GB/s.
+  int64_t driver_network_bytes_per_second = 1250LL * 1000 * 1000;
+  /// Driver heap, bytes (JSON `driverMemory`, default 1 GiB = spark.driver.memory).
+  int64_t driver_memory_bytes = int64_t{1} << 30;
+
+  int total_cores() const { return executors * executor_cores; }
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_CLUSTER_CLUSTER_H_

@@ -1,0 +1,83 @@
+// CostParams: every number of the time model, with its unit, default and where the default
+// comes from. The formula that uses them is in cost_model.h and README.md "Cost model".
+//
+// A scenario overrides any of them by its JSON name under `cost` (e.g.
+// {"cost": {"taskLaunchSeconds": 0.01}}); `aqesim calibrate` fits them to event logs.
+#ifndef AQESIM_MODELS_COST_COST_PARAMS_H_
+#define AQESIM_MODELS_COST_COST_PARAMS_H_
+
+#include <string_view>
+#include <vector>
+
+namespace aqesim {
+
+struct CostParams {
+  // --- scheduling ---
+  /// Per task: scheduler delay + task deserialization + result serialization, seconds.
+  /// Default 0.01 s: Spark UI's "Scheduler Delay" + "Task Deserialization Time" on small tasks.
+  double task_launch_seconds = 0.01;
+  /// Per stage on the driver: DAGScheduler submission, task-set creation, stage completion
+  /// handling, seconds. Default 0.05 s (typical gap between a stage's submission and its first task).
+  double stage_overhead_seconds = 0.05;
+  /// Per AQE re-optimization and query-stage creation on the driver, seconds. Default 0.02 s.
+  double replan_seconds = 0.02;
+
+  // --- I/O ---
+  /// Per shuffle block fetch request (remote), seconds: request round trip + open of the
+  /// shuffle file segment. Default 0.0005 s (0.5 ms: one RPC on a 10 GbE LAN).
+  double remote_fetch_request_seconds = 0.0005;
+  /// Per local block read (seek into the shuffle file), seconds. Default 0.0001 s.
+  double local_fetch_request_seconds = 0.0001;
+
+  // --- CPU, seconds per byte (1 / throughput of one core) ---
+  /// Scan: read + decode storage format. Default 1/150 MB/s (Parquet decode on one core).
+  double scan_seconds_per_byte = 1.0 / 150e6;
+  /// Shuffle write: serialize + compress + write (UnsafeShuffleWriter). Default 1/200 MB/s.
+  double shuffle_write_seconds_per_byte = 1.0 / 200e6;
+  /// Shuffle read: decompress + deserialize. Default 1/300 MB/s.
+  double shuffle_read_seconds_per_byte = 1.0 / 300e6;
+  /// Sort (UnsafeExternalSorter, per byte sorted). Default 1/100 MB/s.
+  double sort_seconds_per_byte = 1.0 / 100e6;
+  /// Hash-table build (broadcast or shuffled hash join). Default 1/150 MB/s.
+  double hash_build_seconds_per_byte = 1.0 / 150e6;
+  /// Hash probe / merge join streaming side, per byte. Default 1/400 MB/s.
+  double join_probe_seconds_per_byte = 1.0 / 400e6;
+  /// Hash aggregation, per input byte. Default 1/200 MB/s.
+  double aggregate_seconds_per_byte = 1.0 / 200e6;
+  /// Filter / project and other streaming operators, per input byte. Default 1/1 GB/s.
+  double stream_seconds_per_byte = 1.0 / 1e9;
+
+  // --- memory and spill ---
+  /// In-memory working set ÷ shuffle (compressed) bytes of a sort/hash/aggregate input:
+  /// decompressed UnsafeRows are larger than the shuffle files. Default 3.0 (typical
+  /// dataSize ÷ shuffle bytes for Snappy/LZ4-compressed rows; also used as the
+  /// uncompressed/compressed ratio when an exchange gives no dataSizeBytes).
+  double compression_ratio = 3.0;
+
+  // --- broadcast ---
+  /// Build of the broadcast relation per executor, seconds per byte. Default 1/150 MB/s.
+  double broadcast_build_seconds_per_byte = 1.0 / 150e6;
+
+  // --- driver statistics (MapStatus) ---
+  /// Driver time to aggregate one MapStatus block into MapOutputStatistics, seconds.
+  /// Default 2e-9 s (a decode + add per cell).
+  double map_status_aggregate_seconds_per_block = 2e-9;
+
+  // --- noise ---
+  /// Per-task multiplicative noise: duration × exp(N(0, sigma)), seeded by (scenario seed,
+  /// stage, task). 0 disables. Default 0.
+  double task_noise_sigma = 0.0;
+};
+
+/// One documented parameter: its JSON name, unit and meaning (README.md lists them).
+struct CostParamInfo {
+  std::string_view json_name;  // "taskLaunchSeconds"
+  std::string_view unit;       // "s", "s/B", "ratio"
+  double CostParams::*field;
+  std::string_view doc;
+};
+const std::vector<CostParamInfo>& CostParamRegistry();
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_COST_COST_PARAMS_H_

@@ -1,0 +1,117 @@
+// The physical plan a scenario describes: scans, exchanges, joins, aggregates, unions...
+//
+// A PlanNode tree is what the scenario loader produces and what the engine turns into
+// query stages. It mirrors the shape of Spark's SparkPlan (sql/core/.../execution/SparkPlan.scala)
+// at the granularity that matters for AQE: exchanges are explicit nodes (Spark's
+// ShuffleExchangeExec), broadcast exchanges are implied by a BroadcastHashJoin's build side.
+#ifndef AQESIM_MODELS_PLAN_PLAN_H_
+#define AQESIM_MODELS_PLAN_PLAN_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/shuffle/sizes_spec.h"
+
+namespace aqesim {
+
+enum class PlanOp { kScan, kExchange, kJoin, kAggregate, kUnion, kFilter, kProject, kSort };
+
+/// Spark's ShuffleOrigin (sql/core/.../exchange/ShuffleExchangeExec.scala): which AQE rules
+/// may touch a shuffle (spec §1.3).
+enum class ShuffleOrigin {
+  kEnsureRequirements,
+  kRepartitionByCol,
+  kRepartitionByNum,
+  kRebalancePartitionsByNone,
+  kRebalancePartitionsByCol,
+};
+
+enum class JoinStrategy { kSortMerge, kShuffledHash, kBroadcastHash, kBroadcastNestedLoop, kCartesianProduct };
+enum class JoinType { kInner, kCross, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti };
+enum class BuildSide { kLeft, kRight };
+/// User join hints (Spark's JoinStrategyHint), per side.
+enum class JoinHint { kNone, kBroadcast, kMerge, kShuffleHash, kShuffleReplicateNl };
+
+struct PlanNode {
+  PlanOp op = PlanOp::kScan;
+  /// Unique id: the scenario's `id`, or generated as "<op><n>" (e.g. "scan3") when absent.
+  std::string id;
+  /// JSON pointer of this node in the scenario file (e.g. "/plan/left"), for messages.
+  std::string pointer;
+  /// Inputs. join: {left, right}; union: its children; every other non-leaf: one child.
+  std::vector<std::unique_ptr<PlanNode>> children;
+
+  // --- scan ---
+  /// Bytes the scan reads from storage.
+  int64_t scan_bytes = 0;
+  std::optional<int64_t> rows;
+  /// Number of scan tasks; default ceil(scan_bytes / spark.sql.files.maxPartitionBytes), >= 1.
+  std::optional<int> tasks;
+
+  // --- filter / project / aggregate / join ---
+  /// Output bytes ÷ input bytes of this operator, used for the planner's size estimate and
+  /// for the CPU cost of operators above it. Default 1.0 (aggregate: 1.0 too; set it).
+  double selectivity = 1.0;
+  /// The planner's size estimate of this node's output, overriding the propagated one
+  /// (static broadcast decisions use it; it may be wrong, which is why AQE exists).
+  std::optional<int64_t> estimated_bytes;
+
+  // --- exchange ---
+  /// Fixed partition count (REPARTITION_BY_NUM or a user repartition(n)); otherwise the
+  /// count comes from spark.sql.shuffle.partitions / initialPartitionNum.
+  std::optional<int> num_partitions;
+  ShuffleOrigin origin = ShuffleOrigin::kEnsureRequirements;
+  /// The partition-size matrix (absent: derived uniformly from the child's output).
+  std::optional<SizesSpec> sizes;
+  /// Uncompressed bytes written into the shuffle (Spark's exchange "data size" metric), used
+  /// for runtime broadcast decisions (spec §3.6). Absent: shuffle bytes × cost.compressionRatio.
+  std::optional<int64_t> data_size_bytes;
+  /// Per-stage advisory partition size (REBALANCE with an explicit size, spec §5 step 4).
+  std::optional<int64_t> advisory_partition_size_bytes;
+  /// True when the exchange produces a single partition (SinglePartition): never coalesced or
+  /// locally read.
+  bool single_partition = false;
+
+  // --- join ---
+  JoinStrategy strategy = JoinStrategy::kSortMerge;
+  JoinType join_type = JoinType::kInner;
+  /// For hash joins planned statically: which side builds. Default: right when buildable.
+  std::optional<BuildSide> build_side;
+  JoinHint left_hint = JoinHint::kNone;
+  JoinHint right_hint = JoinHint::kNone;
+
+  // --- aggregate ---
+  /// Grouping keys present (false = global aggregate, which requires a single partition).
+  bool grouped = true;
+
+  const PlanNode& child(size_t i = 0) const { return *children[i]; }
+  PlanNode& child(size_t i = 0) { return *children[i]; }
+  bool is_exchange() const { return op == PlanOp::kExchange; }
+  bool is_join() const { return op == PlanOp::kJoin; }
+};
+
+// Names as they appear in scenario JSON and in output (Spark's spelling).
+std::string_view PlanOpName(PlanOp op);                 // "scan", "exchange", ...
+std::string_view ShuffleOriginName(ShuffleOrigin o);    // "ENSURE_REQUIREMENTS", ...
+std::string_view JoinStrategyName(JoinStrategy s);      // "SortMergeJoin", ...
+std::string_view JoinTypeName(JoinType t);              // "Inner", "LeftOuter", ...
+std::string_view BuildSideName(BuildSide b);            // "BuildLeft", "BuildRight"
+std::string_view JoinHintName(JoinHint h);              // "NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH", "SHUFFLE_REPLICATE_NL"
+
+std::optional<PlanOp> ParsePlanOp(std::string_view s);
+std::optional<ShuffleOrigin> ParseShuffleOrigin(std::string_view s);
+std::optional<JoinStrategy> ParseJoinStrategy(std::string_view s);
+std::optional<JoinType> ParseJoinType(std::string_view s);
+std::optional<BuildSide> ParseBuildSide(std::string_view s);
+std::optional<JoinHint> ParseJoinHint(std::string_view s);
+
+/// Deep copy of a plan tree (the engine mutates its own copy per run).
+std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_PLAN_PLAN_H_

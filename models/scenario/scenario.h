@@ -1,0 +1,76 @@
+// Scenario: one simulation input (cluster, Spark conf, cost overrides, plan with sizes),
+// and its loader. Format: ../shared/interface.md "Scenario JSON" (README.md documents it).
+#ifndef AQESIM_MODELS_SCENARIO_SCENARIO_H_
+#define AQESIM_MODELS_SCENARIO_SCENARIO_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/cluster/cluster.h"
+#include "models/conf/spark_conf.h"
+#include "models/cost/cost_params.h"
+#include "models/plan/plan.h"
+
+namespace aqesim {
+
+/// What the driver sees of map output sizes (`simulation.mapStatus`).
+enum class MapStatusMode {
+  kSpark,  // as Spark's CompressedMapStatus / HighlyCompressedMapStatus report them (default)
+  kExact,  // the true sizes (a what-if; handy for rule tests)
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  /// Path of the scenario file as given (messages, relative csv paths).
+  std::string path;
+  uint64_t seed = 0;
+  ClusterSpec cluster;
+  /// Raw configuration after precedence (scenario conf < --properties-file < --conf).
+  RawConf raw_conf;
+  /// Typed view of raw_conf.
+  SqlConf conf;
+  /// Cost model parameters: defaults overridden by the scenario's `cost` object.
+  CostParams cost;
+  MapStatusMode map_status_mode = MapStatusMode::kSpark;
+  std::unique_ptr<PlanNode> plan;
+  /// Non-fatal problems (unknown spark.* keys, ...), one sentence each, already formatted
+  /// as "FILE: /pointer: message".
+  std::vector<std::string> warnings;
+};
+
+/// One problem found while loading: printed as "FILE: POINTER: MESSAGE".
+struct Diagnostic {
+  std::string file;
+  std::string pointer;  // JSON pointer ("/plan/left/sizes/3"); "" for the whole document
+  std::string message;  // "expected ..., found ..." (+ "; did you mean ...?")
+  std::string ToString() const;  // "FILE: POINTER: MESSAGE" (pointer omitted when empty)
+};
+
+/// Command-line overrides applied on top of the scenario's `conf`.
+struct ConfOverrides {
+  /// --properties-file FILE (Spark's spark-defaults.conf format: `key value` or `key=value`
+  /// lines, # comments), read with Boost.Program_options' config-file parser.
+  std::string properties_file;
+  /// --conf KEY=VALUE, in order (later wins).
+  std::vector<std::pair<std::string, std::string>> conf;
+};
+
+struct LoadResult {
+  std::unique_ptr<Scenario> scenario;   // null when errors is non-empty
+  std::vector<Diagnostic> errors;       // every problem found, in document order
+};
+
+/// Loads and validates a scenario file. Never throws on bad input: every problem found is
+/// collected (one pass) into `errors`.
+LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides);
+/// Same, from an already-parsed document (`path` is used for messages and relative paths).
+LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_SCENARIO_SCENARIO_H_
