@@ -1,0 +1,38 @@
+// Shared CLI plumbing: error types mapped to exit codes, atomic output files.
+//
+// Exit codes (../shared/interface.md): 0 ok; 2 invalid input or usage (one line per problem
+// on stderr: "aqesim: error: FILE: /json/pointer: message"); 1 internal error.
+#ifndef AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_
+#define AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace aqesim::cli {
+
+/// Bad input or usage: every line is printed as "aqesim: error: LINE", exit code 2.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(std::vector<std::string> lines)
+      : std::runtime_error(lines.empty() ? std::string("invalid input") : lines.front()),
+        lines_(std::move(lines)) {}
+  explicit InputError(const std::string& line) : InputError(std::vector<std::string>{line}) {}
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
+/// Writes `content` to `path` atomically: a temporary file in the same directory, fsync,
+/// then rename over the target. On any failure the temporary is removed, the previous
+/// file (if any) is left intact, and InputError names the path and the reason.
+/// `path` "-" writes to stdout.
+void WriteOutputAtomically(const std::string& path, const std::string& content);
+
+/// Prints a warning line "aqesim: warning: MESSAGE" on stderr.
+void Warn(const std::string& message);
+
+}  // namespace aqesim::cli
+
+#endif  // AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_

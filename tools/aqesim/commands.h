@@ -1,0 +1,16 @@
+// The aqesim subcommands: one file per subcommand (cmd_<name>.cc), registered from the
+// table in main.cc. Each Register function adds its CLI11 subcommand and sets the callback
+// that runs it; the callback throws UsageError / InputError for exit code 2.
+#ifndef AQESIM_TOOLS_AQESIM_COMMANDS_H_
+#define AQESIM_TOOLS_AQESIM_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace aqesim::cli {
+
+void RegisterRun(CLI::App& app);
+void RegisterExplain(CLI::App& app);
+
+}  // namespace aqesim::cli
+
+#endif  // AQESIM_TOOLS_AQESIM_COMMANDS_H_

@@ -1,0 +1,43 @@
+// aqesim: a simulator of Apache Spark's Adaptive Query Execution. Thin main: the
+// subcommands live one per file (cmd_*.cc) and are listed in the table below.
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+
+namespace {
+
+using Register = void (*)(CLI::App&);
+constexpr Register kCommands[] = {
+    aqesim::cli::RegisterRun,
+    aqesim::cli::RegisterExplain,
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"aqesim: simulate Apache Spark's Adaptive Query Execution on a modelled cluster"};
+  app.require_subcommand(1);
+  for (Register reg : kCommands) reg(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "aqesim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const aqesim::cli::InputError& e) {
+    for (const auto& line : e.lines()) std::cerr << "aqesim: error: " << line << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "aqesim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
