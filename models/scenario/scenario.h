@@ -14,14 +14,9 @@
 #include "models/conf/spark_conf.h"
 #include "models/cost/cost_params.h"
 #include "models/plan/plan.h"
+#include "models/shuffle/map_output_statistics.h"  // MapStatusMode (`simulation.mapStatus`)
 
 namespace aqesim {
-
-/// What the driver sees of map output sizes (`simulation.mapStatus`).
-enum class MapStatusMode {
-  kSpark,  // as Spark's CompressedMapStatus / HighlyCompressedMapStatus report them (default)
-  kExact,  // the true sizes (a what-if; handy for rule tests)
-};
 
 struct Scenario {
   std::string name;
