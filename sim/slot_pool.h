@@ -1,0 +1,73 @@
+// SlotPool: the task slots of a static cluster, E executors × S slots each.
+//
+// A slot is one concurrent task (Spark: an executor runs floor(executorCores /
+// spark.task.cpus) tasks at once; the caller computes S). Slots are named by
+// (executor, slot index within the executor).
+//
+// Choice of a free slot is deterministic and spreads tasks over executors, like the
+// round-robin offers of Spark's TaskSchedulerImpl.resourceOffers (Spark also shuffles
+// the offers randomly; we do not, so runs reproduce): the next acquired slot is the
+// free one with the smallest (slot index, executor). With every slot free, the first
+// E acquisitions land on executors 0..E-1 (slot 0), the next E on slot 1, and so on.
+//
+// Also a slot model in ninja's sense (ninja's Pool); knows nothing of time.
+#ifndef AQESIM_SIM_SLOT_POOL_H_
+#define AQESIM_SIM_SLOT_POOL_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace aqesim {
+
+/// One task slot: executor id in [0, E), slot index within the executor in [0, S).
+struct SlotRef {
+  int executor = 0;
+  int slot = 0;
+  friend bool operator==(const SlotRef&, const SlotRef&) = default;
+};
+
+class SlotPool {
+ public:
+  /// `executors` (E) >= 0 and `slots_per_executor` (S) >= 0; a pool with zero slots
+  /// never grants one. Negative counts are a programmer error (std::logic_error) —
+  /// user input is validated by the scenario loader before it gets here.
+  SlotPool(int executors, int slots_per_executor);
+
+  int executors() const { return executors_; }
+  int slots_per_executor() const { return slots_per_executor_; }
+  int total_slots() const { return executors_ * slots_per_executor_; }
+  int free_slots() const { return free_count_; }
+  int busy_slots() const { return total_slots() - free_count_; }
+
+  /// Takes the free slot with the smallest (slot index, executor); nullopt if none.
+  std::optional<SlotRef> Acquire();
+  /// Returns a slot taken by Acquire(). Releasing a free or out-of-range slot is a
+  /// programmer error (std::logic_error).
+  void Release(SlotRef slot);
+  bool IsFree(SlotRef slot) const;
+
+  /// Dense id of a slot, slot * E + executor, in [0, total_slots()); ids increase in
+  /// acquisition preference order.
+  int FlatId(SlotRef s) const { return s.slot * executors_ + s.executor; }
+  SlotRef FromFlatId(int id) const { return SlotRef{id % executors_, id / executors_}; }
+
+  /// Number of Acquire() calls that returned a slot on `executor` (placement record).
+  int64_t acquisitions_on(int executor) const { return acquisitions_[executor]; }
+  int64_t total_acquisitions() const { return total_acquisitions_; }
+
+ private:
+  int executors_;
+  int slots_per_executor_;
+  int free_count_;
+  // Bit i of words_ set <=> slot with FlatId i is free. first_word_ is a lower bound
+  // on the index of the first non-zero word.
+  std::vector<uint64_t> words_;
+  size_t first_word_ = 0;
+  std::vector<int64_t> acquisitions_;
+  int64_t total_acquisitions_ = 0;
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_SIM_SLOT_POOL_H_

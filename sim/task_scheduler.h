@@ -1,0 +1,146 @@
+// TaskScheduler: runs task sets on a SlotPool inside a Simulator, FIFO by priority.
+//
+// Mirrors the behaviour of Spark's TaskSchedulerImpl with the FIFO scheduling pool
+// (FIFOSchedulingAlgorithm) on a static cluster; no locality waits, speculation,
+// failures or barrier stages.
+//
+// Semantics:
+//   - A task set is submitted with a priority key (int, Spark's stage id; lower runs
+//     first; equal keys run in submission order), a task count, and callbacks.
+//   - It becomes runnable `launch_delay` after submission (zero by default).
+//   - Whenever slots are free, pending tasks launch: the runnable task set with the
+//     lowest key first, its tasks in index (partition) order; each task takes the slot
+//     SlotPool::Acquire() gives (smallest (slot index, executor)). No preemption: a
+//     later set with a lower key only wins the *next* free slot.
+//   - Launching is one pass per instant, like ninja's build loop: completions,
+//     submissions and anything else at time t happen first (their events use lower
+//     tiers), then one launch pass at tier kDispatchTier starts as many tasks as slots
+//     allow, then time advances to the next completion.
+//   - duration(task_index, executor) is asked at launch; a task launched at t ends at
+//     t + duration, when its slot is freed, on_task_end(record) is called, and after
+//     the last task of the set on_task_set_complete(end time).
+//
+// Time unit: SimTime (integer microseconds). The scheduler holds a reference to the
+// Simulator; it must outlive every event it scheduled.
+#ifndef AQESIM_SIM_TASK_SCHEDULER_H_
+#define AQESIM_SIM_TASK_SCHEDULER_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "sim/simulator.h"
+#include "sim/slot_pool.h"
+#include "sim/units.h"
+
+namespace aqesim {
+
+/// Id of a submitted task set: 0, 1, 2, ... in submission order (per scheduler).
+using TaskSetId = int;
+
+/// One finished task.
+struct TaskRecord {
+  TaskSetId task_set = 0;
+  int task_index = 0;  // partition index within the task set, [0, num_tasks)
+  int executor = 0;
+  int slot = 0;        // slot index within the executor
+  SimTime start;       // launch time
+  SimTime end;         // completion time = start + duration
+};
+
+struct TaskSetSpec {
+  /// Lower runs first (Spark's FIFO pool orders by job id, then stage id; callers pass
+  /// the stage id). Equal keys: submission order.
+  int priority = 0;
+  /// Number of tasks, >= 0. An empty set completes as soon as it becomes runnable.
+  int num_tasks = 0;
+  /// Time from submission until the set's tasks may launch (e.g. driver-side
+  /// scheduling overhead); >= 0.
+  SimTime launch_delay = SimTime::Zero();
+  /// Required. Called once per task at launch; returns its run time (>= 0).
+  std::function<SimTime(int task_index, int executor)> duration;
+  /// Optional. Called when each task ends, after its slot is freed.
+  std::function<void(const TaskRecord&)> on_task_end;
+  /// Optional. Called once, with the end time of the last task (or the time the set
+  /// became runnable, if empty).
+  std::function<void(SimTime)> on_task_set_complete;
+};
+
+class TaskScheduler {
+ public:
+  /// Tier of the launch pass: after every event of lower tier at the same instant.
+  static constexpr int kDispatchTier = 1 << 14;
+  /// Tier of task completions and task-set activations.
+  static constexpr int kTaskEndTier = 0;
+
+  /// `executors` × `slots_per_executor` slots (see SlotPool).
+  TaskScheduler(Simulator& sim, int executors, int slots_per_executor);
+  TaskScheduler(const TaskScheduler&) = delete;
+  TaskScheduler& operator=(const TaskScheduler&) = delete;
+
+  /// Submits a task set at sim.Now(). Missing `duration`, negative counts or delays are
+  /// programmer errors (std::logic_error). Safe to call from any callback.
+  TaskSetId Submit(TaskSetSpec spec);
+
+  const SlotPool& slots() const { return slots_; }
+
+  /// True when nothing is running, pending or waiting for its launch delay.
+  bool Idle() const { return running_tasks_ == 0 && pending_tasks_ == 0 && waiting_sets_ == 0; }
+  /// True once on_task_set_complete has been called for `id` (a valid id).
+  bool IsComplete(TaskSetId id) const { return sets_.at(id).done; }
+
+  // Counters for reporting.
+  int64_t tasks_launched() const { return tasks_launched_; }
+  int64_t tasks_completed() const { return tasks_completed_; }
+  int running_tasks() const { return running_tasks_; }
+  /// Tasks of runnable sets not yet launched.
+  int64_t pending_tasks() const { return pending_tasks_; }
+  /// Sum of (end - start) over completed tasks: busy slot-time, microseconds.
+  SimTime busy_slot_time() const { return busy_slot_time_; }
+  int task_sets_submitted() const { return static_cast<int>(sets_.size()); }
+  int task_sets_completed() const { return task_sets_completed_; }
+
+ private:
+  struct TaskSetState {
+    TaskSetSpec spec;
+    int next_task = 0;  // next index to launch
+    int completed = 0;
+    bool done = false;
+  };
+  struct Running {
+    TaskSetId task_set;
+    int task_index;
+    SimTime start;
+  };
+
+  void Activate(TaskSetId id);
+  void RequestDispatch();
+  void Dispatch();
+  void OnTaskEnd(int flat_slot);
+  void CompleteSet(TaskSetId id);
+
+  Simulator& sim_;
+  SlotPool slots_;
+  // A deque: callbacks may Submit() while a set's own callback runs, so existing
+  // elements must not move.
+  std::deque<TaskSetState> sets_;
+  // Runnable sets with tasks left to launch, ordered by (priority, id).
+  std::set<std::pair<int, TaskSetId>> runnable_;
+  std::vector<Running> running_;  // indexed by SlotPool::FlatId
+  bool dispatch_scheduled_ = false;
+
+  int64_t tasks_launched_ = 0;
+  int64_t tasks_completed_ = 0;
+  int64_t pending_tasks_ = 0;
+  int running_tasks_ = 0;
+  int waiting_sets_ = 0;  // in launch delay, or empty and not yet completed
+  int task_sets_completed_ = 0;
+  SimTime busy_slot_time_ = SimTime::Zero();
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_SIM_TASK_SCHEDULER_H_

@@ -1,0 +1,68 @@
+#include "sim/slot_pool.h"
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+namespace aqesim {
+namespace {
+
+TEST_CASE("SlotPool: acquires by (slot index, executor), spreading over executors",
+          "[sim][slot_pool]") {
+  SlotPool pool(3, 2);
+  REQUIRE(pool.total_slots() == 6);
+  std::vector<SlotRef> got;
+  while (auto s = pool.Acquire()) got.push_back(*s);
+  CHECK(got == std::vector<SlotRef>{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
+  CHECK(pool.free_slots() == 0);
+  CHECK_FALSE(pool.Acquire().has_value());
+  for (int e = 0; e < 3; ++e) CHECK(pool.acquisitions_on(e) == 2);
+
+  SECTION("a released slot is the next one; the smallest free wins") {
+    pool.Release({2, 1});
+    pool.Release({1, 0});
+    CHECK(pool.free_slots() == 2);
+    CHECK(pool.IsFree({1, 0}));
+    CHECK(*pool.Acquire() == SlotRef{1, 0});
+    CHECK(*pool.Acquire() == SlotRef{2, 1});
+    CHECK(pool.acquisitions_on(1) == 3);
+    CHECK(pool.total_acquisitions() == 8);
+  }
+  SECTION("releasing a free slot or a slot that does not exist is a logic error") {
+    pool.Release({0, 0});
+    CHECK_THROWS_AS(pool.Release({0, 0}), std::logic_error);
+    CHECK_THROWS_AS(pool.Release({3, 0}), std::logic_error);
+    CHECK_THROWS_AS(pool.Release({0, 2}), std::logic_error);
+  }
+}
+
+TEST_CASE("SlotPool: more than 64 slots (several bitmap words)", "[sim][slot_pool]") {
+  SlotPool pool(50, 3);  // 150 slots
+  for (int i = 0; i < 150; ++i) {
+    const auto s = pool.Acquire();
+    REQUIRE(s.has_value());
+    REQUIRE(pool.FlatId(*s) == i);
+    REQUIRE(*s == SlotRef{i % 50, i / 50});
+  }
+  CHECK_FALSE(pool.Acquire().has_value());
+  pool.Release({49, 2});  // flat 149, last word
+  pool.Release({7, 1});   // flat 57, first word
+  pool.Release({20, 1});  // flat 70, second word
+  CHECK(*pool.Acquire() == SlotRef{7, 1});
+  CHECK(*pool.Acquire() == SlotRef{20, 1});
+  CHECK(*pool.Acquire() == SlotRef{49, 2});
+  CHECK_FALSE(pool.Acquire().has_value());
+}
+
+TEST_CASE("SlotPool: empty pools never grant a slot", "[sim][slot_pool]") {
+  SlotPool none(4, 0);
+  CHECK(none.total_slots() == 0);
+  CHECK_FALSE(none.Acquire().has_value());
+  SlotPool no_executors(0, 4);
+  CHECK_FALSE(no_executors.Acquire().has_value());
+  CHECK_THROWS_AS(SlotPool(-1, 2), std::logic_error);
+}
+
+}  // namespace
+}  // namespace aqesim

@@ -1,0 +1,299 @@
+#include "sim/task_scheduler.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/simulator.h"
+
+namespace aqesim {
+namespace {
+
+constexpr SimTime Sec(int64_t s) { return SimTime::Micros(s * 1000000); }
+constexpr SimTime Ms(int64_t ms) { return SimTime::Micros(ms * 1000); }
+
+// A task set whose records and completion time are captured for assertions.
+struct Recorder {
+  std::vector<TaskRecord> records;
+  std::optional<SimTime> completed_at;
+
+  TaskSetSpec Spec(int priority, int num_tasks, std::function<SimTime(int, int)> duration) {
+    TaskSetSpec spec;
+    spec.priority = priority;
+    spec.num_tasks = num_tasks;
+    spec.duration = std::move(duration);
+    spec.on_task_end = [this](const TaskRecord& r) { records.push_back(r); };
+    spec.on_task_set_complete = [this](SimTime t) { completed_at = t; };
+    return spec;
+  }
+  // Record of task `index` (records arrive in completion order).
+  const TaskRecord& Task(int index) const {
+    for (const TaskRecord& r : records) {
+      if (r.task_index == index) return r;
+    }
+    FAIL("no record for task " << index);
+    return records.front();
+  }
+};
+
+TEST_CASE("TaskScheduler: 10 equal 1 s tasks on 4 slots take exactly 3 s", "[sim][task_scheduler]") {
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 2);
+  Recorder rec;
+  sched.Submit(rec.Spec(0, 10, [](int, int) { return Sec(1); }));
+  sim.Run();
+  REQUIRE(rec.completed_at.has_value());
+  CHECK(*rec.completed_at == Sec(3));
+  CHECK(sim.Now() == Sec(3));
+  REQUIRE(rec.records.size() == 10);
+  // Waves: tasks 0-3 start at 0 s, 4-7 at 1 s, 8-9 at 2 s.
+  for (int i = 0; i < 10; ++i) {
+    INFO("task " << i);
+    CHECK(rec.Task(i).start == Sec(i / 4));
+    CHECK(rec.Task(i).end == Sec(i / 4 + 1));
+  }
+  CHECK(sched.tasks_launched() == 10);
+  CHECK(sched.tasks_completed() == 10);
+  CHECK(sched.busy_slot_time() == Sec(10));
+  CHECK(sched.task_sets_completed() == 1);
+  CHECK(sched.Idle());
+  CHECK(sched.slots().free_slots() == 4);
+}
+
+TEST_CASE("TaskScheduler: 2 executors x 2 slots place tasks on executors 0,1,0,1",
+          "[sim][task_scheduler]") {
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 2);
+  Recorder rec;
+  sched.Submit(rec.Spec(0, 4, [](int, int) { return Sec(1); }));
+  sim.Run();
+  REQUIRE(rec.records.size() == 4);
+  const int expected_executor[] = {0, 1, 0, 1};
+  const int expected_slot[] = {0, 0, 1, 1};
+  for (int i = 0; i < 4; ++i) {
+    INFO("task " << i);
+    CHECK(rec.Task(i).executor == expected_executor[i]);
+    CHECK(rec.Task(i).slot == expected_slot[i]);
+    CHECK(rec.Task(i).start == SimTime::Zero());
+  }
+  CHECK(sched.slots().acquisitions_on(0) == 2);
+  CHECK(sched.slots().acquisitions_on(1) == 2);
+}
+
+TEST_CASE("TaskScheduler: concurrent task sets share slots FIFO by priority key",
+          "[sim][task_scheduler]") {
+  // 2 executors x 1 slot. A (key 5): durations 3,1,2,2 s, submitted at 0.
+  // B (key 2): two 1 s tasks, submitted at 0.5 s (all slots busy then).
+  // By hand:
+  //   t=0  A0 -> e0 [0,3], A1 -> e1 [0,1]
+  //   t=1  e1 free; B (lower key) wins: B0 -> e1 [1,2]
+  //   t=2  B1 -> e1 [2,3]
+  //   t=3  e0 and e1 free together; A2 -> e0 [3,5], A3 -> e1 [3,5]
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 1);
+  Recorder a, b;
+  const int64_t a_dur[] = {3, 1, 2, 2};
+  const TaskSetId a_id = sched.Submit(a.Spec(5, 4, [&](int i, int) { return Sec(a_dur[i]); }));
+  TaskSetId b_id = -1;
+  sim.ScheduleAt(Ms(500), [&] { b_id = sched.Submit(b.Spec(2, 2, [](int, int) { return Sec(1); })); });
+  sim.Run();
+  CHECK(a_id == 0);
+  CHECK(b_id == 1);
+  REQUIRE(a.records.size() == 4);
+  REQUIRE(b.records.size() == 2);
+  CHECK(a.Task(0).start == Sec(0));
+  CHECK(a.Task(0).executor == 0);
+  CHECK(a.Task(1).start == Sec(0));
+  CHECK(a.Task(1).executor == 1);
+  CHECK(b.Task(0).start == Sec(1));
+  CHECK(b.Task(0).executor == 1);
+  CHECK(b.Task(1).start == Sec(2));
+  CHECK(b.Task(1).executor == 1);
+  CHECK(a.Task(2).start == Sec(3));
+  CHECK(a.Task(2).executor == 0);
+  CHECK(a.Task(3).start == Sec(3));
+  CHECK(a.Task(3).executor == 1);
+  CHECK(*b.completed_at == Sec(3));
+  CHECK(*a.completed_at == Sec(5));
+  CHECK(sched.busy_slot_time() == Sec(3 + 1 + 2 + 2 + 1 + 1));
+  CHECK(sched.IsComplete(a_id));
+  CHECK(sched.IsComplete(b_id));
+}
+
+TEST_CASE("TaskScheduler: equal keys run in submission order", "[sim][task_scheduler]") {
+  Simulator sim;
+  TaskScheduler sched(sim, 1, 1);
+  Recorder first, second;
+  sched.Submit(first.Spec(3, 2, [](int, int) { return Sec(1); }));
+  sched.Submit(second.Spec(3, 1, [](int, int) { return Sec(1); }));
+  sim.Run();
+  CHECK(first.Task(0).start == Sec(0));
+  CHECK(first.Task(1).start == Sec(1));
+  CHECK(second.Task(0).start == Sec(2));
+}
+
+TEST_CASE("TaskScheduler: a later-submitted lower key gets the next free slot, no preemption",
+          "[sim][task_scheduler]") {
+  // 1 slot. A (key 3): three 1 s tasks at 0. B (key 1): one 1 s task at 1.5 s.
+  // A1 [1,2] keeps running; B0 takes the slot at 2; A2 runs last [3,4].
+  Simulator sim;
+  TaskScheduler sched(sim, 1, 1);
+  Recorder a, b;
+  sched.Submit(a.Spec(3, 3, [](int, int) { return Sec(1); }));
+  sim.ScheduleAt(Ms(1500), [&] { sched.Submit(b.Spec(1, 1, [](int, int) { return Sec(1); })); });
+  sim.Run();
+  CHECK(a.Task(0).start == Sec(0));
+  CHECK(a.Task(1).start == Sec(1));
+  CHECK(a.Task(1).end == Sec(2));
+  CHECK(b.Task(0).start == Sec(2));
+  CHECK(a.Task(2).start == Sec(3));
+  CHECK(*a.completed_at == Sec(4));
+  CHECK(*b.completed_at == Sec(3));
+}
+
+TEST_CASE("TaskScheduler: a set submitted at a completion instant competes for that slot",
+          "[sim][task_scheduler]") {
+  // 1 slot. A (key 3) has two 1 s tasks; when A0 ends at 1 s its callback submits
+  // C (key 0). The launch pass runs after everything at t = 1, so C0 wins the slot.
+  Simulator sim;
+  TaskScheduler sched(sim, 1, 1);
+  Recorder a, c;
+  TaskSetSpec spec = a.Spec(3, 2, [](int, int) { return Sec(1); });
+  spec.on_task_end = [&](const TaskRecord& r) {
+    a.records.push_back(r);
+    if (r.task_index == 0) sched.Submit(c.Spec(0, 1, [](int, int) { return Sec(2); }));
+  };
+  sched.Submit(std::move(spec));
+  sim.Run();
+  CHECK(c.Task(0).start == Sec(1));
+  CHECK(a.Task(1).start == Sec(3));
+  CHECK(*a.completed_at == Sec(4));
+}
+
+TEST_CASE("TaskScheduler: durations may depend on the executor", "[sim][task_scheduler]") {
+  // 2 executors x 1 slot; a task takes 1 s on e0 and 3 s on e1.
+  //   t=0 T0 -> e0 [0,1], T1 -> e1 [0,3]; t=1 T2 -> e0 [1,2]; t=2 T3 -> e0 [2,3].
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 1);
+  Recorder rec;
+  std::vector<std::pair<int, int>> asked;  // (task, executor) in launch order
+  sched.Submit(rec.Spec(0, 4, [&](int task, int executor) {
+    asked.emplace_back(task, executor);
+    return executor == 0 ? Sec(1) : Sec(3);
+  }));
+  sim.Run();
+  CHECK(asked == std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 0}, {3, 0}});
+  CHECK(rec.Task(1).end == Sec(3));
+  CHECK(rec.Task(2).start == Sec(1));
+  CHECK(rec.Task(3).start == Sec(2));
+  CHECK(*rec.completed_at == Sec(3));
+  // Completion order: T0 (1 s), T2 (2 s), then T1 and T3 at 3 s in launch order.
+  std::vector<int> order;
+  for (const TaskRecord& r : rec.records) order.push_back(r.task_index);
+  CHECK(order == std::vector<int>{0, 2, 1, 3});
+}
+
+TEST_CASE("TaskScheduler: launch delay, empty sets, zero durations", "[sim][task_scheduler]") {
+  Simulator sim;
+  TaskScheduler sched(sim, 1, 2);
+
+  SECTION("launch delay postpones the set") {
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 3, [](int, int) { return Sec(1); });
+    spec.launch_delay = Ms(250);
+    sched.Submit(std::move(spec));
+    CHECK_FALSE(sched.Idle());
+    sim.Run();
+    CHECK(rec.Task(0).start == Ms(250));
+    CHECK(rec.Task(1).start == Ms(250));
+    CHECK(rec.Task(2).start == Ms(1250));
+    CHECK(*rec.completed_at == Ms(2250));
+  }
+  SECTION("an empty set completes when it becomes runnable, not inside Submit") {
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 0, [](int, int) { return Sec(1); });
+    spec.launch_delay = Ms(40);
+    const TaskSetId id = sched.Submit(std::move(spec));
+    CHECK_FALSE(rec.completed_at.has_value());
+    CHECK_FALSE(sched.IsComplete(id));
+    CHECK_FALSE(sched.Idle());
+    sim.Run();
+    CHECK(*rec.completed_at == Ms(40));
+    CHECK(sched.IsComplete(id));
+    CHECK(sched.Idle());
+  }
+  SECTION("zero-duration tasks finish at the launch instant") {
+    Recorder rec;
+    sched.Submit(rec.Spec(0, 5, [](int, int) { return SimTime::Zero(); }));
+    sim.Run();
+    CHECK(rec.records.size() == 5);
+    CHECK(*rec.completed_at == SimTime::Zero());
+    CHECK(sched.busy_slot_time() == SimTime::Zero());
+  }
+  SECTION("programmer errors") {
+    TaskSetSpec no_duration;
+    no_duration.num_tasks = 1;
+    CHECK_THROWS_AS(sched.Submit(no_duration), std::logic_error);
+    Recorder rec;
+    sched.Submit(rec.Spec(0, 1, [](int, int) { return SimTime::Micros(-1); }));
+    CHECK_THROWS_AS(sim.Run(), std::logic_error);
+  }
+}
+
+TEST_CASE("TaskScheduler: stages chained through completion callbacks", "[sim][task_scheduler]") {
+  // Stage 0: 6 tasks x 2 s on 2x2 slots -> ends at 4 s. Stage 1 is submitted at its
+  // end: 2 tasks x 3 s -> ends at 7 s.
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 2);
+  Recorder s0, s1;
+  TaskSetSpec spec0 = s0.Spec(0, 6, [](int, int) { return Sec(2); });
+  spec0.on_task_set_complete = [&](SimTime t) {
+    s0.completed_at = t;
+    sched.Submit(s1.Spec(1, 2, [](int, int) { return Sec(3); }));
+  };
+  sched.Submit(std::move(spec0));
+  sim.Run();
+  CHECK(*s0.completed_at == Sec(4));
+  CHECK(s1.Task(0).start == Sec(4));
+  CHECK(s1.Task(0).executor == 0);
+  CHECK(s1.Task(1).executor == 1);
+  CHECK(*s1.completed_at == Sec(7));
+  CHECK(sched.busy_slot_time() == Sec(6 * 2 + 2 * 3));
+  CHECK(sched.task_sets_completed() == 2);
+}
+
+// Throughput check, run by hand: ./aqesim_tests "[bench]" (no timed assertion).
+TEST_CASE("TaskScheduler: throughput benchmark", "[.][bench]") {
+  constexpr int kExecutors = 100;
+  constexpr int kSlots = 8;
+  constexpr int kTasksPerSet = 100000;
+  constexpr int kSets = 50;
+  Simulator sim;
+  TaskScheduler sched(sim, kExecutors, kSlots);
+  int64_t ended = 0;
+  uint64_t x = 1;
+  const auto begin = std::chrono::steady_clock::now();
+  for (int s = 0; s < kSets; ++s) {
+    TaskSetSpec spec;
+    spec.priority = s;
+    spec.num_tasks = kTasksPerSet;
+    spec.duration = [&x](int, int) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      return SimTime::Micros(1000 + static_cast<int64_t>((x >> 40) % 100000));
+    };
+    spec.on_task_end = [&ended](const TaskRecord&) { ++ended; };
+    sched.Submit(std::move(spec));
+  }
+  sim.Run();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  CHECK(ended == int64_t{kSets} * kTasksPerSet);
+  std::printf("TaskScheduler: %lld tasks in %.3f s = %.2f M tasks/s (%d slots)\n",
+              static_cast<long long>(ended), secs, ended / secs / 1e6, kExecutors * kSlots);
+}
+
+}  // namespace
+}  // namespace aqesim
