@@ -69,6 +69,9 @@ class SimTime {
   int64_t us_ = 0;
 };
 
+/// 128-bit integer for exact products of byte counts (a × b ÷ c without overflow).
+__extension__ using Int128 = __int128;
+
 /// a + b for byte counts, or nullopt if the sum does not fit in int64 (Spark's long).
 inline std::optional<int64_t> CheckedAdd(int64_t a, int64_t b) {
   int64_t r;

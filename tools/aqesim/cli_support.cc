@@ -1,6 +1,7 @@
 #include "tools/aqesim/cli_support.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>

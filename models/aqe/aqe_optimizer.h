@@ -1,0 +1,59 @@
+// AqeOptimizer: the ordered rule pipelines of adaptive execution — ONE place that lists
+// every rule, in Spark's order, and wraps each the same way (enable switch, exclusion,
+// trace of decisions).
+//
+//  * Query-stage rules, on a new stage's subtree and on the final stage
+//    (AdaptiveSparkPlanExec.queryStageOptimizerRules):
+//      OptimizeSkewInRebalancePartitions → CoalesceShufflePartitions → OptimizeShuffleWithLocalRead
+//    Order matters: rebalance splitting leaves specs that coalescing must keep (spec §4.3);
+//    the local read reuses the coalesced spec count as its parallelism (spec §9).
+//  * Re-optimization, on the whole plan after stages complete (spec §2 step 4, §12.3):
+//      DynamicJoinSelection (AQEOptimizer, logical; excludable by
+//      spark.sql.adaptive.optimizer.excludedRules) → JoinSelection with runtime statistics →
+//      OptimizeSkewedJoin (with its extra-shuffle check) → cost gate (simpleCosting.scala).
+#ifndef AQESIM_MODELS_AQE_AQE_OPTIMIZER_H_
+#define AQESIM_MODELS_AQE_AQE_OPTIMIZER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/aqe/rule.h"
+
+namespace aqesim {
+
+/// Names Spark's adaptive logical optimizer accepts in spark.sql.adaptive.optimizer.excludedRules.
+const std::vector<std::string>& AqeOptimizerRuleNames();
+
+class AqeOptimizer {
+ public:
+  AqeOptimizer();
+  ~AqeOptimizer();
+
+  /// Runs the query-stage rules on `subtree` (a new stage's operators, or the final stage
+  /// when ctx.is_final_stage). Mutates read specs in place.
+  std::vector<Decision> OptimizeQueryStage(const RuleContext& ctx, ExecNode* subtree) const;
+
+  struct Reoptimized {
+    std::unique_ptr<ExecNode> plan;  // null when the cost gate kept the old plan
+    std::vector<Decision> decisions;
+  };
+  /// Re-optimizes a copy of `plan`; returns it if the cost gate adopts it.
+  Reoptimized ReOptimize(const RuleContext& ctx, const ExecNode& plan) const;
+
+ private:
+  std::vector<std::unique_ptr<AqeRule>> query_stage_rules_;
+  std::vector<std::unique_ptr<AqeRule>> reoptimization_rules_;
+};
+
+/// Cost of a plan for the cost gate (spec §8.5): shuffle exchanges whose stage has not been
+/// created yet; with forceOptimizeSkewedJoin, (-skew joins, shuffles) compared in order.
+struct PlanCost {
+  int skew_joins = 0;
+  int shuffles = 0;
+};
+PlanCost EvaluatePlanCost(const ExecNode& plan);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_AQE_AQE_OPTIMIZER_H_

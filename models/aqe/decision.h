@@ -1,0 +1,31 @@
+// Decision: one adaptive (or planning) decision, as `aqesim explain` lists it.
+#ifndef AQESIM_MODELS_AQE_DECISION_H_
+#define AQESIM_MODELS_AQE_DECISION_H_
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace aqesim {
+
+struct Decision {
+  /// Spark's rule name: CoalesceShufflePartitions, OptimizeSkewedJoin,
+  /// OptimizeShuffleWithLocalRead, OptimizeSkewInRebalancePartitions, DynamicJoinSelection,
+  /// JoinSelection.
+  std::string rule;
+  /// One readable line, e.g. "e1,e2: 200 → 13 partitions (target 4.2 MiB)".
+  std::string message;
+  /// Simulated time of the decision, seconds.
+  double at_seconds = 0;
+  /// Structured fields merged into the explain JSON object (e.g. "join", "exchanges",
+  /// "from", "to", "buildSide", "partitionsBefore", "partitionsAfter").
+  nlohmann::json fields = nlohmann::json::object();
+};
+
+/// Formats a byte count for messages: "4.2 MiB", "600.0 KiB", "17 B".
+std::string FormatBytes(int64_t bytes);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_AQE_DECISION_H_

@@ -1,0 +1,61 @@
+#include "models/aqe/rules/optimize_shuffle_with_local_read.h"
+
+#include <string>
+
+#include "models/aqe/plan_queries.h"
+#include "models/engine/static_planner.h"
+#include "models/shuffle/local_read_specs.h"
+
+namespace aqesim {
+
+namespace {
+
+bool CanReadLocally(const ExecNode& n) {
+  if (!IsMaterializedShuffle(n) || n.single_partition()) return false;
+  const ShuffleOrigin o = n.origin();
+  if (n.shuffle->read_specs) return o == ShuffleOrigin::kEnsureRequirements;
+  return o == ShuffleOrigin::kEnsureRequirements || o == ShuffleOrigin::kRebalancePartitionsByNone;
+}
+
+Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule, const std::string& why) {
+  ShuffleData& d = *read->shuffle->data;
+  const int before = read->shuffle->read_specs ? static_cast<int>(read->shuffle->read_specs->size()) : d.num_reducers;
+  const int mappers = d.actual.num_maps();
+  read->shuffle->read_specs = LocalShuffleReadSpecs(mappers, d.num_reducers, before);
+  const int after = static_cast<int>(read->shuffle->read_specs->size());
+  Decision dec;
+  dec.rule = std::string(rule);
+  dec.message = read->id + ": local shuffle read (" + why + "), " + std::to_string(before) + " → " +
+                std::to_string(after) + " tasks over " + std::to_string(mappers) + " mappers";
+  dec.at_seconds = ctx.now_seconds;
+  dec.fields = {{"exchange", read->id}, {"partitionsBefore", before}, {"partitionsAfter", after}, {"mappers", mappers}};
+  return dec;
+}
+
+}  // namespace
+
+bool OptimizeShuffleWithLocalRead::Enabled(const SqlConf& conf) const { return conf.local_shuffle_reader_enabled; }
+
+RuleOutcome OptimizeShuffleWithLocalRead::Apply(const RuleContext& ctx, ExecNode* plan) const {
+  RuleOutcome outcome;
+  if (CanReadLocally(*plan)) {
+    // The plan handed to the rule is itself the shuffle: the child of a broadcast exchange
+    // (build side of a converted join) or a root rebalance.
+    outcome.decisions.push_back(LocalRead(ctx, plan, name(), "whole stage input"));
+    outcome.changed = true;
+    return outcome;
+  }
+  VisitStage(plan, [&](ExecNode* n) {
+    if (!n->is_join() || n->join->strategy != JoinStrategy::kBroadcastHash) return;
+    ExecNode* probe = &n->child(StreamedChildIndex(*n->join->build_side));
+    if (!CanReadLocally(*probe)) return;
+    // Validation: the local read drops the shuffle's hash partitioning; revert if an
+    // operator above relies on it.
+    if (PartitioningRequiredAbove(*n)) return;
+    outcome.decisions.push_back(LocalRead(ctx, probe, name(), "probe side of " + n->id));
+    outcome.changed = true;
+  });
+  return outcome;
+}
+
+}  // namespace aqesim

@@ -1,0 +1,166 @@
+#include "models/aqe/rules/optimize_skewed_join.h"
+
+#include <functional>
+#include <string>
+
+#include "models/aqe/plan_queries.h"
+#include "models/engine/static_planner.h"
+#include "models/shuffle/skew_join_split.h"
+
+namespace aqesim {
+
+namespace {
+
+bool IsCandidate(const ExecNode& n) {
+  if (!n.is_join() || n.executing_stage || n.join->is_skew_join) return false;
+  if (n.join->strategy != JoinStrategy::kSortMerge && n.join->strategy != JoinStrategy::kShuffledHash) return false;
+  for (const auto& c : n.children) {
+    if (!IsMaterializedShuffle(*c) || c->origin() != ShuffleOrigin::kEnsureRequirements || c->shuffle->read_specs)
+      return false;
+  }
+  return true;
+}
+
+void PostOrder(ExecNode* n, const std::function<void(ExecNode*)>& f) {
+  for (auto& c : n->children) PostOrder(c.get(), f);
+  f(n);
+}
+
+/// Inserts the shuffle EnsureRequirements adds above a split join (forceOptimizeSkewedJoin):
+/// its rows are the join's planned partitions, each spreading that partition's estimated
+/// output evenly over the new reducers.
+void InsertShuffleAbove(ExecNode* join, const SqlConf& conf) {
+  ExecNode* parent = join->parent;
+  auto ex = std::make_unique<ExecNode>();
+  ex->op = PlanOp::kExchange;
+  ex->id = join->id + "-skew-shuffle";
+  ex->parent = parent;
+  ex->shuffle = std::make_unique<ShuffleState>();
+  ex->shuffle->inserted = true;
+  ShuffleData& d = *ex->shuffle->data;
+  d.num_reducers = conf.InitialShufflePartitions();
+  const int rows = join->planned_partitions;
+  const double sel = join->source ? join->source->selectivity : 1.0;
+  std::vector<int64_t> out(rows, 0);
+  for (auto& c : join->children) {
+    const std::vector<int64_t> cols = c->shuffle->data->actual.PartitionBytes();
+    for (int p = 0; p < rows && p < static_cast<int>(cols.size()); ++p)
+      out[p] += static_cast<int64_t>(static_cast<double>(cols[p]) * sel);
+  }
+  d.planned = SizeMatrix(rows, d.num_reducers);
+  for (int p = 0; p < rows; ++p) {
+    auto row = d.planned.mutable_row(p);
+    const int64_t base = out[p] / d.num_reducers, extra = out[p] % d.num_reducers;
+    for (int r = 0; r < d.num_reducers; ++r) row[r] = base + (r < extra ? 1 : 0);
+  }
+  d.data_size_bytes = d.planned.TotalBytes();
+  d.data_size_estimated = true;
+  // Splice: parent -> ex -> join.
+  for (auto& slot : parent->children) {
+    if (slot.get() == join) {
+      std::unique_ptr<ExecNode> j = std::move(slot);
+      j->parent = ex.get();
+      ex->children.push_back(std::move(j));
+      slot = std::move(ex);
+      ComputePlannedProperties(slot.get(), conf);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+bool OptimizeSkewedJoin::Enabled(const SqlConf& conf) const { return conf.skew_join_enabled; }
+
+RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) const {
+  RuleOutcome outcome;
+  SkewJoinParams params;
+  params.advisory_partition_size_bytes = ctx.conf.advisory_partition_size_bytes;
+  params.skewed_partition_factor = ctx.conf.skewed_partition_factor;
+  params.skewed_partition_threshold_bytes = ctx.conf.skewed_partition_threshold_bytes;
+
+  std::vector<ExecNode*> rewritten;
+  std::vector<Decision> decisions;
+  PostOrder(plan, [&](ExecNode* n) {
+    if (!IsCandidate(*n)) return;
+    ExecNode& l = n->child(0);
+    ExecNode& r = n->child(1);
+    const SkewJoinSplitResult res =
+        SplitSkewedJoin(n->source->join_type, *l.shuffle->data->reported, *r.shuffle->data->reported, params);
+    if (!res.specs) return;
+    l.shuffle->read_specs = res.specs->left;
+    r.shuffle->read_specs = res.specs->right;
+    n->join->is_skew_join = true;
+    rewritten.push_back(n);
+    const SkewJoinMeta& m = res.meta;
+    Decision d;
+    d.rule = std::string(name());
+    auto pieces = [](const std::vector<SkewJoinMeta::SplitReducer>& v) {
+      std::string s;
+      for (auto& x : v) s += (s.empty() ? "" : ", ") + std::to_string(x.reducer) + "→" + std::to_string(x.num_pieces);
+      return s;
+    };
+    d.message = n->id + ": split " + std::to_string(m.num_skewed_left) + " left / " +
+                std::to_string(m.num_skewed_right) + " right skewed partitions (left " + pieces(m.left_splits) +
+                "; right " + pieces(m.right_splits) + "), " + std::to_string(res.specs->left.size()) +
+                " tasks (left threshold " + FormatBytes(m.left_skew_threshold_bytes) + ", target " +
+                FormatBytes(m.left_target_size_bytes) + "; right threshold " +
+                FormatBytes(m.right_skew_threshold_bytes) + ", target " + FormatBytes(m.right_target_size_bytes) + ")";
+    d.at_seconds = ctx.now_seconds;
+    nlohmann::json ls = nlohmann::json::array(), rs = nlohmann::json::array();
+    for (auto& x : m.left_splits) ls.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
+    for (auto& x : m.right_splits) rs.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
+    d.fields = {{"join", n->id},
+                {"numSkewedLeft", m.num_skewed_left},
+                {"numSkewedRight", m.num_skewed_right},
+                {"leftSplits", ls},
+                {"rightSplits", rs},
+                {"leftMedianBytes", m.left_median_bytes},
+                {"rightMedianBytes", m.right_median_bytes},
+                {"leftSkewThresholdBytes", m.left_skew_threshold_bytes},
+                {"rightSkewThresholdBytes", m.right_skew_threshold_bytes},
+                {"leftTargetSizeBytes", m.left_target_size_bytes},
+                {"rightTargetSizeBytes", m.right_target_size_bytes},
+                {"tasks", res.specs->left.size()}};
+    decisions.push_back(std::move(d));
+  });
+  if (rewritten.empty()) return outcome;
+
+  // Extra-shuffle check over the whole plan: skew-split reads have unknown partitioning.
+  std::vector<ExecNode*> broken;
+  for (ExecNode* j : rewritten)
+    if (PartitioningRequiredAbove(*j)) broken.push_back(j);
+  if (!broken.empty()) {
+    if (!ctx.conf.force_optimize_skewed_join) {
+      for (ExecNode* j : rewritten) {
+        j->child(0).shuffle->read_specs.reset();
+        j->child(1).shuffle->read_specs.reset();
+        j->join->is_skew_join = false;
+      }
+      Decision d;
+      d.rule = std::string(name());
+      std::string ids;
+      for (ExecNode* j : broken) ids += (ids.empty() ? "" : ",") + j->id;
+      d.message = "not applied to any join: splitting " + ids +
+                  " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
+      d.at_seconds = ctx.now_seconds;
+      d.fields = {{"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
+      outcome.decisions.push_back(std::move(d));
+      return outcome;
+    }
+    for (ExecNode* j : broken) {
+      InsertShuffleAbove(j, ctx.conf);
+      Decision d;
+      d.rule = std::string(name());
+      d.message = j->id + ": extra shuffle " + j->parent->id + " added above the split join (forceOptimizeSkewedJoin)";
+      d.at_seconds = ctx.now_seconds;
+      d.fields = {{"join", j->id}, {"extraShuffle", j->parent->id}};
+      decisions.push_back(std::move(d));
+    }
+  }
+  outcome.changed = true;
+  for (auto& d : decisions) outcome.decisions.push_back(std::move(d));
+  return outcome;
+}
+
+}  // namespace aqesim

@@ -1,0 +1,105 @@
+// The time model: how long one task, one broadcast, one driver step takes.
+//
+// A task's duration is a sum of independent terms (README.md "Cost model" has the table):
+//
+//   T = launch                                        taskLaunchSeconds
+//     + scan_bytes / disk_share + scan_bytes * scanSecondsPerByte
+//     + remote_bytes / network_share + remote_requests * remoteFetchRequestSeconds
+//     + local_bytes / disk_share + local_requests * localFetchRequestSeconds
+//     + (local_bytes + remote_bytes) * shuffleReadSecondsPerByte
+//     + Σ_op op_input_bytes * op_seconds_per_byte       (sort, hash build, probe, aggregate, stream)
+//     + write_bytes * shuffleWriteSecondsPerByte + write_bytes / disk_share
+//     + spill: if working_set > execution_memory_per_task:
+//              spill_bytes = working_set - execution_memory_per_task (compressed: ÷ compressionRatio)
+//              + 2 * spill_bytes / disk_share           (written once, read back once)
+//   T *= exp(N(0, taskNoiseSigma))                    (seeded per task; 1 when sigma = 0)
+//
+// where disk_share = diskBytesPerSecond / slots_per_executor and network_share =
+// networkBytesPerSecond / slots_per_executor: an executor's NIC and disk are shared evenly by
+// its concurrent tasks (a static share keeps runs deterministic and fast), and
+//   execution_memory_per_task = (executorMemory - 300 MiB) * spark.memory.fraction / slots_per_executor
+// (Spark's UnifiedMemoryManager: 300 MiB reserved; execution may use the whole unified region
+// when storage is empty; a task gets at most 1/N of it with N active tasks).
+#ifndef AQESIM_MODELS_COST_COST_MODEL_H_
+#define AQESIM_MODELS_COST_COST_MODEL_H_
+
+#include <cstdint>
+
+#include "models/cluster/cluster.h"
+#include "models/cost/cost_params.h"
+#include "sim/units.h"
+
+namespace aqesim {
+
+/// What one task does, in bytes. Filled by the engine from the plan and the specs it reads.
+struct TaskWork {
+  int64_t scan_bytes = 0;              // read from storage
+  int64_t local_shuffle_bytes = 0;     // shuffle blocks on this executor
+  int64_t remote_shuffle_bytes = 0;    // shuffle blocks fetched over the network
+  int64_t local_fetch_requests = 0;    // local block reads
+  int64_t remote_fetch_requests = 0;   // remote fetch requests (one per block, or per
+                                       // contiguous range of a mapper with fetchShuffleBlocksInBatch)
+  int64_t shuffle_write_bytes = 0;     // written to this task's shuffle file
+  int64_t sort_bytes = 0;              // bytes through a sort (sort-merge join sides, sort)
+  int64_t hash_build_bytes = 0;        // bytes into a hash-table build (shuffled hash join)
+  int64_t probe_bytes = 0;             // streamed side of a join
+  int64_t aggregate_bytes = 0;         // into a hash aggregate
+  int64_t stream_bytes = 0;            // through filters / projections / unions
+  /// Bytes the task must hold in execution memory at once (compressed bytes; the model
+  /// multiplies by compressionRatio to get in-memory bytes).
+  int64_t working_set_bytes = 0;
+};
+
+/// The cost of one task, seconds per term, and the spill it caused.
+struct TaskCost {
+  double launch_seconds = 0;
+  double scan_seconds = 0;
+  double fetch_seconds = 0;      // network + local reads + request costs + read CPU
+  double compute_seconds = 0;    // operators
+  double write_seconds = 0;
+  double spill_seconds = 0;
+  int64_t spill_bytes = 0;       // bytes spilled to disk (Spark's "Spill (Disk)")
+  double noise_factor = 1.0;
+  double total_seconds() const {
+    return (launch_seconds + scan_seconds + fetch_seconds + compute_seconds + write_seconds + spill_seconds) *
+           noise_factor;
+  }
+};
+
+class CostModel {
+ public:
+  /// `slots_per_executor` = floor(executorCores / spark.task.cpus), >= 1.
+  CostModel(const CostParams& params, const ClusterSpec& cluster, int slots_per_executor, double memory_fraction);
+
+  /// Duration terms of one task. `noise_seed` feeds the per-task noise (ignored when sigma = 0).
+  TaskCost EstimateTask(const TaskWork& work, uint64_t noise_seed) const;
+
+  /// Execution memory one task may use, bytes (see header comment).
+  int64_t ExecutionMemoryPerTaskBytes() const { return execution_memory_per_task_bytes_; }
+
+  /// A broadcast of `data_size_bytes` (uncompressed relation): collect to the driver, ship to
+  /// every executor (TorrentBroadcast: each executor downloads it once), build the hash relation
+  /// on each executor (in parallel). Seconds after the collecting job ends.
+  struct BroadcastCost {
+    double collect_seconds = 0;
+    double ship_seconds = 0;
+    double build_seconds = 0;
+    double total_seconds() const { return collect_seconds + ship_seconds + build_seconds; }
+  };
+  BroadcastCost EstimateBroadcast(int64_t data_size_bytes) const;
+
+  const CostParams& params() const { return params_; }
+
+ private:
+  CostParams params_;
+  ClusterSpec cluster_;
+  int slots_per_executor_;
+  int64_t execution_memory_per_task_bytes_;
+};
+
+/// Spark's reserved system memory (UnifiedMemoryManager.RESERVED_SYSTEM_MEMORY_BYTES).
+inline constexpr int64_t kReservedSystemMemoryBytes = 300LL * 1024 * 1024;
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_COST_COST_MODEL_H_

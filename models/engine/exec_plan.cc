@@ -1,0 +1,49 @@
+#include "models/engine/exec_plan.h"
+
+namespace aqesim {
+
+std::string_view RuntimeHintName(RuntimeHint h) {
+  switch (h) {
+    case RuntimeHint::kNone: return "NONE";
+    case RuntimeHint::kNoBroadcastHash: return "NO_BROADCAST_HASH";
+    case RuntimeHint::kShuffleHash: return "SHUFFLE_HASH";
+    case RuntimeHint::kPreferShuffleHash: return "PREFER_SHUFFLE_HASH";
+  }
+  return "NONE";
+}
+
+ShuffleOrigin ExecNode::origin() const {
+  return source ? source->origin : ShuffleOrigin::kEnsureRequirements;
+}
+
+bool ExecNode::single_partition() const { return source && source->single_partition; }
+
+std::vector<ExecNode*> PreOrder(ExecNode* root) {
+  std::vector<ExecNode*> out;
+  std::vector<ExecNode*> stack{root};
+  while (!stack.empty()) {
+    ExecNode* n = stack.back();
+    stack.pop_back();
+    out.push_back(n);
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) stack.push_back(it->get());
+  }
+  return out;
+}
+
+std::unique_ptr<ExecNode> ClonePlan(const ExecNode& node, ExecNode* parent) {
+  auto n = std::make_unique<ExecNode>();
+  n->op = node.op;
+  n->id = node.id;
+  n->source = node.source;
+  n->parent = parent;
+  n->planned_partitions = node.planned_partitions;
+  n->estimated_bytes = node.estimated_bytes;
+  n->scan_tasks_from_sizes = node.scan_tasks_from_sizes;
+  n->executing_stage = node.executing_stage;
+  if (node.shuffle) n->shuffle = std::make_unique<ShuffleState>(*node.shuffle);
+  if (node.join) n->join = std::make_unique<JoinState>(*node.join);
+  for (const auto& c : node.children) n->children.push_back(ClonePlan(*c, n.get()));
+  return n;
+}
+
+}  // namespace aqesim

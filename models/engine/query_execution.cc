@@ -1,0 +1,829 @@
+#include "models/engine/query_execution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "models/aqe/aqe_optimizer.h"
+#include "models/cost/cost_model.h"
+#include "models/engine/query_stage.h"
+#include "models/engine/static_planner.h"
+#include "sim/rng.h"
+#include "sim/simulator.h"
+#include "sim/task_scheduler.h"
+
+namespace aqesim {
+
+namespace {
+
+using Shares = std::vector<std::pair<int, int64_t>>;
+
+/// Tier of the adaptive driver step: after all task completions of the same instant
+/// ("drain all other completion events already queued", spec §2 step 3).
+constexpr int kDriverTier = TaskScheduler::kDispatchTier - 1;
+
+int64_t Scale(int64_t bytes, double factor) {
+  return static_cast<int64_t>(static_cast<double>(bytes) * factor);
+}
+
+void MergeShares(Shares* into, const Shares& add) {
+  into->insert(into->end(), add.begin(), add.end());
+}
+
+/// Sorts by planned partition and sums duplicates.
+void NormalizeShares(Shares* s) {
+  std::sort(s->begin(), s->end());
+  size_t w = 0;
+  for (size_t i = 0; i < s->size(); ++i) {
+    if (w > 0 && (*s)[w - 1].first == (*s)[i].first) {
+      (*s)[w - 1].second += (*s)[i].second;
+    } else {
+      (*s)[w++] = (*s)[i];
+    }
+  }
+  s->resize(w);
+}
+
+MapStatusConfig MapStatusConfigOf(const SqlConf& c) {
+  MapStatusConfig m;
+  m.min_num_partitions_to_highly_compress = c.min_num_partitions_to_highly_compress;
+  m.accurate_block_threshold_bytes = c.accurate_block_threshold_bytes;
+  m.accurate_block_skewed_factor = c.accurate_block_skewed_factor;
+  m.max_accurate_skewed_block_number = c.max_accurate_skewed_block_number;
+  return m;
+}
+
+class Engine {
+ public:
+  Engine(const Scenario& s, bool adaptive)
+      : s_(s),
+        conf_(WithAdaptive(s.conf, adaptive)),
+        slots_per_executor_(std::max(1, s.cluster.executor_cores / std::max(1, s.conf.task_cpus))),
+        scheduler_(sim_, s.cluster.executors, slots_per_executor_),
+        cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction) {
+    result_.adaptive = adaptive;
+  }
+
+  RunResult Run() {
+    StaticPlan sp = PlanStatically(s_, conf_);
+    for (auto& d : sp.decisions) result_.decisions.push_back(std::move(d));
+    result_.warnings = std::move(sp.warnings);
+    plans_.push_back(std::move(sp.root));
+    if (conf_.adaptive_enabled) {
+      sim_.ScheduleAt(SimTime::Zero(), kDriverTier, [this] { AdaptiveStep(); });
+    } else {
+      CreateStaticStages();
+    }
+    sim_.Run();
+    Finish();
+    return std::move(result_);
+  }
+
+ private:
+  static SqlConf WithAdaptive(SqlConf c, bool adaptive) {
+    c.adaptive_enabled = adaptive;
+    return c;
+  }
+  ExecNode* plan() { return plans_.back().get(); }
+  double Now() const { return sim_.Now().seconds(); }
+
+  RuleContext Context(bool final_stage) const {
+    RuleContext ctx{conf_};
+    ctx.default_parallelism = conf_.default_parallelism.value_or(std::max(1, s_.cluster.total_cores()));
+    ctx.is_final_stage = final_stage;
+    ctx.now_seconds = sim_.Now().seconds();
+    return ctx;
+  }
+
+  // ---------------------------------------------------------------- stage structure
+
+  QueryStage* NewStage(StageKind kind, ExecNode* output, ExecNode* subtree, std::string name) {
+    stages_.emplace_back();
+    QueryStage* st = &stages_.back();
+    st->id = static_cast<int>(stages_.size()) - 1;
+    st->kind = kind;
+    st->output = output;
+    st->subtree = subtree;
+    st->name = std::move(name);
+    if (kind == StageKind::kShuffleMap) output->shuffle->data->stage = st;
+    if (kind == StageKind::kBroadcast) broadcast_stage_[output->id] = st;
+    return st;
+  }
+
+  /// Stages whose output the subtree's tasks read; marks the subtree's operators as run by `st`.
+  void LinkParents(QueryStage* st, ExecNode* n) {
+    if (n->is_exchange()) {  // a read: the boundary of the stage
+      AddParent(st, n->shuffle->data->stage);
+      return;
+    }
+    n->executing_stage = st;
+    if (n->is_join() && IsBroadcastJoin(*n)) {
+      AddParent(st, broadcast_stage_.at(n->id));
+      LinkParents(st, &n->child(StreamedChildIndex(*n->join->build_side)));
+      return;
+    }
+    for (auto& c : n->children) LinkParents(st, c.get());
+  }
+  static void AddParent(QueryStage* st, QueryStage* p) {
+    if (!p || std::find(st->parents.begin(), st->parents.end(), p) != st->parents.end()) return;
+    st->parents.push_back(p);
+    p->children.push_back(st);
+    if (!p->done) st->parents_pending++;
+  }
+  static bool IsBroadcastJoin(const ExecNode& n) {
+    return n.join->strategy == JoinStrategy::kBroadcastHash || n.join->strategy == JoinStrategy::kBroadcastNestedLoop;
+  }
+
+  // ---------------------------------------------------------------- AQE off
+
+  void CreateStaticStages() {
+    // Broadcast jobs first (BroadcastExchangeExec starts them while the query is prepared),
+    // then the main job; stage ids in DAGScheduler creation order (parents first).
+    std::function<void(ExecNode*, bool)> make = [&](ExecNode* n, bool broadcast_pass) {
+      if (n->is_join() && IsBroadcastJoin(*n)) {
+        ExecNode* build = &n->child(BuildChildIndex(*n->join->build_side));
+        if (broadcast_pass && !broadcast_stage_.count(n->id)) {
+          make(build, false);  // the broadcast job's own map stages
+          QueryStage* b = NewStage(StageKind::kBroadcast, n, build, n->id + " broadcast");
+          LinkParents(b, build);
+        }
+        make(&n->child(StreamedChildIndex(*n->join->build_side)), broadcast_pass);
+        return;
+      }
+      for (auto& c : n->children) make(c.get(), broadcast_pass);
+      if (!broadcast_pass && n->is_exchange() && !n->shuffle->data->stage) {
+        QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
+        LinkParents(st, &n->child(0));
+      }
+    };
+    make(plan(), true);
+    make(plan(), false);
+    QueryStage* r = NewStage(StageKind::kResult, nullptr, plan(), "result");
+    LinkParents(r, plan());
+    for (auto& st : stages_) {
+      st.num_tasks = NumTasks(st.subtree);
+      if (st.parents_pending == 0) Submit(&st);
+    }
+  }
+
+  // ---------------------------------------------------------------- AQE on
+
+  void RequestAdaptiveStep(double driver_seconds) {
+    if (step_pending_) return;
+    step_pending_ = true;
+    sim_.ScheduleIn(SimTime::Seconds(s_.cost.replan_seconds + driver_seconds), kDriverTier, [this] {
+      step_pending_ = false;
+      AdaptiveStep();
+    });
+  }
+
+  void AdaptiveStep() {
+    if (materialized_since_replan_) {
+      materialized_since_replan_ = false;
+      AqeOptimizer::Reoptimized re = optimizer_.ReOptimize(Context(false), *plan());
+      for (auto& d : re.decisions) result_.decisions.push_back(std::move(d));
+      if (re.plan) plans_.push_back(std::move(re.plan));
+    }
+    std::vector<QueryStage*> created;
+    const bool ready = CreateQueryStages(plan(), &created);
+    // Broadcast stages are submitted before shuffle stages.
+    std::stable_sort(created.begin(), created.end(), [](QueryStage* a, QueryStage* b) {
+      return (a->kind == StageKind::kBroadcast) > (b->kind == StageKind::kBroadcast);
+    });
+    for (QueryStage* st : created) {
+      st->id = next_aqe_stage_id_++;
+      Submit(st);
+    }
+    if (ready && !result_stage_) {
+      ExecNode* root = plan();
+      if (conf_.apply_final_stage_shuffle_optimizations) {
+        for (auto& d : optimizer_.OptimizeQueryStage(Context(true), root)) result_.decisions.push_back(std::move(d));
+      }
+      result_stage_ = NewStage(StageKind::kResult, nullptr, root, "result");
+      LinkParents(result_stage_, root);
+      result_stage_->num_tasks = NumTasks(root);
+      result_stage_->id = next_aqe_stage_id_++;
+      RecordReads(result_stage_);
+      Submit(result_stage_);
+    }
+  }
+
+  /// Spark's createQueryStages: true when every stage below `n` is materialized.
+  bool CreateQueryStages(ExecNode* n, std::vector<QueryStage*>* created) {
+    if (n->is_exchange()) {
+      ShuffleData& d = *n->shuffle->data;
+      if (d.stage) return d.stage->done;
+      if (CreateQueryStages(&n->child(0), created)) {
+        for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), &n->child(0)))
+          result_.decisions.push_back(std::move(dec));
+        QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
+        LinkParents(st, &n->child(0));
+        st->num_tasks = NumTasks(&n->child(0));
+        RecordReads(st);
+        created->push_back(st);
+      }
+      return false;
+    }
+    if (n->is_join() && IsBroadcastJoin(*n)) {
+      ExecNode* build = &n->child(BuildChildIndex(*n->join->build_side));
+      bool build_ready;
+      auto it = broadcast_stage_.find(n->id);
+      if (it != broadcast_stage_.end()) {
+        build_ready = it->second->done;
+      } else {
+        build_ready = false;
+        if (CreateQueryStages(build, created)) {
+          for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), build))
+            result_.decisions.push_back(std::move(dec));
+          QueryStage* b = NewStage(StageKind::kBroadcast, n, build, n->id + " broadcast");
+          LinkParents(b, build);
+          b->num_tasks = NumTasks(build);
+          created->push_back(b);
+        }
+      }
+      const bool streamed_ready = CreateQueryStages(&n->child(StreamedChildIndex(*n->join->build_side)), created);
+      return build_ready && streamed_ready;
+    }
+    bool all = true;
+    for (auto& c : n->children) all = CreateQueryStages(c.get(), created) && all;
+    return all;
+  }
+
+  /// explain's `reads`: the specs every exchange read of the stage uses (broadcast build
+  /// sides are not listed).
+  void RecordReads(QueryStage* st) {
+    std::function<void(ExecNode*)> walk = [&](ExecNode* n) {
+      if (n->is_exchange()) {
+        ReadExplain r;
+        r.exchange = n->id;
+        r.stage = st->id;
+        r.specs = ReadSpecs(*n);
+        read_index_.push_back({st, n});
+        result_.reads.push_back(std::move(r));
+        return;
+      }
+      if (n->is_join() && IsBroadcastJoin(*n)) {
+        walk(&n->child(StreamedChildIndex(*n->join->build_side)));
+        return;
+      }
+      for (auto& c : n->children) walk(c.get());
+    };
+    if (st->subtree->is_exchange() && st->kind != StageKind::kResult) {
+      if (st->kind == StageKind::kBroadcast) return;
+    }
+    walk(st->subtree);
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  static std::vector<ShufflePartitionSpec> ReadSpecs(const ExecNode& n) {
+    if (n.shuffle->read_specs) return *n.shuffle->read_specs;
+    std::vector<ShufflePartitionSpec> out;
+    const int r = n.shuffle->data->num_reducers;
+    out.reserve(r);
+    for (int i = 0; i < r; ++i) out.push_back(CoalescedPartitionSpec{i, i + 1, std::nullopt});
+    return out;
+  }
+
+  int NumTasks(ExecNode* n) const {
+    switch (n->op) {
+      case PlanOp::kExchange:
+        return n->shuffle->read_specs ? static_cast<int>(n->shuffle->read_specs->size())
+                                      : n->shuffle->data->num_reducers;
+      case PlanOp::kScan:
+        return n->planned_partitions;
+      case PlanOp::kUnion: {
+        int t = 0;
+        for (auto& c : n->children) t += NumTasks(c.get());
+        return t;
+      }
+      case PlanOp::kJoin:
+        if (IsBroadcastJoin(*n)) return NumTasks(&n->child(StreamedChildIndex(*n->join->build_side)));
+        if (n->join->strategy == JoinStrategy::kCartesianProduct)
+          return NumTasks(&n->child(0)) * NumTasks(&n->child(1));
+        return NumTasks(&n->child(0));
+      default:
+        return NumTasks(&n->child(0));
+    }
+  }
+
+  struct TaskEval {
+    TaskWork work;
+    int64_t input_bytes = 0;
+    int64_t shuffle_read_bytes = 0;
+  };
+
+  /// Bytes one read spec of exchange `n` fetches; fills fetch terms and shares.
+  int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) const {
+    const ShuffleData& d = *n.shuffle->data;
+    const SizeMatrix& a = d.actual;
+    const ShufflePartitionSpec spec =
+        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task] : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+    const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
+    int64_t total = 0;
+    auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
+      if (bytes <= 0) return;
+      const bool local = force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
+      const int64_t requests = batch ? 1 : blocks;
+      if (local) {
+        ev->work.local_shuffle_bytes += bytes;
+        ev->work.local_fetch_requests += requests;
+      } else {
+        ev->work.remote_shuffle_bytes += bytes;
+        ev->work.remote_fetch_requests += requests;
+      }
+      total += bytes;
+    };
+    if (auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
+      const int lo = c->start_reducer_index, hi = c->end_reducer_index;
+      std::vector<int64_t> col(std::max(0, hi - lo), 0);
+      for (int m = 0; m < a.num_maps(); ++m) {
+        auto row = a.row(m);
+        int64_t s = 0, blocks = 0;
+        for (int r = lo; r < hi; ++r) {
+          s += row[r];
+          blocks += row[r] > 0;
+          col[r - lo] += row[r];
+        }
+        fetch(m, s, blocks, false);
+      }
+      for (int r = lo; r < hi; ++r) shares->push_back({r, col[r - lo]});
+    } else if (auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
+      int64_t sum = 0;
+      for (int m = p->start_map_index; m < p->end_map_index; ++m) {
+        const int64_t v = a.at(m, p->reducer_index);
+        fetch(m, v, 1, false);
+        sum += v;
+      }
+      shares->push_back({p->reducer_index, sum});
+    } else if (auto* pm = std::get_if<PartialMapperPartitionSpec>(&spec)) {
+      auto row = a.row(pm->map_index);
+      for (int r = pm->start_reducer_index; r < pm->end_reducer_index; ++r) {
+        fetch(pm->map_index, row[r], 1, true);
+        shares->push_back({r, row[r]});
+      }
+    } else if (auto* cm = std::get_if<CoalescedMapperPartitionSpec>(&spec)) {
+      std::vector<int64_t> col(cm->num_reducers, 0);
+      for (int m = cm->start_map_index; m < cm->end_map_index; ++m) {
+        auto row = a.row(m);
+        int64_t s = 0, blocks = 0;
+        for (int r = 0; r < cm->num_reducers; ++r) {
+          s += row[r];
+          blocks += row[r] > 0;
+          col[r] += row[r];
+        }
+        fetch(m, s, blocks, true);
+      }
+      for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, col[r]});
+    }
+    ev->shuffle_read_bytes += total;
+    return total;
+  }
+
+  /// Output bytes of `n` for task `task` (index among n's tasks); accumulates work; appends
+  /// (planned partition of n, bytes) to shares.
+  int64_t Eval(ExecNode* n, int task, int executor, TaskEval* ev, Shares* shares) const {
+    const double sel = n->source ? n->source->selectivity : 1.0;
+    switch (n->op) {
+      case PlanOp::kExchange:
+        return EvalRead(*n, task, executor, ev, shares);
+      case PlanOp::kScan: {
+        const int64_t bytes = n->source ? n->source->scan_bytes : 0;
+        const int tasks = std::max(1, n->planned_partitions);
+        const int64_t part = bytes / tasks + (task < bytes % tasks ? 1 : 0);
+        ev->work.scan_bytes += part;
+        ev->input_bytes += part;
+        shares->push_back({task, part});
+        return part;
+      }
+      case PlanOp::kUnion: {
+        int offset_tasks = 0, offset_parts = 0;
+        for (auto& c : n->children) {
+          const int t = NumTasks(c.get());
+          if (task < offset_tasks + t) {
+            Shares sub;
+            const int64_t out = Eval(c.get(), task - offset_tasks, executor, ev, &sub);
+            for (auto& [p, b] : sub) shares->push_back({p + offset_parts, b});
+            ev->work.stream_bytes += out;
+            return out;
+          }
+          offset_tasks += t;
+          offset_parts += c->planned_partitions;
+        }
+        return 0;
+      }
+      case PlanOp::kJoin:
+        return EvalJoin(n, task, executor, ev, shares, sel);
+      case PlanOp::kAggregate: {
+        const int64_t in = Eval(&n->child(0), task, executor, ev, shares);
+        const int64_t out = Scale(in, sel);
+        ev->work.aggregate_bytes += in;
+        ev->work.working_set_bytes += out;
+        return out;
+      }
+      case PlanOp::kSort: {
+        const int64_t in = Eval(&n->child(0), task, executor, ev, shares);
+        ev->work.sort_bytes += in;
+        ev->work.working_set_bytes += in;
+        return in;
+      }
+      default: {
+        const int64_t in = Eval(&n->child(0), task, executor, ev, shares);
+        ev->work.stream_bytes += in;
+        return Scale(in, sel);
+      }
+    }
+  }
+
+  int64_t EvalJoin(ExecNode* n, int task, int executor, TaskEval* ev, Shares* shares, double sel) const {
+    const JoinState& j = *n->join;
+    switch (j.strategy) {
+      case JoinStrategy::kBroadcastHash:
+      case JoinStrategy::kBroadcastNestedLoop: {
+        const int64_t probe = Eval(&n->child(StreamedChildIndex(*j.build_side)), task, executor, ev, shares);
+        ev->work.probe_bytes += probe;
+        return Scale(probe, sel);
+      }
+      case JoinStrategy::kCartesianProduct: {
+        const int rt = NumTasks(&n->child(1));
+        Shares ls, rs;
+        const int64_t l = Eval(&n->child(0), task / rt, executor, ev, &ls);
+        const int64_t r = Eval(&n->child(1), task % rt, executor, ev, &rs);
+        const int rp = n->child(1).planned_partitions;
+        int64_t lb = 0, rb = 0;
+        for (auto& x : ls) lb += x.second;
+        for (auto& x : rs) rb += x.second;
+        for (auto& [pl, bl] : ls)
+          for (auto& [pr, br] : rs) shares->push_back({pl * rp + pr, bl + br});
+        ev->work.probe_bytes += l + r;
+        return Scale(l + r, sel);
+      }
+      default: {
+        Shares ls, rs;
+        const int64_t l = Eval(&n->child(0), task, executor, ev, &ls);
+        const int64_t r = Eval(&n->child(1), task, executor, ev, &rs);
+        MergeShares(shares, ls);
+        MergeShares(shares, rs);
+        if (j.strategy == JoinStrategy::kShuffledHash) {
+          const bool build_left = j.build_side == BuildSide::kLeft;
+          const int64_t build = build_left ? l : r;
+          ev->work.hash_build_bytes += build;
+          ev->work.probe_bytes += build_left ? r : l;
+          ev->work.working_set_bytes += build;
+        } else {
+          ev->work.sort_bytes += l + r;
+          ev->work.probe_bytes += l + r;
+          ev->work.working_set_bytes += l + r;
+        }
+        return Scale(l + r, sel);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- running stages
+
+  void Submit(QueryStage* st) {
+    st->submitted = true;
+    st->submit = sim_.Now();
+    st->tasks.assign(st->num_tasks, TaskResult{});
+    st->task_seconds.assign(st->num_tasks, 0.0);
+    if (st->kind == StageKind::kShuffleMap) st->shares.assign(st->num_tasks, {});
+    if (st->kind == StageKind::kShuffleMap) st->output->shuffle->data->map_executor.assign(st->num_tasks, 0);
+    TaskSetSpec spec;
+    spec.priority = st->id;
+    spec.num_tasks = st->num_tasks;
+    spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
+    spec.duration = [this, st](int task, int executor) { return RunTask(st, task, executor); };
+    spec.on_task_end = [st](const TaskRecord& rec) {
+      TaskResult& t = st->tasks[rec.task_index];
+      t.executor = rec.executor;
+      t.slot = rec.slot;
+      t.start_seconds = rec.start.seconds();
+      t.end_seconds = rec.end.seconds();
+    };
+    spec.on_task_set_complete = [this, st](SimTime) { OnTasksDone(st); };
+    scheduler_.Submit(std::move(spec));
+  }
+
+  SimTime RunTask(QueryStage* st, int task, int executor) {
+    TaskEval ev;
+    Shares shares;
+    const int64_t out = Eval(st->subtree, task, executor, &ev, &shares);
+    if (st->kind == StageKind::kShuffleMap) {
+      NormalizeShares(&shares);
+      st->shares[task] = std::move(shares);
+      st->output->shuffle->data->map_executor[task] = executor;
+      // Bytes written are known once the stage's rows are apportioned; estimate now from the
+      // planned rows this task covers (exact when no partition is shared between tasks).
+      ev.work.shuffle_write_bytes = PlannedWriteBytes(*st, task);
+    } else if (st->kind == StageKind::kBroadcast) {
+      st->broadcast_bytes += out;
+    }
+    const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive), static_cast<uint64_t>(st->id),
+                                  static_cast<uint64_t>(task));
+    const TaskCost c = cost_.EstimateTask(ev.work, seed);
+    TaskResult& t = st->tasks[task];
+    t.index = task;
+    t.input_bytes = ev.input_bytes;
+    t.shuffle_read_bytes = ev.shuffle_read_bytes;
+    t.shuffle_write_bytes = ev.work.shuffle_write_bytes;
+    t.spill_bytes = c.spill_bytes;
+    st->task_seconds[task] = c.total_seconds();
+    return SimTime::Seconds(c.total_seconds());
+  }
+
+  /// Bytes task `task` of a map stage writes: its share of each planned row it covers.
+  int64_t PlannedWriteBytes(const QueryStage& st, int task) const {
+    const SizeMatrix& planned = st.output->shuffle->data->planned;
+    const auto& sh = st.shares[task];
+    int64_t total = 0;
+    for (auto& [p, bytes] : sh) {
+      if (p < 0 || p >= planned.num_maps()) continue;
+      const int64_t row = RowTotal(planned, p);
+      const int64_t denom = PartitionReadTotal(st, p);
+      if (denom <= 0) {
+        total += FirstOwner(st, p) == task ? row : 0;
+      } else {
+        total += static_cast<int64_t>(static_cast<Int128>(row) * bytes / denom);
+      }
+    }
+    return total;
+  }
+  static int64_t RowTotal(const SizeMatrix& m, int row) {
+    int64_t t = 0;
+    for (int64_t v : m.row(row)) t += v;
+    return t;
+  }
+  /// Total bytes read for planned partition p by every task of the stage (tasks launch in
+  /// order, but shares are computable without running: computed lazily once).
+  int64_t PartitionReadTotal(const QueryStage& st, int p) const {
+    EnsurePartitionTotals(st);
+    return partition_totals_.at(st.id)[p];
+  }
+  int FirstOwner(const QueryStage& st, int p) const {
+    EnsurePartitionTotals(st);
+    return first_owner_.at(st.id)[p];
+  }
+  void EnsurePartitionTotals(const QueryStage& st) const {
+    if (partition_totals_.count(st.id)) return;
+    // Shares do not depend on the executor: evaluate every task once with a dummy executor.
+    const int parts = st.output->shuffle->data->planned.num_maps();
+    std::vector<int64_t> totals(parts, 0);
+    std::vector<int> owner(parts, -1);
+    std::vector<Shares> all(st.num_tasks);
+    for (int t = 0; t < st.num_tasks; ++t) {
+      TaskEval ev;
+      Eval(st.subtree, t, -1, &ev, &all[t]);
+      NormalizeShares(&all[t]);
+      for (auto& [p, b] : all[t]) {
+        if (p < 0 || p >= parts) continue;
+        totals[p] += b;
+        if (owner[p] < 0) owner[p] = t;
+      }
+    }
+    partition_totals_[st.id] = std::move(totals);
+    first_owner_[st.id] = std::move(owner);
+  }
+
+  void OnTasksDone(QueryStage* st) {
+    double driver_seconds = 0;
+    if (st->kind == StageKind::kShuffleMap) driver_seconds = FinishMapStage(st);
+    if (st->kind == StageKind::kBroadcast) {
+      const int64_t relation = st->subtree->is_exchange() ? st->subtree->shuffle->data->data_size_bytes
+                                                          : Scale(st->broadcast_bytes, s_.cost.compression_ratio);
+      st->broadcast_bytes = relation;
+      const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(relation);
+      st->broadcast_seconds = bc.total_seconds();
+      if (relation > conf_.max_broadcast_table_size_bytes) {
+        result_.failures.push_back(st->name + ": cannot broadcast a table of " + FormatBytes(relation) +
+                                   ", larger than spark.sql.maxBroadcastTableSize " +
+                                   FormatBytes(conf_.max_broadcast_table_size_bytes));
+      }
+      const double since_submit = (sim_.Now() - st->submit).seconds() + bc.total_seconds();
+      if (since_submit > conf_.broadcast_timeout_seconds) {
+        result_.failures.push_back(st->name + ": broadcast took " + std::to_string(since_submit) +
+                                   " s, more than spark.sql.broadcastTimeout " +
+                                   std::to_string(conf_.broadcast_timeout_seconds) + " s");
+      }
+      sim_.ScheduleIn(SimTime::Seconds(bc.total_seconds()), TaskScheduler::kTaskEndTier,
+                      [this, st] { StageDone(st, 0); });
+      return;
+    }
+    StageDone(st, driver_seconds);
+  }
+
+  void StageDone(QueryStage* st, double driver_seconds) {
+    st->done = true;
+    st->complete = sim_.Now();
+    for (QueryStage* c : st->children) {
+      if (--c->parents_pending == 0 && !c->submitted && !conf_.adaptive_enabled) Submit(c);
+    }
+    if (conf_.adaptive_enabled && st->kind != StageKind::kResult) {
+      materialized_since_replan_ = true;
+      RequestAdaptiveStep(driver_seconds);
+    }
+  }
+
+  /// Apportions the planned rows onto the tasks that ran, builds the driver's view.
+  /// Returns the driver's MapOutputStatistics aggregation time, seconds.
+  double FinishMapStage(QueryStage* st) {
+    ShuffleData& d = *st->output->shuffle->data;
+    const SizeMatrix& planned = d.planned;
+    const int reducers = d.num_reducers;
+    SizeMatrix actual(st->num_tasks, reducers);
+    // Owners of each planned row: (task, weight).
+    std::vector<std::vector<std::pair<int, int64_t>>> owners(planned.num_maps());
+    for (int t = 0; t < st->num_tasks; ++t)
+      for (auto& [p, b] : st->shares[t])
+        if (p >= 0 && p < planned.num_maps()) owners[p].push_back({t, b});
+    int last_owner = 0;
+    for (int p = 0; p < planned.num_maps(); ++p) {
+      auto& own = owners[p];
+      auto row = planned.row(p);
+      if (own.empty()) {
+        // Nobody read this planned partition (an empty reducer dropped by coalescing): its
+        // rows go with the previous task so that bytes are conserved.
+        own.push_back({last_owner, 1});
+      }
+      int64_t wsum = 0;
+      for (auto& o : own) wsum += o.second;
+      if (own.size() == 1 || wsum <= 0) {
+        auto dst = actual.mutable_row(own[0].first);
+        for (int r = 0; r < reducers; ++r) dst[r] += row[r];
+      } else {
+        // Cumulative rounding: every cell is split exactly.
+        int64_t cum = 0;
+        std::vector<int64_t> prev(reducers, 0);
+        for (auto& [t, w] : own) {
+          cum += w;
+          auto dst = actual.mutable_row(t);
+          for (int r = 0; r < reducers; ++r) {
+            const int64_t upto = static_cast<int64_t>(static_cast<Int128>(row[r]) * cum / wsum);
+            dst[r] += upto - prev[r];
+            prev[r] = upto;
+          }
+        }
+      }
+      last_owner = own.back().first;
+    }
+    for (int t = 0; t < st->num_tasks; ++t) st->tasks[t].shuffle_write_bytes = RowTotal(actual, t);
+    d.actual = std::move(actual);
+    if (!conf_.adaptive_enabled) return 0;
+    d.reported = std::make_unique<ReportedShuffleSizes>(
+        ReportedShuffleSizes::FromMatrix(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode));
+    return static_cast<double>(d.actual.num_maps()) * reducers * s_.cost.map_status_aggregate_seconds_per_block;
+  }
+
+  // ---------------------------------------------------------------- results
+
+  void Finish() {
+    double makespan = 0;
+    std::vector<QueryStage*> order;
+    for (auto& st : stages_) order.push_back(&st);
+    std::sort(order.begin(), order.end(), [](QueryStage* a, QueryStage* b) { return a->id < b->id; });
+    for (QueryStage* st : order) {
+      StageResult r;
+      r.id = st->id;
+      r.name = st->name;
+      r.kind = st->kind == StageKind::kShuffleMap ? "ShuffleMapStage"
+               : st->kind == StageKind::kBroadcast ? "BroadcastStage"
+                                                   : "ResultStage";
+      r.tasks = st->num_tasks;
+      r.submit_seconds = st->submit.seconds();
+      r.complete_seconds = st->complete.seconds();
+      r.broadcast_seconds = st->broadcast_seconds;
+      for (const TaskResult& t : st->tasks) {
+        r.input_bytes += t.input_bytes;
+        r.shuffle_read_bytes += t.shuffle_read_bytes;
+        r.shuffle_write_bytes += t.shuffle_write_bytes;
+        r.spill_bytes += t.spill_bytes;
+      }
+      std::vector<double> secs;
+      for (const TaskResult& t : st->tasks) secs.push_back(t.end_seconds - t.start_seconds);
+      if (!secs.empty()) {
+        std::sort(secs.begin(), secs.end());
+        r.task_min_seconds = secs.front();
+        r.task_max_seconds = secs.back();
+        const size_t n = secs.size();
+        r.task_median_seconds = n % 2 ? secs[n / 2] : (secs[n / 2 - 1] + secs[n / 2]) / 2;
+      }
+      for (auto* n : ReadsOf(st)) r.reads.push_back(n->id);
+      r.task_results = st->tasks;
+      makespan = std::max(makespan, r.complete_seconds);
+      result_.stages.push_back(std::move(r));
+    }
+    result_.makespan_seconds = makespan;
+    // True bytes each recorded read's specs fetch.
+    for (size_t i = 0; i < read_index_.size(); ++i) {
+      auto [st, node] = read_index_[i];
+      ReadExplain& re = result_.reads[i];
+      re.stage = st->id;
+      for (size_t t = 0; t < re.specs.size(); ++t) {
+        TaskEval ev;
+        Shares sh;
+        re.true_bytes.push_back(EvalRead(*node, static_cast<int>(t), -1, &ev, &sh));
+      }
+    }
+    // Exchanges and joins as the final plan has them.
+    for (ExecNode* n : PreOrder(plan())) {
+      if (n->is_exchange() && n->shuffle->data->stage) {
+        const ShuffleData& d = *n->shuffle->data;
+        ExchangeExplain e;
+        e.id = n->id;
+        e.map_tasks = d.actual.num_maps();
+        e.num_partitions = d.num_reducers;
+        e.true_bytes_by_partition_id = d.actual.PartitionBytes();
+        e.data_size_bytes = d.data_size_bytes;
+        e.data_size_estimated = d.data_size_estimated;
+        if (d.reported) {
+          e.map_status = std::string(d.reported->StatusKind());
+          e.bytes_by_partition_id = d.reported->BytesByPartitionId();
+          e.driver_map_status_bytes = d.reported->DriverMemoryBytes();
+          e.driver_aggregation_seconds =
+              static_cast<double>(e.map_tasks) * e.num_partitions * s_.cost.map_status_aggregate_seconds_per_block;
+        } else {
+          e.map_status = std::string(MapStatusKindName(ChooseMapStatusKind(d.num_reducers, MapStatusConfigOf(conf_))));
+          e.bytes_by_partition_id = e.true_bytes_by_partition_id;
+        }
+        result_.exchanges.push_back(std::move(e));
+      }
+      if (n->is_join()) {
+        JoinExplain j;
+        j.id = n->id;
+        j.strategy = std::string(JoinStrategyName(n->join->planned_strategy));
+        j.final_strategy = std::string(JoinStrategyName(n->join->strategy));
+        if (n->join->strategy != JoinStrategy::kSortMerge && n->join->strategy != JoinStrategy::kCartesianProduct &&
+            n->join->build_side)
+          j.build_side = std::string(BuildSideName(*n->join->build_side));
+        j.is_skew_join = n->join->is_skew_join;
+        result_.joins.push_back(std::move(j));
+      }
+    }
+    // Exchanges removed from the plan (e.g. the probe shuffle of a converted join that had
+    // already started) still ran: list them too.
+    for (auto& st : stages_) {
+      if (st.kind != StageKind::kShuffleMap) continue;
+      bool listed = false;
+      for (auto& e : result_.exchanges) listed |= e.id == st.output->id;
+      if (listed) continue;
+      ExchangeExplain e;
+      const ShuffleData& d = *st.output->shuffle->data;
+      e.id = st.output->id;
+      e.map_tasks = d.actual.num_maps();
+      e.num_partitions = d.num_reducers;
+      e.true_bytes_by_partition_id = d.actual.PartitionBytes();
+      e.bytes_by_partition_id = d.reported ? d.reported->BytesByPartitionId() : e.true_bytes_by_partition_id;
+      e.map_status = d.reported ? std::string(d.reported->StatusKind()) : "";
+      e.data_size_bytes = d.data_size_bytes;
+      result_.exchanges.push_back(std::move(e));
+    }
+  }
+
+  std::vector<ExecNode*> ReadsOf(QueryStage* st) const {
+    std::vector<ExecNode*> out;
+    std::function<void(ExecNode*)> walk = [&](ExecNode* n) {
+      if (n->is_exchange()) {
+        out.push_back(n);
+        return;
+      }
+      if (n->is_join() && IsBroadcastJoin(*n)) {
+        walk(&n->child(StreamedChildIndex(*n->join->build_side)));
+        return;
+      }
+      for (auto& c : n->children) walk(c.get());
+    };
+    walk(st->subtree);
+    return out;
+  }
+
+  const Scenario& s_;
+  SqlConf conf_;
+  int slots_per_executor_;
+  Simulator sim_;
+  TaskScheduler scheduler_;
+  CostModel cost_;
+  AqeOptimizer optimizer_;
+  std::vector<std::unique_ptr<ExecNode>> plans_;  // every version; the last is current
+  std::deque<QueryStage> stages_;
+  std::map<std::string, QueryStage*> broadcast_stage_;
+  std::vector<std::pair<QueryStage*, ExecNode*>> read_index_;
+  mutable std::map<int, std::vector<int64_t>> partition_totals_;
+  mutable std::map<int, std::vector<int>> first_owner_;
+  QueryStage* result_stage_ = nullptr;
+  bool step_pending_ = false;
+  bool materialized_since_replan_ = false;
+  int next_aqe_stage_id_ = 0;
+  RunResult result_;
+};
+
+}  // namespace
+
+RunResult SimulateQuery(const Scenario& scenario, bool adaptive) {
+  Engine engine(scenario, adaptive);
+  return engine.Run();
+}
+
+}  // namespace aqesim

@@ -1,0 +1,132 @@
+#include "models/engine/run_result.h"
+
+#include <variant>
+
+namespace aqesim {
+
+nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec) {
+  using json = nlohmann::ordered_json;
+  if (auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
+    json j = {{"type", "CoalescedPartitionSpec"},
+              {"startReducerIndex", c->start_reducer_index},
+              {"endReducerIndex", c->end_reducer_index}};
+    if (c->data_size_bytes) j["dataSize"] = *c->data_size_bytes;
+    return j;
+  }
+  if (auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
+    return {{"type", "PartialReducerPartitionSpec"},
+            {"reducerIndex", p->reducer_index},
+            {"startMapIndex", p->start_map_index},
+            {"endMapIndex", p->end_map_index},
+            {"dataSize", p->data_size_bytes}};
+  }
+  if (auto* m = std::get_if<PartialMapperPartitionSpec>(&spec)) {
+    return {{"type", "PartialMapperPartitionSpec"},
+            {"mapIndex", m->map_index},
+            {"startReducerIndex", m->start_reducer_index},
+            {"endReducerIndex", m->end_reducer_index}};
+  }
+  const auto& cm = std::get<CoalescedMapperPartitionSpec>(spec);
+  return {{"type", "CoalescedMapperPartitionSpec"},
+          {"startMapIndex", cm.start_map_index},
+          {"endMapIndex", cm.end_map_index},
+          {"numReducers", cm.num_reducers}};
+}
+
+namespace {
+
+nlohmann::ordered_json DecisionToJson(const Decision& d) {
+  nlohmann::ordered_json j = {{"rule", d.rule}};
+  for (auto it = d.fields.begin(); it != d.fields.end(); ++it) j[it.key()] = it.value();
+  j["message"] = d.message;
+  j["atSeconds"] = d.at_seconds;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
+  using json = nlohmann::ordered_json;
+  json stages = json::array();
+  for (const StageResult& s : run.stages) {
+    json st = {{"id", s.id},
+               {"name", s.name},
+               {"kind", s.kind},
+               {"tasks", s.tasks},
+               {"submitSeconds", s.submit_seconds},
+               {"completeSeconds", s.complete_seconds},
+               {"durationSeconds", s.duration_seconds()},
+               {"inputBytes", s.input_bytes},
+               {"shuffleReadBytes", s.shuffle_read_bytes},
+               {"shuffleWriteBytes", s.shuffle_write_bytes},
+               {"spillBytes", s.spill_bytes},
+               {"taskSeconds", {{"min", s.task_min_seconds}, {"median", s.task_median_seconds}, {"max", s.task_max_seconds}}},
+               {"reads", s.reads}};
+    if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
+    if (with_tasks) {
+      json tasks = json::array();
+      for (const TaskResult& t : s.task_results) {
+        tasks.push_back({{"index", t.index},
+                         {"executor", t.executor},
+                         {"slot", t.slot},
+                         {"startSeconds", t.start_seconds},
+                         {"endSeconds", t.end_seconds},
+                         {"inputBytes", t.input_bytes},
+                         {"shuffleReadBytes", t.shuffle_read_bytes},
+                         {"shuffleWriteBytes", t.shuffle_write_bytes},
+                         {"spillBytes", t.spill_bytes}});
+      }
+      st["taskList"] = std::move(tasks);
+    }
+    stages.push_back(std::move(st));
+  }
+  json decisions = json::array();
+  for (const Decision& d : run.decisions) decisions.push_back(DecisionToJson(d));
+  json out = {{"adaptive", run.adaptive},
+              {"makespanSeconds", run.makespan_seconds},
+              {"stages", std::move(stages)},
+              {"decisions", std::move(decisions)},
+              {"failures", run.failures}};
+  return out;
+}
+
+nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run) {
+  using json = nlohmann::ordered_json;
+  json exchanges = json::array();
+  for (const ExchangeExplain& e : run.exchanges) {
+    exchanges.push_back({{"id", e.id},
+                         {"mapTasks", e.map_tasks},
+                         {"numPartitions", e.num_partitions},
+                         {"mapStatus", e.map_status},
+                         {"bytesByPartitionId", e.bytes_by_partition_id},
+                         {"trueBytesByPartitionId", e.true_bytes_by_partition_id},
+                         {"dataSizeBytes", e.data_size_bytes},
+                         {"dataSizeEstimated", e.data_size_estimated},
+                         {"driverMapStatusBytes", e.driver_map_status_bytes},
+                         {"driverAggregationSeconds", e.driver_aggregation_seconds}});
+  }
+  json decisions = json::array();
+  for (const Decision& d : run.decisions) decisions.push_back(DecisionToJson(d));
+  json reads = json::array();
+  for (const ReadExplain& r : run.reads) {
+    json specs = json::array();
+    for (const auto& s : r.specs) specs.push_back(SpecToJson(s));
+    reads.push_back({{"exchange", r.exchange}, {"stage", r.stage}, {"specs", std::move(specs)},
+                     {"trueBytes", r.true_bytes}});
+  }
+  json joins = json::array();
+  for (const JoinExplain& j : run.joins) {
+    json o = {{"id", j.id}, {"strategy", j.strategy}, {"finalStrategy", j.final_strategy}, {"isSkewJoin", j.is_skew_join}};
+    if (!j.build_side.empty()) o["buildSide"] = j.build_side;
+    joins.push_back(std::move(o));
+  }
+  return {{"scenario", scenario_name},
+          {"adaptive", run.adaptive},
+          {"exchanges", std::move(exchanges)},
+          {"decisions", std::move(decisions)},
+          {"reads", std::move(reads)},
+          {"joins", std::move(joins)},
+          {"failures", run.failures}};
+}
+
+}  // namespace aqesim

@@ -1,0 +1,102 @@
+// RunResult: what one simulated run produced — per-stage times and bytes, per-task records,
+// and (for adaptive runs) every decision and every read's partition specs.
+// JSON shapes: ../shared/interface.md (`aqesim run --format json`, `aqesim explain`).
+#ifndef AQESIM_MODELS_ENGINE_RUN_RESULT_H_
+#define AQESIM_MODELS_ENGINE_RUN_RESULT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/aqe/decision.h"
+#include "models/shuffle/partition_spec.h"
+
+namespace aqesim {
+
+struct TaskResult {
+  int index = 0;
+  int executor = 0;
+  int slot = 0;
+  double start_seconds = 0;
+  double end_seconds = 0;
+  int64_t input_bytes = 0;
+  int64_t shuffle_read_bytes = 0;
+  int64_t shuffle_write_bytes = 0;
+  int64_t spill_bytes = 0;
+};
+
+struct StageResult {
+  int id = 0;
+  std::string name;   // "e1 map", "j1 broadcast", "result"
+  std::string kind;   // "ShuffleMapStage", "BroadcastStage", "ResultStage"
+  int tasks = 0;
+  double submit_seconds = 0;
+  double complete_seconds = 0;
+  int64_t input_bytes = 0;
+  int64_t shuffle_read_bytes = 0;
+  int64_t shuffle_write_bytes = 0;
+  int64_t spill_bytes = 0;
+  double task_min_seconds = 0;
+  double task_median_seconds = 0;
+  double task_max_seconds = 0;
+  /// Broadcast stages: seconds from the collecting job's end to the relation being ready
+  /// on every executor.
+  double broadcast_seconds = 0;
+  std::vector<std::string> reads;  // exchange ids this stage reads
+  std::vector<TaskResult> task_results;
+  double duration_seconds() const { return complete_seconds - submit_seconds; }
+};
+
+struct ExchangeExplain {
+  std::string id;
+  int map_tasks = 0;
+  int num_partitions = 0;
+  std::string map_status;                      // "CompressedMapStatus", ...
+  std::vector<int64_t> bytes_by_partition_id;  // what the driver sees
+  std::vector<int64_t> true_bytes_by_partition_id;
+  int64_t data_size_bytes = 0;
+  bool data_size_estimated = false;
+  int64_t driver_map_status_bytes = 0;         // driver heap held by the statuses
+  double driver_aggregation_seconds = 0;       // getStatistics time on the driver
+};
+
+struct ReadExplain {
+  std::string exchange;
+  int stage = 0;
+  std::vector<ShufflePartitionSpec> specs;
+  std::vector<int64_t> true_bytes;  // bytes each spec's task really reads from this exchange
+};
+
+struct JoinExplain {
+  std::string id;
+  std::string strategy;        // as planned in the scenario
+  std::string final_strategy;  // as executed
+  std::string build_side;      // "" for sort-merge
+  bool is_skew_join = false;
+};
+
+struct RunResult {
+  bool adaptive = false;
+  double makespan_seconds = 0;
+  std::vector<StageResult> stages;
+  std::vector<Decision> decisions;
+  std::vector<ExchangeExplain> exchanges;
+  std::vector<ReadExplain> reads;
+  std::vector<JoinExplain> joins;
+  /// Failures Spark would raise (broadcast too large, broadcast timeout); the run still
+  /// reports times.
+  std::vector<std::string> failures;
+  std::vector<std::string> warnings;
+};
+
+/// `runs[]` element of `aqesim run --format json` (tasks included when `with_tasks`).
+nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
+/// The `aqesim explain` document for an adaptive run.
+nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run);
+nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_ENGINE_RUN_RESULT_H_

@@ -1,0 +1,62 @@
+// `aqesim import-eventlog LOG -o SCENARIO.json [--execution ID | --job ID] [--name NAME]`:
+// reads a Spark event log (tools/eventlog) and writes a scenario reconstructed from it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/eventlog/scenario_import.h"
+
+namespace aqesim::cli {
+namespace {
+
+struct ImportEventlogArgs {
+  std::string log;
+  std::string output;
+  int64_t execution_id = -1;
+  int job_id = -1;
+  std::string name;
+  bool quiet = false;
+};
+
+void RunImportEventlog(const ImportEventlogArgs& args) {
+  std::vector<std::string> warnings;
+  eventlog::ImportedScenario imported;
+  try {
+    const eventlog::RecordedApplication app = eventlog::ReadEventLog(args.log, &warnings);
+    eventlog::ImportOptions options;
+    if (args.execution_id >= 0) options.execution_id = args.execution_id;
+    if (args.job_id >= 0) options.job_id = args.job_id;
+    options.name = args.name;
+    imported = eventlog::ImportScenario(app, options, &warnings);
+  } catch (const eventlog::EventLogError& e) {
+    throw InputError(e.what());
+  }
+  if (!args.quiet) {
+    for (const auto& w : warnings) Warn(w);
+  }
+  WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n");
+}
+
+}  // namespace
+
+void RegisterImportEventlog(CLI::App& app) {
+  auto args = std::make_shared<ImportEventlogArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "import-eventlog",
+      "Spark event log (plain, .gz, .zstd, .lz4, .snappy, .lzf; rolling eventlog_v2_* dirs) -> scenario JSON");
+  cmd->add_option("LOG", args->log, "event log file or rolling event-log directory")->required();
+  cmd->add_option("-o,--output", args->output, "scenario file to write ('-' = stdout)")->required();
+  auto* exec = cmd->add_option("--execution", args->execution_id,
+                               "SQL execution id to import (default: the one with most shuffle bytes)");
+  cmd->add_option("--job", args->job_id, "job id to import as an RDD job")->excludes(exec);
+  cmd->add_option("--name", args->name, "scenario name (default: the log's file name)");
+  cmd->add_flag("-q,--quiet", args->quiet, "do not print warnings");
+  cmd->callback([args]() { RunImportEventlog(*args); });
+}
+
+}  // namespace aqesim::cli

@@ -1,0 +1,119 @@
+// aqesim run SCENARIO [--conf KEY=VALUE]... [--properties-file FILE] [--aqe on|off|both]
+//                     [--format table|json] [--tasks] [-o FILE]
+// Simulates the scenario; `both` (default) shows AQE off and on side by side.
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "models/aqe/decision.h"
+#include "models/engine/run_result.h"
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/aqesim/scenario_args.h"
+#include "tools/aqesim/simulate.h"
+
+namespace aqesim::cli {
+
+namespace {
+
+std::string Fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Pad(const std::string& s, size_t w, bool right) {
+  // Column widths count code points (→, ÷ are multi-byte).
+  size_t len = 0;
+  for (unsigned char c : s) len += (c & 0xC0) != 0x80;
+  if (len >= w) return s;
+  return right ? std::string(w - len, ' ') + s : s + std::string(w - len, ' ');
+}
+
+std::string StageTable(const RunResult& run) {
+  const std::vector<std::string> head = {"stage", "runs", "tasks", "submit s", "complete s", "duration s", "input",
+                                         "shuffle read", "shuffle write", "spill", "task min/med/max s", "max÷med"};
+  std::vector<std::vector<std::string>> rows;
+  for (const StageResult& s : run.stages) {
+    const double skew = s.task_median_seconds > 0 ? s.task_max_seconds / s.task_median_seconds : 0;
+    rows.push_back({std::to_string(s.id), s.name, std::to_string(s.tasks), Fixed(s.submit_seconds),
+                    Fixed(s.complete_seconds), Fixed(s.duration_seconds()), FormatBytes(s.input_bytes),
+                    FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes), FormatBytes(s.spill_bytes),
+                    Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
+                    Fixed(skew)});
+  }
+  std::vector<size_t> w(head.size());
+  auto width = [](const std::string& s) {
+    size_t len = 0;
+    for (unsigned char c : s) len += (c & 0xC0) != 0x80;
+    return len;
+  };
+  for (size_t i = 0; i < head.size(); ++i) {
+    w[i] = width(head[i]);
+    for (auto& r : rows) w[i] = std::max(w[i], width(r[i]));
+  }
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << Pad(r[i], w[i], i != 1);
+    out << "\n";
+  };
+  line(head);
+  for (auto& r : rows) line(r);
+  return out.str();
+}
+
+std::string RunText(const RunResult& run) {
+  std::ostringstream out;
+  out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s\n";
+  out << StageTable(run);
+  if (!run.decisions.empty()) {
+    out << "decisions:\n";
+    for (const Decision& d : run.decisions) out << "  " << d.rule << " " << d.message << "\n";
+  }
+  for (const std::string& f : run.failures) out << "FAILURE: " << f << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+void RegisterRun(CLI::App& app) {
+  struct Options {
+    ScenarioArgs scenario;
+    std::string aqe = "both";
+    std::string format = "table";
+    std::string output = "-";
+    bool tasks = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("run", "Simulate a scenario: per-stage times, AQE off and on");
+  AddScenarioOptions(cmd, &o->scenario);
+  cmd->add_option("--aqe", o->aqe, "on, off or both (default both)")
+      ->check(CLI::IsMember({"on", "off", "both"}));
+  cmd->add_option("--format", o->format, "table or json (default table)")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_flag("--tasks", o->tasks, "JSON: include every task (executor, slot, times, bytes)");
+  cmd->add_option("-o,--output", o->output, "Write to FILE instead of stdout (atomically)");
+  cmd->callback([o] {
+    auto scenario = LoadOrThrow(o->scenario);
+    std::vector<RunResult> runs;
+    if (o->aqe != "on") runs.push_back(SimulateOrThrow(*scenario, false));
+    if (o->aqe != "off") runs.push_back(SimulateOrThrow(*scenario, true));
+    std::string text;
+    if (o->format == "json") {
+      nlohmann::ordered_json j = {{"scenario", scenario->name}, {"runs", nlohmann::ordered_json::array()}};
+      for (const RunResult& r : runs) j["runs"].push_back(RunToJson(r, o->tasks));
+      text = j.dump(2) + "\n";
+    } else {
+      text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) + " executors × " +
+             std::to_string(scenario->cluster.executor_cores) + " cores\n";
+      for (const RunResult& r : runs) text += "\n" + RunText(r);
+      if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
+        text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
+                Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
+      }
+    }
+    WriteOutputAtomically(o->output, text);
+  });
+}
+
+}  // namespace aqesim::cli

@@ -1,0 +1,34 @@
+#include "tools/aqesim/scenario_args.h"
+
+#include "tools/aqesim/cli_support.h"
+
+namespace aqesim::cli {
+
+void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
+  cmd->add_option("SCENARIO", args->path, "Scenario JSON file")->required();
+  cmd->add_option("--conf", args->conf, "Spark configuration KEY=VALUE (repeatable; wins over the others)");
+  cmd->add_option("--properties-file", args->properties_file,
+                  "spark-defaults.conf-style file of Spark properties (wins over the scenario's conf)");
+}
+
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args) {
+  ConfOverrides ov;
+  ov.properties_file = args.properties_file;
+  for (const std::string& kv : args.conf) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError("--conf " + kv + ": expected KEY=VALUE");
+    }
+    ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  LoadResult res = LoadScenarioFile(args.path, ov);
+  if (!res.errors.empty()) {
+    std::vector<std::string> lines;
+    for (const Diagnostic& d : res.errors) lines.push_back(d.ToString());
+    throw InputError(std::move(lines));
+  }
+  for (const std::string& w : res.scenario->warnings) Warn(w);
+  return std::move(res.scenario);
+}
+
+}  // namespace aqesim::cli

@@ -1,0 +1,29 @@
+// Options every scenario-consuming subcommand shares: SCENARIO, --conf, --properties-file;
+// and loading with diagnostics turned into exit code 2.
+#ifndef AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
+#define AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "models/scenario/scenario.h"
+
+namespace aqesim::cli {
+
+struct ScenarioArgs {
+  std::string path;
+  std::vector<std::string> conf;  // KEY=VALUE
+  std::string properties_file;
+};
+
+void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);
+
+/// Loads the scenario; prints its warnings; throws InputError with every problem.
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args);
+
+}  // namespace aqesim::cli
+
+#endif  // AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
