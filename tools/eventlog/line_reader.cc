@@ -1,0 +1,127 @@
+#include "tools/eventlog/line_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+namespace aqesim::eventlog {
+namespace {
+
+constexpr size_t kChunkBytes = 1 << 20;
+
+/// N of "events_<N>_..." or -1.
+int64_t RollingIndex(const std::string& name) {
+  constexpr std::string_view kPrefix = "events_";
+  if (name.compare(0, kPrefix.size(), kPrefix) != 0) return -1;
+  size_t i = kPrefix.size();
+  int64_t n = 0;
+  bool digits = false;
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && n < (int64_t{1} << 40)) {
+    n = n * 10 + (name[i] - '0');
+    digits = true;
+    ++i;
+  }
+  if (!digits || i >= name.size() || name[i] != '_') return -1;
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> RollingEventLogFiles(const std::string& directory) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<int64_t, std::string>> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(directory, ec)) {
+    if (!entry.is_regular_file(ec)) continue;
+    const std::string name = entry.path().filename().string();
+    const int64_t n = RollingIndex(name);
+    if (n >= 0) found.emplace_back(n, entry.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> files;
+  for (auto& [n, p] : found) files.push_back(std::move(p));
+  return files;
+}
+
+EventLogLineReader::EventLogLineReader(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    files_ = RollingEventLogFiles(path);
+    if (files_.empty()) {
+      throw EventLogError(path + ": not an event log: a directory without events_<N>_* files");
+    }
+  } else {
+    if (!fs::exists(path, ec)) throw EventLogError(path + ": no such file or directory");
+    files_.push_back(path);
+  }
+}
+
+bool EventLogLineReader::OpenNext() {
+  if (source_ != nullptr && source_->truncated()) {
+    warnings_.push_back(files_[next_file_ - 1] + ": compressed stream ends mid-block (truncated log?)");
+  }
+  source_.reset();
+  if (next_file_ >= files_.size()) return false;
+  Codec codec = Codec::kPlain;
+  source_ = OpenByteSource(files_[next_file_], &codec);
+  codecs_.push_back(codec);
+  ++next_file_;
+  line_number_ = 0;
+  chunk_.clear();
+  chunk_pos_ = 0;
+  return true;
+}
+
+bool EventLogLineReader::Fill() {
+  chunk_.resize(kChunkBytes);
+  const size_t n = source_->Read(chunk_.data(), chunk_.size());
+  chunk_.resize(n);
+  chunk_pos_ = 0;
+  return n > 0;
+}
+
+bool EventLogLineReader::Next(EventLogLine* line) {
+  line->text.clear();
+  while (true) {
+    if (source_ == nullptr && !OpenNext()) return false;
+    bool have_text = false;
+    while (true) {
+      if (chunk_pos_ >= chunk_.size() && !Fill()) break;
+      const char* begin = chunk_.data() + chunk_pos_;
+      const void* nl = std::memchr(begin, '\n', chunk_.size() - chunk_pos_);
+      if (nl != nullptr) {
+        const size_t len = static_cast<const char*>(nl) - begin;
+        line->text.append(begin, len);
+        chunk_pos_ += len + 1;
+        if (!line->text.empty() && line->text.back() == '\r') line->text.pop_back();
+        line->file = files_[next_file_ - 1];
+        line->line_number = ++line_number_;
+        line->terminated = true;
+        line->last_in_file = false;
+        return true;
+      }
+      line->text.append(begin, chunk_.size() - chunk_pos_);
+      chunk_pos_ = chunk_.size();
+      have_text = true;
+    }
+    // End of this file.
+    const std::string file = files_[next_file_ - 1];
+    const int64_t last_number = line_number_ + 1;
+    OpenNext();  // records a truncation warning, opens the next file if any
+    if (have_text && !line->text.empty()) {
+      if (line->text.back() == '\r') line->text.pop_back();
+      line->file = file;
+      line->line_number = last_number;
+      line->terminated = false;
+      line->last_in_file = true;
+      return true;
+    }
+    if (source_ == nullptr) return false;
+  }
+}
+
+}  // namespace aqesim::eventlog

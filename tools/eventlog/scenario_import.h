@@ -1,0 +1,98 @@
+// Turns a RecordedApplication into a scenario (../shared/interface.md "Scenario JSON") for
+// one SQL execution or one job, and records which of its quantities were read from the log
+// and which were estimated.
+//
+// SQL execution: the plan is the *initial* (pre-AQE) physical plan of SQLExecutionStart —
+// scenarios describe plans as planned without AQE — with every exchange's sizes taken from
+// the stage that actually ran it (matched across AQE re-plans by simpleString; the
+// accumulator ids of its "shuffle bytes written" metric name the stage):
+//   sizes = {"marginals": {mapBytes, partitionBytes}} when per-reducer sizes are observable
+//           (no AQE reader over the exchange, one reduce task per reducer: each task's
+//           remote + local bytes read of this exchange's SQL metrics, so joins split by side),
+//   sizes = {"generate": {"distribution": "uniform", "mapBytes": [...]}} otherwise
+//           (the reducer distribution is then listed in "estimated").
+// mapBytes are exact row sums: Shuffle Bytes Written of the successful ShuffleMapTask per
+// Task Info.Index. Nodes kept: scan, exchange, join, aggregate (a final aggregate, i.e. one
+// whose input is an exchange), union; others are passed through.
+//
+// RDD job (no SQL plan, e.g. Spark 1.6): from the job's last stage down its parents: a stage
+// without parents is a scan; a stage reading one shuffle is aggregate(exchange(parent)); two
+// shuffles a SortMergeJoin of the two exchanges (estimated strategy); more, a union.
+//
+// The scenario carries a top-level "estimated" array of JSON pointers (an extension of the
+// scenario format) naming every value that was derived rather than read.
+#ifndef AQESIM_TOOLS_EVENTLOG_SCENARIO_IMPORT_H_
+#define AQESIM_TOOLS_EVENTLOG_SCENARIO_IMPORT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/eventlog/recorded_application.h"
+
+namespace aqesim::eventlog {
+
+struct ImportOptions {
+  /// SQL execution to import (`--execution ID`); default: the one with most shuffle bytes.
+  std::optional<int64_t> execution_id;
+  /// Job to import as an RDD job (`--job ID`); wins over execution_id.
+  std::optional<int> job_id;
+  /// Scenario name; default: the log's file name without codec extension.
+  std::string name;
+};
+
+/// An exchange of the imported plan and what the log says about it.
+struct ImportedExchange {
+  std::string id;       // scenario id ("e1", ...)
+  std::string pointer;  // JSON pointer of the node in the scenario ("/plan/left")
+  std::optional<int> map_stage_id;   // the stage that wrote the shuffle
+  std::optional<int> read_stage_id;  // the stage that read it (first, when several)
+  int map_tasks = 0;
+  int num_partitions = 0;  // reducers as planned (Exchange partitioning / reduce tasks)
+  int64_t shuffle_bytes = 0;
+  std::optional<int64_t> data_size_bytes;  // uncompressed ("data size" metric)
+  bool partition_sizes_observed = false;   // partitionBytes read from the log
+  /// AQE reader over it in the final plan: its partition count and kind.
+  std::optional<int64_t> recorded_read_partitions;
+  std::string recorded_read_kind;  // "coalesced", "skewed", "coalesced and skewed", "local", ""
+};
+
+struct ImportedJoin {
+  std::string id;
+  std::string pointer;
+  std::string strategy;           // as written in the scenario (the planned strategy)
+  std::string recorded_strategy;  // what Spark ran in the end (after AQE)
+  bool recorded_skew_join = false;
+};
+
+struct ImportedScenario {
+  nlohmann::json scenario;             // the scenario document, "estimated" included
+  std::vector<std::string> estimated;  // same as scenario["estimated"]
+  std::string selection;               // "SQL execution 0" / "job 0"
+  std::optional<int64_t> execution_id;
+  std::optional<int> job_id;
+  std::vector<int> stage_ids;  // submitted stages of the selection, ascending
+  std::vector<ImportedExchange> exchanges;  // in pre-order of the plan (id order)
+  std::vector<ImportedJoin> joins;
+  /// Duration of the selection as recorded (execution start -> end, or job submit -> end).
+  std::optional<int64_t> recorded_duration_ms;
+};
+
+/// Builds the scenario. Throws EventLogError when the selection does not exist or the log
+/// holds nothing importable. Non-fatal notes go to `warnings`.
+ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOptions& options,
+                                std::vector<std::string>* warnings);
+
+/// The default scenario name for a log path: file name without directories and codec
+/// extension ("aqeshuffle_eventlog.zstd" -> "aqeshuffle_eventlog").
+std::string DefaultScenarioName(const std::string& path);
+
+/// Escapes one JSON-pointer reference token ("~" -> "~0", "/" -> "~1").
+std::string JsonPointerToken(const std::string& token);
+
+}  // namespace aqesim::eventlog
+
+#endif  // AQESIM_TOOLS_EVENTLOG_SCENARIO_IMPORT_H_
