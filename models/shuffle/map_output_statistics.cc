@@ -24,6 +24,20 @@ ReportedShuffleSizes::Builder::Builder(int num_reducers, const MapStatusConfig& 
   }
 }
 
+void ReportedShuffleSizes::Builder::Reserve(int num_maps) {
+  const size_t maps = static_cast<size_t>(std::max(num_maps, 0));
+  const size_t cells = maps * static_cast<size_t>(out_.num_reducers_);
+  switch (out_.kind_) {
+    case MapStatusKind::kCompressed: out_.codes_.reserve(cells); break;
+    case MapStatusKind::kExact: out_.exact_.reserve(cells); break;
+    case MapStatusKind::kHighlyCompressed:
+      out_.map_avg_bytes_.reserve(maps);
+      out_.huge_offsets_.reserve(maps + 1);
+      out_.empty_bits_.reserve(maps * out_.bitmap_words_per_map_);
+      break;
+  }
+}
+
 void ReportedShuffleSizes::Builder::AddMap(std::span<const int64_t> block_sizes_bytes) {
   assert(block_sizes_bytes.size() == static_cast<size_t>(out_.num_reducers_));
   switch (out_.kind_) {
@@ -55,27 +69,57 @@ void ReportedShuffleSizes::Builder::AddHighlyCompressed(std::span<const int64_t>
   uint64_t* bits = out_.empty_bits_.data() + bits_base;
   const size_t huge_base = out_.huge_reducers_.size();
 
-  // One pass: empty bitmap, small-block total/count, huge blocks (rare).
-  uint64_t small_total = 0;  // wraps like a Java long
-  int64_t small_count = 0;
+  // Pass 1 streams the row once with a few vectorisable operations per block: the sum, the
+  // number of non-empty blocks and the OR of all sizes (an upper bound of the largest one, as
+  // sizes are >= 0). If that bound is below the threshold there is no huge block and the sum is
+  // the small-block total. Otherwise pass 1b recounts exactly (the row is now in cache).
+  // Passes 2 and 3 run only when the map has empty or huge blocks.
   const int64_t* v = sizes.data();
-  for (size_t w = 0; w < words; ++w) {
-    const size_t begin = w * 64;
-    const size_t end = std::min(n, begin + 64);
-    uint64_t word = 0;
-    for (size_t r = begin; r < end; ++r) {
+  uint64_t sum = 0;  // wraps like a Java long
+  uint64_t non_zero = 0;
+  uint64_t or_all = 0;
+  for (size_t r = 0; r < n; ++r) {
+    const uint64_t u = static_cast<uint64_t>(v[r]);
+    sum += u;
+    non_zero += (u | (0 - u)) >> 63;
+    or_all |= u;
+  }
+  int64_t zero_count = static_cast<int64_t>(n - non_zero);
+  uint64_t small_total = sum;
+  int64_t small_count = static_cast<int64_t>(non_zero);
+  if (!(threshold > 0 && or_all < static_cast<uint64_t>(threshold))) {
+    uint64_t below_total = 0;
+    int64_t below_count = 0;
+    zero_count = 0;
+    for (size_t r = 0; r < n; ++r) {
       const int64_t s = v[r];
-      const bool empty = s == 0;
-      const bool small = !empty && s < threshold;
-      word |= static_cast<uint64_t>(empty) << (r - begin);
-      small_total += small ? static_cast<uint64_t>(s) : 0;
-      small_count += small;
-      if (!empty && !small) [[unlikely]] {
+      const bool below = s < threshold;
+      below_total += below ? static_cast<uint64_t>(s) : 0;
+      below_count += below;
+      zero_count += s == 0;
+    }
+    // Zeros are "below" iff threshold > 0; they are empty blocks, never small ones.
+    small_total = below_total;
+    small_count = threshold > 0 ? below_count - zero_count : below_count;
+  }
+  const int64_t huge_count = static_cast<int64_t>(n) - zero_count - small_count;
+  if (zero_count > 0) {
+    for (size_t w = 0; w < words; ++w) {
+      const size_t begin = w * 64;
+      const size_t end = std::min(n, begin + 64);
+      uint64_t word = 0;
+      for (size_t r = begin; r < end; ++r) word |= static_cast<uint64_t>(v[r] == 0) << (r - begin);
+      bits[w] = word;
+    }
+  }
+  if (huge_count > 0) {
+    for (size_t r = 0; r < n; ++r) {
+      const int64_t s = v[r];
+      if (s != 0 && s >= threshold) {
         out_.huge_reducers_.push_back(static_cast<int32_t>(r));
         out_.huge_codes_.push_back(CompressSize(s));
       }
     }
-    bits[w] = word;
   }
   const int64_t avg = small_count > 0 ? static_cast<int64_t>(small_total) / small_count : 0;
   out_.map_avg_bytes_.push_back(avg);
@@ -87,7 +131,7 @@ void ReportedShuffleSizes::Builder::AddHighlyCompressed(std::span<const int64_t>
   const uint64_t uavg = static_cast<uint64_t>(avg);
   const int64_t* decode = DecompressTable();
   int64_t roaring_bytes = kRoaringBaseBytes;
-  for (size_t chunk = 0; chunk < words; chunk += kRoaringChunkWords) {
+  for (size_t chunk = 0; zero_count > 0 && chunk < words; chunk += kRoaringChunkWords) {
     const size_t chunk_end = std::min(words, chunk + kRoaringChunkWords);
     int64_t in_chunk = 0;
     for (size_t w = chunk; w < chunk_end; ++w) {
@@ -129,6 +173,7 @@ ReportedShuffleSizes ReportedShuffleSizes::Builder::Build() && {
 ReportedShuffleSizes ReportedShuffleSizes::FromMatrix(const SizeMatrix& matrix, const MapStatusConfig& config,
                                                       MapStatusMode mode) {
   Builder builder(matrix.num_reducers(), config, mode);
+  builder.Reserve(matrix.num_maps());
   for (int m = 0; m < matrix.num_maps(); ++m) builder.AddMap(matrix.row(m));
   return std::move(builder).Build();
 }

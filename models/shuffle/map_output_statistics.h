@@ -115,6 +115,8 @@ class ReportedShuffleSizes {
 class ReportedShuffleSizes::Builder {
  public:
   Builder(int num_reducers, const MapStatusConfig& config, MapStatusMode mode);
+  /// Optional: reserves storage for `num_maps` map tasks (avoids regrowth for big shuffles).
+  void Reserve(int num_maps);
   /// Adds the next map task (map index = number of maps added before). Precondition:
   /// block_sizes_bytes.size() == num_reducers and every size >= 0 (checked by assert).
   void AddMap(std::span<const int64_t> block_sizes_bytes);

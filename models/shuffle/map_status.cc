@@ -21,6 +21,11 @@ struct CodecTables {
   std::array<int64_t, 257> min_size_for_code{};
   // first_code[e]: code of 2^e, e in [1, 62].
   std::array<uint8_t, 64> first_code{};
+  // next_bounds[e][j] = min_size_for_code[first_code[e] + 1 + j] (int64 max past code 255, so
+  // the count is clamped to 255): a
+  // size in [2^e, 2^(e+1)) has code first_code[e] + #{j : size >= next_bounds[e][j]}, since a
+  // power of two spans at most 8 codes (ln 2 / ln 1.1 = 7.27).
+  std::array<std::array<int64_t, 8>, 64> next_bounds{};
 
   CodecTables() {
     for (int b = 0; b < 256; ++b) {
@@ -43,7 +48,13 @@ struct CodecTables {
       }
       min_size_for_code[k] = hi;
     }
-    for (int e = 1; e < 63; ++e) first_code[e] = CompressSizeByFormula(int64_t{1} << e);
+    for (int e = 1; e < 63; ++e) {
+      first_code[e] = CompressSizeByFormula(int64_t{1} << e);
+      for (int j = 0; j < 8; ++j) {
+        const int k = first_code[e] + 1 + j;
+        next_bounds[e][j] = k <= 255 ? min_size_for_code[k] : kMax;
+      }
+    }
   }
 };
 
@@ -112,9 +123,10 @@ inline uint8_t EncodeWith(const CodecTables& t, int64_t size_bytes) {
   if (size_bytes == 0) return 0;
   if (size_bytes <= 1) return 1;
   const int e = 63 - std::countl_zero(static_cast<uint64_t>(size_bytes));  // in [1, 62]
+  const std::array<int64_t, 8>& b = t.next_bounds[e];
   int code = t.first_code[e];
-  while (code < 255 && size_bytes >= t.min_size_for_code[code + 1]) ++code;
-  return static_cast<uint8_t>(code);
+  for (int j = 0; j < 8; ++j) code += size_bytes >= b[j];
+  return static_cast<uint8_t>(std::min(code, 255));  // int64 max itself reaches the kMax padding
 }
 }  // namespace
 

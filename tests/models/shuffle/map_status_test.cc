@@ -55,6 +55,14 @@ TEST_CASE("MapStatus: table encoder equals the formula", "[shuffle][mapstatus]")
     REQUIRE(CompressSize(s) == CompressSizeByFormula(s));
   }
   for (int64_t s = 0; s < 100000; ++s) REQUIRE(CompressSize(s) == CompressSizeByFormula(s));
+  for (int64_t s = std::numeric_limits<int64_t>::max(); s > std::numeric_limits<int64_t>::max() - 1000; --s) {
+    REQUIRE(CompressSize(s) == CompressSizeByFormula(s));
+  }
+  for (int e = 1; e < 63; ++e) {
+    const int64_t p = int64_t{1} << e;
+    REQUIRE(CompressSize(p) == CompressSizeByFormula(p));
+    REQUIRE(CompressSize(p - 1) == CompressSizeByFormula(p - 1));
+  }
   // Never reports a non-empty block as 0, and over-estimates by less than 10% below saturation.
   for (int64_t s = 1; s < 5000000; s = s * 3 / 2 + 1) {
     const int64_t d = DecompressSize(CompressSize(s));
@@ -219,6 +227,28 @@ TEST_CASE("ReportedShuffleSizes: statistics equal the sum of getSizeForBlock", "
       CHECK(view.DriverMemoryBytes() > 0);
     }
   }
+}
+
+TEST_CASE("ReportedShuffleSizes: HCMS fast path (no block near the threshold) with empty blocks",
+          "[shuffle][mapstatus][invariant]") {
+  std::mt19937_64 rng(5);
+  SizeMatrix m(6, 2500);
+  for (int i = 0; i < 6; ++i)
+    for (int r = 0; r < 2500; ++r) m.at(i, r) = (rng() % 3 == 0) ? 0 : static_cast<int64_t>(rng() % 1000);
+  for (int r = 0; r < 2500; ++r) m.at(5, r) = 0;  // an all-empty map: average 0
+  const auto view = ReportedShuffleSizes::FromMatrix(m, MapStatusConfig{}, MapStatusMode::kSpark);
+  REQUIRE(view.kind() == MapStatusKind::kHighlyCompressed);
+  std::vector<int64_t> expected(2500, 0);
+  for (int i = 0; i < 6; ++i) {
+    const HighlyCompressedMapStatus hcms(m.row(i), MapStatusConfig{});
+    CHECK(view.MapAverageBytes(i) == hcms.avg_size_bytes());
+    for (int r = 0; r < 2500; ++r) {
+      REQUIRE(view.SizeForBlock(i, r) == hcms.SizeForBlock(r));
+      expected[r] += hcms.SizeForBlock(r);
+    }
+  }
+  CHECK(view.MapAverageBytes(5) == 0);
+  CHECK(view.BytesByPartitionId() == expected);
 }
 
 TEST_CASE("ReportedShuffleSizes: driver memory formula", "[shuffle][mapstatus]") {
