@@ -1,0 +1,71 @@
+// Cost-model terms against hand-computed values.
+#include <catch2/catch.hpp>
+
+#include "models/cost/cost_model.h"
+
+namespace aqesim {
+namespace {
+
+TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
+  CostParams p;
+  ClusterSpec c;
+  c.executors = 2;
+  c.executor_cores = 4;
+  c.executor_memory_bytes = 1300LL << 20;        // 1000 MiB usable after the 300 MiB reserve
+  c.network_bytes_per_second = 400'000'000;      // 100 MB/s per slot with 4 slots
+  c.disk_bytes_per_second = 800'000'000;         // 200 MB/s per slot
+  CostModel m(p, c, /*slots_per_executor=*/4, /*memory_fraction=*/0.6);
+
+  SECTION("execution memory per task = (1300 MiB - 300 MiB) * 0.6 / 4 = 150 MiB") {
+    CHECK(m.ExecutionMemoryPerTaskBytes() == 157286400);
+  }
+  SECTION("scan: bytes / disk share + bytes * scan CPU") {
+    TaskWork w;
+    w.scan_bytes = 300'000'000;
+    const TaskCost t = m.EstimateTask(w, 1);
+    CHECK(t.scan_seconds == Approx(300e6 / 200e6 + 300e6 / 150e6));  // 1.5 + 2.0
+    CHECK(t.launch_seconds == Approx(0.01));
+    CHECK(t.total_seconds() == Approx(3.51));
+  }
+  SECTION("fetch: remote over the network share, local over the disk share, per-request costs") {
+    TaskWork w;
+    w.remote_shuffle_bytes = 100'000'000;
+    w.local_shuffle_bytes = 50'000'000;
+    w.remote_fetch_requests = 10;
+    w.local_fetch_requests = 4;
+    const TaskCost t = m.EstimateTask(w, 1);
+    const double expected = 1.0 + 10 * 0.0005 + 0.25 + 4 * 0.0001 + 150e6 / 300e6;
+    CHECK(t.fetch_seconds == Approx(expected));
+  }
+  SECTION("spill: in-memory working set above execution memory is written and read back") {
+    TaskWork w;
+    w.working_set_bytes = 100LL << 20;  // x3 = 300 MiB in memory, 150 MiB over
+    const TaskCost t = m.EstimateTask(w, 1);
+    CHECK(t.spill_bytes == 52428800);  // 150 MiB / 3
+    CHECK(t.spill_seconds == Approx(2.0 * 52428800 / 200e6));
+  }
+  SECTION("no spill when it fits") {
+    TaskWork w;
+    w.working_set_bytes = 50LL << 20;  // 150 MiB in memory: exactly the limit
+    CHECK(m.EstimateTask(w, 1).spill_bytes == 0);
+  }
+  SECTION("broadcast: collect + ship + build") {
+    const auto b = m.EstimateBroadcast(150'000'000);
+    CHECK(b.collect_seconds == Approx(150e6 / 1.25e9));
+    CHECK(b.ship_seconds == Approx(150e6 / 400e6));
+    CHECK(b.build_seconds == Approx(1.0));
+  }
+  SECTION("noise is seeded: same seed same factor, sigma 0 is exactly 1") {
+    TaskWork w;
+    w.scan_bytes = 1000;
+    CHECK(m.EstimateTask(w, 7).noise_factor == 1.0);
+    CostParams q;
+    q.task_noise_sigma = 0.3;
+    CostModel noisy(q, c, 4, 0.6);
+    CHECK(noisy.EstimateTask(w, 7).noise_factor == noisy.EstimateTask(w, 7).noise_factor);
+    CHECK(noisy.EstimateTask(w, 7).noise_factor != noisy.EstimateTask(w, 8).noise_factor);
+  }
+}
+
+}  // namespace
+}  // namespace aqesim
