@@ -219,6 +219,14 @@ class Engine {
       if (CreateQueryStages(&n->child(0), created)) {
         for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), &n->child(0)))
           result_.decisions.push_back(std::move(dec));
+        // A re-planned child (e.g. a join converted to broadcast) may plan another number of
+        // partitions than the matrix was given for.
+        if (d.planned.num_maps() != n->child(0).planned_partitions) {
+          result_.warnings.push_back(n->id + ": rows resampled from " + std::to_string(d.planned.num_maps()) + " to " +
+                                     std::to_string(n->child(0).planned_partitions) +
+                                     " after the plan below it changed");
+          d.planned = ResampleMaps(d.planned, n->child(0).planned_partitions);
+        }
         QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
         LinkParents(st, &n->child(0));
         st->num_tasks = NumTasks(&n->child(0));

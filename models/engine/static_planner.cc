@@ -72,6 +72,8 @@ SizeMatrix ResampleReducers(const SizeMatrix& m, int new_reducers) {
   return out;
 }
 
+}  // namespace
+
 /// Changes the map-task count of a matrix (rows), spreading each old row over the new rows
 /// its interval overlaps (or summing rows when shrinking).
 SizeMatrix ResampleMaps(const SizeMatrix& m, int new_maps) {
@@ -84,6 +86,8 @@ SizeMatrix ResampleMaps(const SizeMatrix& m, int new_maps) {
     for (int a = 0; a < new_maps; ++a) out.at(a, r) = rt.at(r, a);
   return out;
 }
+
+namespace {
 
 uint64_t IdSeed(uint64_t seed, const std::string& id) {
   uint64_t h = 1469598103934665603ULL;
@@ -317,6 +321,10 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
       n->planned_partitions = n->child(0).planned_partitions;
       n->estimated_bytes = est_override(static_cast<int64_t>(static_cast<double>(n->child(0).estimated_bytes) * sel));
   }
+}
+
+void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf) {
+  for (ExecNode* p = n; p && !p->is_exchange(); p = p->parent) ComputePlannedProperties(p, conf);
 }
 
 StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {

@@ -49,6 +49,14 @@ bool CanBuildBroadcastRight(JoinType t);
 bool CanBuildShuffledHashLeft(JoinType t);
 bool CanBuildShuffledHashRight(JoinType t);
 
+/// Changes the row (map task) count of a matrix: each old row spreads over the new rows its
+/// interval overlaps; bytes are conserved exactly.
+SizeMatrix ResampleMaps(const SizeMatrix& m, int new_maps);
+
+/// Recomputes planned properties of `n` and its ancestors up to the next exchange (after a
+/// rule changed the plan below them).
+void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf);
+
 /// Index of the streamed (probe) child of a broadcast join: the one that is not built.
 inline size_t StreamedChildIndex(BuildSide b) { return b == BuildSide::kLeft ? 1 : 0; }
 inline size_t BuildChildIndex(BuildSide b) { return b == BuildSide::kLeft ? 0 : 1; }

@@ -33,6 +33,7 @@ RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) 
     if (!n->is_join() || n->executing_stage) continue;
     JoinState& j = *n->join;
     const PlanNode& p = *n->source;
+    const RuntimeHint old_hints[2] = {j.left_runtime_hint, j.right_runtime_hint};
     j.left_runtime_hint = RuntimeHint::kNone;
     j.right_runtime_hint = RuntimeHint::kNone;
     for (int side = 0; side < 2; ++side) {
@@ -71,6 +72,7 @@ RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) 
       }
       if (hint == RuntimeHint::kNone) continue;
       (side == 0 ? j.left_runtime_hint : j.right_runtime_hint) = hint;
+      if (old_hints[side] == hint) continue;  // decided at an earlier re-optimization
       Decision d;
       d.rule = std::string(name());
       d.message = n->id + ": " + std::string(RuntimeHintName(hint)) + " on the " + (side == 0 ? "left" : "right") +

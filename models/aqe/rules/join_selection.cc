@@ -87,7 +87,7 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
           c = std::move(grand);
         }
       }
-      ComputePlannedProperties(n, conf);
+      RecomputeUpToExchange(n, conf);
     }
     Decision d;
     d.rule = std::string(name());
