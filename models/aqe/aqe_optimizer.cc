@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "models/aqe/plan_queries.h"
+#include "models/conf/did_you_mean.h"
 #include "models/aqe/rules/coalesce_shuffle_partitions.h"
 #include "models/aqe/rules/dynamic_join_selection.h"
 #include "models/aqe/rules/join_selection.h"
@@ -25,6 +26,34 @@ const std::vector<std::string>& AqeOptimizerRuleNames() {
       "org.apache.spark.sql.catalyst.optimizer.OptimizeOneRowPlan",
   };
   return names;
+}
+
+std::vector<std::string> CheckExcludedRules(const SqlConf& conf) {
+  static const std::vector<std::pair<std::string, std::string>> kPhysical = {
+      {"CoalesceShufflePartitions", "spark.sql.adaptive.coalescePartitions.enabled"},
+      {"OptimizeSkewedJoin", "spark.sql.adaptive.skewJoin.enabled"},
+      {"OptimizeShuffleWithLocalRead", "spark.sql.adaptive.localShuffleReader.enabled"},
+      {"OptimizeSkewInRebalancePartitions", "spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled"},
+  };
+  std::vector<std::string> simple;
+  for (const std::string& n : AqeOptimizerRuleNames()) simple.push_back(n.substr(n.rfind('.') + 1));
+  std::vector<std::string> out;
+  for (const std::string& e : conf.optimizer_excluded_rules) {
+    const std::string short_name = e.substr(e.rfind('.') == std::string::npos ? 0 : e.rfind('.') + 1);
+    if (std::find(simple.begin(), simple.end(), short_name) != simple.end()) continue;
+    bool physical = false;
+    for (const auto& [rule, key] : kPhysical) {
+      if (short_name == rule) {
+        out.push_back("spark.sql.adaptive.optimizer.excludedRules: " + e +
+                      " is not an adaptive optimizer rule and is not excluded; set " + key + "=false to disable it");
+        physical = true;
+      }
+    }
+    if (!physical) {
+      out.push_back("spark.sql.adaptive.optimizer.excludedRules: unknown rule " + e + DidYouMeanSuffix(short_name, simple));
+    }
+  }
+  return out;
 }
 
 namespace {

@@ -25,6 +25,11 @@ namespace aqesim {
 /// Names Spark's adaptive logical optimizer accepts in spark.sql.adaptive.optimizer.excludedRules.
 const std::vector<std::string>& AqeOptimizerRuleNames();
 
+/// Warnings for spark.sql.adaptive.optimizer.excludedRules entries that exclude nothing: an
+/// unknown name (with "did you mean"), or a physical AQE rule, which Spark does not let this
+/// key disable (its own enable switch is named).
+std::vector<std::string> CheckExcludedRules(const SqlConf& conf);
+
 class AqeOptimizer {
  public:
   AqeOptimizer();

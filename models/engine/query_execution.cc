@@ -73,6 +73,7 @@ class Engine {
     result_.warnings = std::move(sp.warnings);
     plans_.push_back(std::move(sp.root));
     if (conf_.adaptive_enabled) {
+      for (std::string& w : CheckExcludedRules(conf_)) result_.warnings.push_back(std::move(w));
       sim_.ScheduleAt(SimTime::Zero(), kDriverTier, [this] { AdaptiveStep(); });
     } else {
       CreateStaticStages();
