@@ -56,6 +56,28 @@ MapStatusConfig MapStatusConfigOf(const SqlConf& c) {
   return m;
 }
 
+/// SparkContext.defaultParallelism: spark.default.parallelism if set; local[N] → N (local[*]
+/// → the cores); on a cluster the total executor cores, at least 2
+/// (CoarseGrainedSchedulerBackend / LocalSchedulerBackend).
+int DefaultParallelism(const Scenario& s) {
+  if (s.conf.default_parallelism) return *s.conf.default_parallelism;
+  auto master = s.raw_conf.find("spark.master");
+  if (master != s.raw_conf.end() && master->second.rfind("local", 0) == 0) {
+    const std::string& m = master->second;
+    const size_t open = m.find('['), close = m.find_first_of(",]", open == std::string::npos ? 0 : open);
+    if (open != std::string::npos && close != std::string::npos && close > open + 1) {
+      const std::string n = m.substr(open + 1, close - open - 1);
+      if (n == "*") return std::max(1, s.cluster.total_cores());
+      try {
+        return std::max(1, std::stoi(n));
+      } catch (...) {
+      }
+    }
+    return 1;  // "local"
+  }
+  return std::max(2, s.cluster.total_cores());
+}
+
 class Engine {
  public:
   Engine(const Scenario& s, bool adaptive)
@@ -93,7 +115,7 @@ class Engine {
 
   RuleContext Context(bool final_stage) const {
     RuleContext ctx{conf_};
-    ctx.default_parallelism = conf_.default_parallelism.value_or(std::max(1, s_.cluster.total_cores()));
+    ctx.default_parallelism = DefaultParallelism(s_);
     ctx.is_final_stage = final_stage;
     ctx.now_seconds = sim_.Now().seconds();
     return ctx;
