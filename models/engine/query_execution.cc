@@ -169,7 +169,8 @@ class Engine {
       if (n->is_join() && IsBroadcastJoin(*n)) {
         ExecNode* build = &n->child(BuildChildIndex(*n->join->build_side));
         if (broadcast_pass && !broadcast_stage_.count(n->id)) {
-          make(build, false);  // the broadcast job's own map stages
+          make(build, true);   // broadcasts nested in the build side first
+          make(build, false);  // then the broadcast job's own map stages
           QueryStage* b = NewStage(StageKind::kBroadcast, n, build, n->id + " broadcast");
           LinkParents(b, build);
         }
