@@ -1,0 +1,50 @@
+#include "models/cost/cost_params.h"
+
+namespace aqesim {
+
+const std::vector<CostParamInfo>& CostParamRegistry() {
+  // One entry per CostParams field, in the header's order; docs are the header's comments.
+  static const std::vector<CostParamInfo> kRegistry = {
+      {"taskLaunchSeconds", "s", &CostParams::task_launch_seconds,
+       "Per task: scheduler delay + task deserialization + result serialization. Default 0.01 s."},
+      {"stageOverheadSeconds", "s", &CostParams::stage_overhead_seconds,
+       "Per stage on the driver: DAGScheduler submission, task-set creation, stage completion handling. "
+       "Default 0.05 s."},
+      {"replanSeconds", "s", &CostParams::replan_seconds,
+       "Per AQE re-optimization and query-stage creation on the driver. Default 0.02 s."},
+      {"remoteFetchRequestSeconds", "s", &CostParams::remote_fetch_request_seconds,
+       "Per remote shuffle block fetch request: request round trip + open of the shuffle file segment. "
+       "Default 0.0005 s."},
+      {"localFetchRequestSeconds", "s", &CostParams::local_fetch_request_seconds,
+       "Per local block read (seek into the shuffle file). Default 0.0001 s."},
+      {"scanSecondsPerByte", "s/B", &CostParams::scan_seconds_per_byte,
+       "Scan: read + decode storage format, per byte on one core. Default 1/150 MB/s."},
+      {"shuffleWriteSecondsPerByte", "s/B", &CostParams::shuffle_write_seconds_per_byte,
+       "Shuffle write: serialize + compress + write, per byte on one core. Default 1/200 MB/s."},
+      {"shuffleReadSecondsPerByte", "s/B", &CostParams::shuffle_read_seconds_per_byte,
+       "Shuffle read: decompress + deserialize, per byte on one core. Default 1/300 MB/s."},
+      {"sortSecondsPerByte", "s/B", &CostParams::sort_seconds_per_byte,
+       "Sort, per byte sorted on one core. Default 1/100 MB/s."},
+      {"hashBuildSecondsPerByte", "s/B", &CostParams::hash_build_seconds_per_byte,
+       "Hash-table build (broadcast or shuffled hash join), per byte on one core. Default 1/150 MB/s."},
+      {"joinProbeSecondsPerByte", "s/B", &CostParams::join_probe_seconds_per_byte,
+       "Hash probe / merge join streaming side, per byte on one core. Default 1/400 MB/s."},
+      {"aggregateSecondsPerByte", "s/B", &CostParams::aggregate_seconds_per_byte,
+       "Hash aggregation, per input byte on one core. Default 1/200 MB/s."},
+      {"streamSecondsPerByte", "s/B", &CostParams::stream_seconds_per_byte,
+       "Filter / project and other streaming operators, per input byte on one core. Default 1/1 GB/s."},
+      {"compressionRatio", "ratio", &CostParams::compression_ratio,
+       "In-memory working set / shuffle (compressed) bytes of a sort, hash or aggregate input; also the "
+       "uncompressed/compressed ratio when an exchange gives no dataSizeBytes. Default 3.0."},
+      {"broadcastBuildSecondsPerByte", "s/B", &CostParams::broadcast_build_seconds_per_byte,
+       "Build of the broadcast relation per executor, per byte. Default 1/150 MB/s."},
+      {"mapStatusAggregateSecondsPerBlock", "s", &CostParams::map_status_aggregate_seconds_per_block,
+       "Driver time to aggregate one MapStatus block into MapOutputStatistics. Default 2e-9 s."},
+      {"taskNoiseSigma", "ratio", &CostParams::task_noise_sigma,
+       "Per-task multiplicative noise: duration x exp(N(0, sigma)), seeded by (scenario seed, stage, task); "
+       "0 disables. Default 0."},
+  };
+  return kRegistry;
+}
+
+}  // namespace aqesim

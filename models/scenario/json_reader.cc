@@ -1,0 +1,241 @@
+#include "models/scenario/json_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "models/conf/byte_string.h"
+#include "models/conf/did_you_mean.h"
+
+namespace aqesim {
+namespace {
+
+// Positions of the tokens of `pointer` in `doc` (index of the key among its object's keys,
+// or the array index), as far as the pointer resolves. Lexicographic order of these
+// vectors is document order, with a parent before its descendants.
+std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer) {
+  std::vector<size_t> position;
+  const Json* cur = &doc;
+  size_t start = 1;
+  while (!pointer.empty() && start <= pointer.size() && pointer[0] == '/') {
+    size_t end = pointer.find('/', start);
+    if (end == std::string::npos) end = pointer.size();
+    std::string token;
+    for (size_t i = start; i < end; ++i) {
+      if (pointer[i] == '~' && i + 1 < end) {
+        token += pointer[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        token += pointer[i];
+      }
+    }
+    if (cur->is_object()) {
+      size_t index = 0;
+      const Json* next = nullptr;
+      for (auto it = cur->begin(); it != cur->end(); ++it, ++index) {
+        if (it.key() == token) {
+          next = &it.value();
+          break;
+        }
+      }
+      if (next == nullptr) break;
+      position.push_back(index);
+      cur = next;
+    } else if (cur->is_array()) {
+      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) break;
+      const size_t index = std::stoull(token);
+      if (index >= cur->size()) break;
+      position.push_back(index);
+      cur = &(*cur)[index];
+    } else {
+      break;
+    }
+    start = end + 1;
+  }
+  return position;
+}
+
+}  // namespace
+
+std::string DescribeJson(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::array: return value.empty() ? "an empty array" : "an array";
+    case Json::value_t::object: return value.empty() ? "an empty object" : "an object";
+    case Json::value_t::string: {
+      const std::string& s = value.get_ref<const std::string&>();
+      if (s.size() > 60) return Json(s.substr(0, 57) + "...").dump();
+      return value.dump();
+    }
+    default: return value.dump();
+  }
+}
+
+std::string PointerAppend(const std::string& pointer, std::string_view key) {
+  std::string out = pointer + "/";
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string PointerAppend(const std::string& pointer, size_t index) {
+  return pointer + "/" + std::to_string(index);
+}
+
+void DiagnosticSink::Add(bool is_error, std::string file, std::string location, std::string sort_pointer,
+                         std::string message, ProblemOrigin origin, size_t origin_position) {
+  if (is_error) ++errors_;
+  entries_.push_back({is_error, Diagnostic{std::move(file), std::move(location), std::move(message)},
+                      std::move(sort_pointer), origin, origin_position, entries_.size()});
+}
+
+void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings) const {
+  struct Keyed {
+    int origin;
+    std::vector<size_t> position;
+    size_t sequence;
+    const Entry* entry;
+  };
+  std::vector<Keyed> keyed;
+  keyed.reserve(entries_.size());
+  for (const Entry& e : entries_) {
+    std::vector<size_t> position;
+    if (e.origin == ProblemOrigin::kDocument) position = DocumentPosition(doc, e.sort_pointer);
+    else position = {e.origin_position};
+    keyed.push_back({static_cast<int>(e.origin), std::move(position), e.sequence, &e});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    return std::tie(a.origin, a.position, a.sequence) < std::tie(b.origin, b.position, b.sequence);
+  });
+  for (const Keyed& k : keyed) (k.entry->is_error ? errors : warnings)->push_back(k.entry->diagnostic);
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+void CheckFields(const Json& object, const std::string& pointer, const std::vector<std::string>& allowed,
+                 std::string_view what, DiagnosticSink* sink) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+    std::string message = "unknown field " + Json(it.key()).dump() + " of " + std::string(what);
+    if (auto s = DidYouMean(it.key(), allowed)) message += "; did you mean \"" + *s + "\"?";
+    else message += " (known fields: " + JoinNames(allowed) + ")";
+    sink->Error(PointerAppend(pointer, it.key()), message);
+  }
+}
+
+std::string BadEnumMessage(const Json& v, const std::vector<std::string>& names, std::string_view what) {
+  std::string message = "expected " + std::string(what) + " (" + JoinNames(names) + "), found " + DescribeJson(v);
+  if (v.is_string()) {
+    if (auto s = DidYouMean(v.get_ref<const std::string&>(), names)) message += "; did you mean \"" + *s + "\"?";
+  }
+  return message;
+}
+
+std::optional<std::string> ReadString(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
+  if (v.is_string()) return v.get<std::string>();
+  sink->Error(pointer, "expected a string, found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+std::optional<bool> ReadBool(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
+  if (v.is_boolean()) return v.get<bool>();
+  sink->Error(pointer, "expected true or false, found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+std::optional<int64_t> ReadInteger(const Json& v, const std::string& pointer, int64_t min, int64_t max,
+                                   std::string_view what, DiagnosticSink* sink) {
+  std::optional<int64_t> value;
+  if (v.is_number_integer() && !v.is_number_unsigned()) {
+    value = v.get<int64_t>();
+  } else if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) value = static_cast<int64_t>(u);
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e18) value = static_cast<int64_t>(d);
+  }
+  if (value && *value >= min && *value <= max) return value;
+  sink->Error(pointer, "expected " + std::string(what) + ", found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+std::optional<uint64_t> ReadUnsigned(const Json& v, const std::string& pointer, std::string_view what,
+                                     DiagnosticSink* sink) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d >= 0 && d == std::floor(d) && d < 1.8e19) return static_cast<uint64_t>(d);
+  }
+  sink->Error(pointer, "expected " + std::string(what) + ", found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+std::optional<double> ReadNumber(const Json& v, const std::string& pointer, const std::function<bool(double)>& check,
+                                 std::string_view what, DiagnosticSink* sink) {
+  if (v.is_number()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && check(d)) return d;
+  }
+  sink->Error(pointer, "expected " + std::string(what) + ", found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+std::optional<int64_t> ReadByteCount(const Json& v, const std::string& pointer, ByteCountOptions options,
+                                     DiagnosticSink* sink) {
+  const std::string sign_word = options.positive ? "a positive" : "a non-negative";
+  auto range_error = [&] {
+    sink->Error(pointer, "expected " + sign_word + " byte count, found " + DescribeJson(v));
+    return std::nullopt;
+  };
+  auto check_sign = [&](int64_t value) -> std::optional<int64_t> {
+    if (value < 0 || (options.positive && value == 0)) return range_error();
+    return value;
+  };
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      sink->Error(pointer, "expected a byte count below 2^63, found " + DescribeJson(v));
+      return std::nullopt;
+    }
+    return check_sign(static_cast<int64_t>(u));
+  }
+  if (v.is_number_integer()) return check_sign(v.get<int64_t>());
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d < 0) return range_error();
+    if (d != std::floor(d)) {
+      sink->Error(pointer, "expected a whole number of bytes, found " + DescribeJson(v));
+      return std::nullopt;
+    }
+    if (!(d < 9223372036854775808.0)) {
+      sink->Error(pointer, "expected a byte count below 2^63, found " + DescribeJson(v));
+      return std::nullopt;
+    }
+    return check_sign(static_cast<int64_t>(d));
+  }
+  if (v.is_string() && options.allow_string) {
+    const SizeStringResult r = ParseSizeString(v.get_ref<const std::string&>());
+    if (!r.ok()) {
+      const std::string reason = SizeStringErrorReason(r.error);
+      sink->Error(pointer, "expected a byte string such as \"64m\" or \"1g\", found " + DescribeJson(v) +
+                               (reason.empty() ? "" : " (" + reason + ")"));
+      return std::nullopt;
+    }
+    return check_sign(r.value);
+  }
+  sink->Error(pointer, std::string(options.allow_string
+                                       ? "expected a byte count (an integer or a byte string such as \"64m\")"
+                                       : "expected a byte count (a non-negative integer)") +
+                           ", found " + DescribeJson(v));
+  return std::nullopt;
+}
+
+}  // namespace aqesim

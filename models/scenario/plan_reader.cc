@@ -1,0 +1,387 @@
+#include "models/scenario/plan_reader.h"
+
+#include <map>
+#include <set>
+
+namespace aqesim {
+namespace {
+
+const std::vector<std::string> kOpNames = {"scan", "exchange", "join", "aggregate", "union", "filter", "project", "sort"};
+const std::vector<std::string> kOriginNames = {"ENSURE_REQUIREMENTS", "REPARTITION_BY_COL", "REPARTITION_BY_NUM",
+                                               "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL"};
+const std::vector<std::string> kStrategyNames = {"SortMergeJoin", "ShuffledHashJoin", "BroadcastHashJoin",
+                                                 "BroadcastNestedLoopJoin", "CartesianProduct"};
+const std::vector<std::string> kJoinTypeNames = {"Inner",     "Cross",    "LeftOuter", "RightOuter",
+                                                 "FullOuter", "LeftSemi", "LeftAnti"};
+const std::vector<std::string> kBuildSideNames = {"BuildLeft", "BuildRight"};
+const std::vector<std::string> kHintNames = {"NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH", "SHUFFLE_REPLICATE_NL"};
+
+// Fields each operator accepts (besides "op" and "id"), and which are required.
+struct OpFields {
+  std::vector<std::string> allowed;
+  std::vector<std::string> required;
+};
+
+const OpFields& FieldsOf(PlanOp op) {
+  static const std::map<PlanOp, OpFields> kFields = {
+      {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "estimatedBytes"}, {"bytes"}}},
+      {PlanOp::kExchange,
+       {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "advisoryPartitionSizeInBytes",
+         "singlePartition", "estimatedBytes"},
+        {"child"}}},
+      {PlanOp::kJoin,
+       {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity", "estimatedBytes"},
+        {"left", "right"}}},
+      {PlanOp::kAggregate, {{"op", "id", "child", "grouped", "selectivity", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
+      {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kSort, {{"op", "id", "child", "estimatedBytes"}, {"child"}}},
+  };
+  return kFields.at(op);
+}
+
+// Whether Spark can build a hash table on `side` for this join type
+// (JoinSelectionHelper.canBuildBroadcastLeft/Right, canBuildShuffledHashJoinLeft/Right).
+bool CanBuild(JoinStrategy strategy, JoinType type, BuildSide side) {
+  if (strategy == JoinStrategy::kBroadcastNestedLoop) return true;
+  const bool shuffled = strategy == JoinStrategy::kShuffledHash;
+  if (side == BuildSide::kLeft)
+    return type == JoinType::kInner || type == JoinType::kCross || type == JoinType::kRightOuter ||
+           (shuffled && type == JoinType::kFullOuter);
+  return type == JoinType::kInner || type == JoinType::kCross || type == JoinType::kLeftOuter ||
+         type == JoinType::kLeftSemi || type == JoinType::kLeftAnti || (shuffled && type == JoinType::kFullOuter);
+}
+
+class PlanReader {
+ public:
+  PlanReader(const std::string& scenario_dir, DiagnosticSink* sink) : dir_(scenario_dir), sink_(sink) {}
+
+  std::unique_ptr<PlanNode> ReadNode(const Json& v, const std::string& pointer, int depth) {
+    if (depth > kMaxPlanDepth) {
+      sink_->Error(pointer, "expected a plan at most " + std::to_string(kMaxPlanDepth) +
+                                " nodes deep, found deeper nesting");
+      return nullptr;
+    }
+    if (!v.is_object()) {
+      sink_->Error(pointer, "expected a plan node (an object with \"op\"), found " + DescribeJson(v));
+      return nullptr;
+    }
+    std::optional<PlanOp> op;
+    if (!v.contains("op")) {
+      sink_->Error(pointer, "missing field \"op\" (one of " + JoinNames(kOpNames) + ")");
+    } else {
+      op = ReadEnum<PlanOp>(v["op"], PointerAppend(pointer, "op"), [](const std::string& s) { return ParsePlanOp(s); },
+                            kOpNames, "an operator", sink_);
+    }
+    if (!op) {
+      // Still look inside the likely child fields so that one pass reports everything.
+      for (const char* f : {"child", "left", "right"})
+        if (v.contains(f)) ReadNode(v[f], PointerAppend(pointer, f), depth + 1);
+      if (v.contains("children") && v["children"].is_array())
+        for (size_t i = 0; i < v["children"].size(); ++i)
+          ReadNode(v["children"][i], PointerAppend(PointerAppend(pointer, "children"), i), depth + 1);
+      return nullptr;
+    }
+    auto node = std::make_unique<PlanNode>();
+    node->op = *op;
+    node->pointer = pointer;
+    const OpFields& fields = FieldsOf(*op);
+    const std::string what = "a " + std::string(PlanOpName(*op)) + " node";
+    CheckFields(v, pointer, fields.allowed, what, sink_);
+    for (const std::string& f : fields.required)
+      if (!v.contains(f)) sink_->Error(pointer, "missing field \"" + f + "\" of " + what);
+
+    if (v.contains("id")) {
+      if (auto id = ReadString(v["id"], PointerAppend(pointer, "id"), sink_)) {
+        if (id->empty()) sink_->Error(PointerAppend(pointer, "id"), "expected a non-empty id, found \"\"");
+        else node->id = *id;
+      }
+    }
+    if (v.contains("estimatedBytes"))
+      node->estimated_bytes = ReadByteCount(v["estimatedBytes"], PointerAppend(pointer, "estimatedBytes"), {}, sink_);
+    if (v.contains("selectivity")) {
+      if (auto s = ReadNumber(v["selectivity"], PointerAppend(pointer, "selectivity"), [](double x) { return x >= 0; },
+                              "a number >= 0", sink_))
+        node->selectivity = *s;
+    }
+
+    switch (*op) {
+      case PlanOp::kScan: ReadScan(v, node.get()); break;
+      case PlanOp::kExchange: ReadExchange(v, node.get()); break;
+      case PlanOp::kJoin: ReadJoin(v, node.get()); break;
+      case PlanOp::kAggregate:
+        if (v.contains("grouped")) {
+          if (auto g = ReadBool(v["grouped"], PointerAppend(pointer, "grouped"), sink_)) node->grouped = *g;
+        }
+        break;
+      default: break;
+    }
+
+    // Children, in the plan's order.
+    if (*op == PlanOp::kJoin) {
+      for (const char* side : {"left", "right"}) {
+        if (!v.contains(side)) continue;
+        auto child = ReadNode(v[side], PointerAppend(pointer, side), depth + 1);
+        if (child) node->children.push_back(std::move(child));
+      }
+    } else if (*op == PlanOp::kUnion) {
+      if (v.contains("children")) {
+        const Json& children = v["children"];
+        const std::string children_pointer = PointerAppend(pointer, "children");
+        if (!children.is_array() || children.empty()) {
+          sink_->Error(children_pointer, "expected a non-empty array of plan nodes, found " + DescribeJson(children));
+        } else {
+          for (size_t i = 0; i < children.size(); ++i) {
+            auto child = ReadNode(children[i], PointerAppend(children_pointer, i), depth + 1);
+            if (child) node->children.push_back(std::move(child));
+          }
+        }
+      }
+    } else if (*op != PlanOp::kScan) {
+      if (v.contains("child")) {
+        auto child = ReadNode(v["child"], PointerAppend(pointer, "child"), depth + 1);
+        if (child) node->children.push_back(std::move(child));
+      }
+    }
+    return node;
+  }
+
+ private:
+  void ReadScan(const Json& v, PlanNode* node) {
+    const std::string& p = node->pointer;
+    if (v.contains("bytes")) {
+      if (auto b = ReadByteCount(v["bytes"], PointerAppend(p, "bytes"), {}, sink_)) node->scan_bytes = *b;
+    }
+    if (v.contains("rows"))
+      node->rows = ReadInteger(v["rows"], PointerAppend(p, "rows"), 0, INT64_MAX, "a non-negative integer", sink_);
+    if (v.contains("tasks")) {
+      if (auto t = ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, INT32_MAX, "a positive integer", sink_))
+        node->tasks = static_cast<int>(*t);
+    }
+  }
+
+  void ReadExchange(const Json& v, PlanNode* node) {
+    const std::string& p = node->pointer;
+    if (v.contains("numPartitions")) {
+      if (auto n = ReadInteger(v["numPartitions"], PointerAppend(p, "numPartitions"), 1, INT32_MAX,
+                               "a positive integer", sink_))
+        node->num_partitions = static_cast<int>(*n);
+    }
+    if (v.contains("origin")) {
+      if (auto o = ReadEnum<ShuffleOrigin>(v["origin"], PointerAppend(p, "origin"),
+                                           [](const std::string& s) { return ParseShuffleOrigin(s); }, kOriginNames,
+                                           "a shuffle origin", sink_))
+        node->origin = *o;
+    }
+    if (v.contains("sizes")) node->sizes = ReadSizes(v["sizes"], PointerAppend(p, "sizes"), dir_, sink_);
+    if (v.contains("dataSizeBytes"))
+      node->data_size_bytes = ReadByteCount(v["dataSizeBytes"], PointerAppend(p, "dataSizeBytes"), {}, sink_);
+    if (v.contains("advisoryPartitionSizeInBytes"))
+      node->advisory_partition_size_bytes =
+          ReadByteCount(v["advisoryPartitionSizeInBytes"], PointerAppend(p, "advisoryPartitionSizeInBytes"),
+                        {.allow_string = true, .positive = true}, sink_);
+    if (v.contains("singlePartition")) {
+      if (auto s = ReadBool(v["singlePartition"], PointerAppend(p, "singlePartition"), sink_))
+        node->single_partition = *s;
+    }
+  }
+
+  void ReadJoin(const Json& v, PlanNode* node) {
+    const std::string& p = node->pointer;
+    if (v.contains("strategy")) {
+      if (auto s = ReadEnum<JoinStrategy>(v["strategy"], PointerAppend(p, "strategy"),
+                                          [](const std::string& name) { return ParseJoinStrategy(name); }, kStrategyNames,
+                                          "a join strategy", sink_))
+        node->strategy = *s;
+    }
+    if (v.contains("joinType")) {
+      if (auto t = ReadEnum<JoinType>(v["joinType"], PointerAppend(p, "joinType"),
+                                      [](const std::string& s) { return ParseJoinType(s); }, kJoinTypeNames,
+                                      "a join type", sink_))
+        node->join_type = *t;
+    }
+    if (v.contains("buildSide")) {
+      const std::string bp = PointerAppend(p, "buildSide");
+      if (auto b = ReadEnum<BuildSide>(v["buildSide"], bp, [](const std::string& s) { return ParseBuildSide(s); },
+                                       kBuildSideNames, "a build side", sink_)) {
+        const bool hashed = node->strategy == JoinStrategy::kBroadcastHash ||
+                            node->strategy == JoinStrategy::kShuffledHash ||
+                            node->strategy == JoinStrategy::kBroadcastNestedLoop;
+        if (!hashed) {
+          sink_->Error(bp, "expected no build side for a " + std::string(JoinStrategyName(node->strategy)) +
+                               " (only BroadcastHashJoin, ShuffledHashJoin and BroadcastNestedLoopJoin build), found " +
+                               DescribeJson(v["buildSide"]));
+        } else if (!CanBuild(node->strategy, node->join_type, *b)) {
+          sink_->Error(bp, "expected a side Spark can build for a " + std::string(JoinTypeName(node->join_type)) + " " +
+                               std::string(JoinStrategyName(node->strategy)) + ", found " +
+                               DescribeJson(v["buildSide"]));
+        } else {
+          node->build_side = *b;
+        }
+      }
+    }
+    if (node->strategy == JoinStrategy::kBroadcastHash && !v.contains("buildSide") &&
+        !CanBuild(node->strategy, node->join_type, BuildSide::kRight) &&
+        !CanBuild(node->strategy, node->join_type, BuildSide::kLeft)) {
+      sink_->Error(PointerAppend(p, "strategy"), "expected a strategy that supports a " +
+                                                     std::string(JoinTypeName(node->join_type)) +
+                                                     " join, found \"BroadcastHashJoin\"");
+    }
+    if (v.contains("hints")) {
+      const Json& hints = v["hints"];
+      const std::string hp = PointerAppend(p, "hints");
+      if (!hints.is_object()) {
+        sink_->Error(hp, "expected an object with \"left\" and/or \"right\", found " + DescribeJson(hints));
+      } else {
+        CheckFields(hints, hp, {"left", "right"}, "join hints", sink_);
+        for (const char* side : {"left", "right"}) {
+          if (!hints.contains(side)) continue;
+          if (auto h = ReadEnum<JoinHint>(hints[side], PointerAppend(hp, side),
+                                          [](const std::string& s) { return ParseJoinHint(s); }, kHintNames,
+                                          "a join hint", sink_))
+            (std::string(side) == "left" ? node->left_hint : node->right_hint) = *h;
+        }
+      }
+    }
+  }
+
+  std::string dir_;
+  DiagnosticSink* sink_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Checks across nodes.
+
+void PreOrder(PlanNode* node, const std::function<void(PlanNode*)>& visit) {
+  visit(node);
+  for (auto& child : node->children) PreOrder(child.get(), visit);
+}
+
+void AssignIds(PlanNode* root, DiagnosticSink* sink) {
+  std::map<std::string, std::string> first_use;  // id → pointer of its "id" field
+  PreOrder(root, [&](PlanNode* node) {
+    if (node->id.empty()) return;
+    const std::string id_pointer = PointerAppend(node->pointer, "id");
+    auto [it, inserted] = first_use.emplace(node->id, id_pointer);
+    if (!inserted) sink->Error(id_pointer, "expected a unique id, found " + Json(node->id).dump() + " (already used at " + it->second + ")");
+  });
+  std::map<std::string, int> next;  // per operator
+  PreOrder(root, [&](PlanNode* node) {
+    if (!node->id.empty()) return;
+    const std::string op(PlanOpName(node->op));
+    int& n = next[op];
+    std::string id;
+    do id = op + std::to_string(++n);
+    while (first_use.count(id) != 0);
+    first_use.emplace(id, node->pointer);
+    node->id = id;
+  });
+}
+
+// A count of partitions (or tasks) and the JSON pointer of what fixes it.
+struct FixedCount {
+  int count;
+  std::string source;
+};
+
+// The partition count of `node`'s output as planned without AQE, when the scenario fixes
+// it (explicit scan tasks, numPartitions, singlePartition, sizes); nullopt when it follows
+// the configuration.
+std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
+  switch (node.op) {
+    case PlanOp::kScan:
+      if (node.tasks) return FixedCount{*node.tasks, PointerAppend(node.pointer, "tasks")};
+      return std::nullopt;
+    case PlanOp::kExchange:
+      if (node.single_partition) return FixedCount{1, PointerAppend(node.pointer, "singlePartition")};
+      if (node.num_partitions) return FixedCount{*node.num_partitions, PointerAppend(node.pointer, "numPartitions")};
+      if (node.sizes) {
+        if (auto n = FixedPartitionCount(*node.sizes)) return FixedCount{*n, PointerAppend(node.pointer, "sizes")};
+      }
+      return std::nullopt;
+    case PlanOp::kJoin: {
+      if (node.children.size() != 2) return std::nullopt;
+      switch (node.strategy) {
+        case JoinStrategy::kSortMerge:
+        case JoinStrategy::kShuffledHash:
+          if (auto l = OutputPartitions(node.child(0))) return l;
+          return OutputPartitions(node.child(1));
+        case JoinStrategy::kBroadcastHash:
+        case JoinStrategy::kBroadcastNestedLoop:
+          // The streamed side's partitioning (the build side is broadcast).
+          return OutputPartitions(node.child(node.build_side == BuildSide::kLeft ? 1 : 0));
+        case JoinStrategy::kCartesianProduct: return std::nullopt;
+      }
+      return std::nullopt;
+    }
+    case PlanOp::kUnion: {
+      int64_t total = 0;
+      for (const auto& child : node.children) {
+        auto c = OutputPartitions(*child);
+        if (!c) return std::nullopt;
+        total += c->count;
+      }
+      if (node.children.empty() || total > INT32_MAX) return std::nullopt;
+      return FixedCount{static_cast<int>(total), node.pointer};
+    }
+    default:
+      if (node.children.empty()) return std::nullopt;
+      return OutputPartitions(node.child(0));
+  }
+}
+
+void CheckCounts(const PlanNode& root, DiagnosticSink* sink) {
+  std::function<void(const PlanNode&)> check = [&](const PlanNode& node) {
+    if (node.op == PlanOp::kExchange) {
+      // Every fixed partition count of the exchange agrees.
+      std::vector<FixedCount> fixed;
+      if (node.num_partitions) fixed.push_back({*node.num_partitions, PointerAppend(node.pointer, "numPartitions")});
+      if (node.single_partition) fixed.push_back({1, PointerAppend(node.pointer, "singlePartition")});
+      if (node.sizes) {
+        if (auto n = FixedPartitionCount(*node.sizes)) fixed.push_back({*n, PointerAppend(node.pointer, "sizes")});
+      }
+      for (size_t i = 1; i < fixed.size(); ++i) {
+        if (fixed[i].count != fixed[0].count) {
+          sink->Error(fixed[i].source, "expected " + std::to_string(fixed[0].count) + " partitions like " +
+                                           fixed[0].source + ", found " + std::to_string(fixed[i].count));
+          break;
+        }
+      }
+      // The sizes' rows are the child's tasks.
+      if (node.sizes && !node.children.empty()) {
+        auto rows = FixedMapTaskCount(*node.sizes);
+        auto tasks = OutputPartitions(node.child(0));
+        if (rows && tasks && *rows != tasks->count)
+          sink->Error(PointerAppend(node.pointer, "sizes"), "expected " + std::to_string(tasks->count) +
+                                                                " map tasks like " + tasks->source + ", found " +
+                                                                std::to_string(*rows));
+      }
+    }
+    if (node.op == PlanOp::kJoin && node.children.size() == 2 &&
+        (node.strategy == JoinStrategy::kSortMerge || node.strategy == JoinStrategy::kShuffledHash)) {
+      auto left = OutputPartitions(node.child(0));
+      auto right = OutputPartitions(node.child(1));
+      if (left && right && left->count != right->count)
+        sink->Error(right->source, "expected " + std::to_string(left->count) +
+                                       " partitions like the other side of join " + Json(node.id).dump() + " (" +
+                                       left->source + "), found " + std::to_string(right->count));
+    }
+    for (const auto& child : node.children) check(*child);
+  };
+  check(root);
+}
+
+}  // namespace
+
+std::unique_ptr<PlanNode> ReadPlan(const Json& v, const std::string& pointer, const std::string& scenario_dir,
+                                   DiagnosticSink* sink) {
+  PlanReader reader(scenario_dir, sink);
+  std::unique_ptr<PlanNode> root = reader.ReadNode(v, pointer, 1);
+  if (!root) return nullptr;
+  AssignIds(root.get(), sink);
+  CheckCounts(*root, sink);
+  return root;
+}
+
+}  // namespace aqesim

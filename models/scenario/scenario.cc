@@ -1,0 +1,316 @@
+#include "models/scenario/scenario.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "models/conf/did_you_mean.h"
+#include "models/scenario/json_reader.h"
+#include "models/scenario/plan_reader.h"
+#include "models/scenario/properties_file.h"
+
+namespace aqesim {
+
+std::string Diagnostic::ToString() const {
+  std::string out = file;
+  if (!pointer.empty()) out += (out.empty() ? "" : ": ") + pointer;
+  return out + (out.empty() ? "" : ": ") + message;
+}
+
+namespace {
+
+const std::vector<std::string> kTopLevelFields = {"name", "description", "seed", "cluster",
+                                                  "conf", "cost",        "simulation", "plan"};
+const std::vector<std::string> kClusterFields = {"executors",
+                                                 "executorCores",
+                                                 "executorMemory",
+                                                 "networkBytesPerSecond",
+                                                 "diskBytesPerSecond",
+                                                 "driverNetworkBytesPerSecond",
+                                                 "driverMemory"};
+
+// Where a configuration value came from (the last writer wins), for messages and ordering.
+struct ConfOrigin {
+  ProblemOrigin origin = ProblemOrigin::kDocument;
+  std::string file;
+  std::string location;  // JSON pointer, "line N" or ""
+  size_t position = 0;
+};
+
+// Which cluster fields the scenario gave (the others may come from spark.executor.*).
+struct ClusterGiven {
+  bool executors = false, cores = false, memory = false;
+};
+
+ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* sink) {
+  ClusterGiven given;
+  const std::string p = "/cluster";
+  if (!v.is_object()) {
+    sink->Error(p, "expected an object (executors, executorCores, ...), found " + DescribeJson(v));
+    return given;
+  }
+  CheckFields(v, p, kClusterFields, "cluster", sink);
+  auto field = [&](const char* name) { return PointerAppend(p, name); };
+  if (v.contains("executors")) {
+    given.executors = true;
+    if (auto n = ReadInteger(v["executors"], field("executors"), 1, 1'000'000, "a positive integer", sink))
+      cluster->executors = static_cast<int>(*n);
+  }
+  if (v.contains("executorCores")) {
+    given.cores = true;
+    if (auto n = ReadInteger(v["executorCores"], field("executorCores"), 1, 100'000, "a positive integer", sink))
+      cluster->executor_cores = static_cast<int>(*n);
+  }
+  const ByteCountOptions positive{.allow_string = true, .positive = true};
+  auto bytes = [&](const char* name, int64_t* out) {
+    if (!v.contains(name)) return false;
+    if (auto b = ReadByteCount(v[name], field(name), positive, sink)) *out = *b;
+    return true;
+  };
+  given.memory = bytes("executorMemory", &cluster->executor_memory_bytes);
+  bytes("networkBytesPerSecond", &cluster->network_bytes_per_second);
+  bytes("diskBytesPerSecond", &cluster->disk_bytes_per_second);
+  bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
+  bytes("driverMemory", &cluster->driver_memory_bytes);
+  return given;
+}
+
+void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink) {
+  const std::string p = "/cost";
+  if (!v.is_object()) {
+    sink->Error(p, "expected an object of cost parameters, found " + DescribeJson(v));
+    return;
+  }
+  std::vector<std::string> names;
+  for (const CostParamInfo& info : CostParamRegistry()) names.emplace_back(info.json_name);
+  CheckFields(v, p, names, "cost", sink);
+  for (const CostParamInfo& info : CostParamRegistry()) {
+    const std::string name(info.json_name);
+    if (!v.contains(name)) continue;
+    if (auto x = ReadNumber(v[name], PointerAppend(p, name), [](double d) { return d >= 0; },
+                            "a number >= 0 (" + std::string(info.unit) + ")", sink))
+      cost->*(info.field) = *x;
+  }
+}
+
+void ReadSimulation(const Json& v, Scenario* scenario, DiagnosticSink* sink) {
+  const std::string p = "/simulation";
+  if (!v.is_object()) {
+    sink->Error(p, "expected an object (mapStatus), found " + DescribeJson(v));
+    return;
+  }
+  CheckFields(v, p, {"mapStatus"}, "simulation", sink);
+  if (v.contains("mapStatus")) {
+    if (auto m = ReadEnum<MapStatusMode>(
+            v["mapStatus"], PointerAppend(p, "mapStatus"),
+            [](const std::string& s) -> std::optional<MapStatusMode> {
+              if (s == "spark") return MapStatusMode::kSpark;
+              if (s == "exact") return MapStatusMode::kExact;
+              return std::nullopt;
+            },
+            {"spark", "exact"}, "a map status mode", sink))
+      scenario->map_status_mode = *m;
+  }
+}
+
+// A `conf` value as Spark would see it: strings verbatim, numbers and booleans as text.
+std::optional<std::string> ConfValueString(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number_float()) return v.dump();
+  return std::nullopt;
+}
+
+void AddProblem(DiagnosticSink* sink, bool is_error, const ConfOrigin& origin, std::string message) {
+  sink->Add(is_error, origin.file, origin.location, origin.location, std::move(message), origin.origin,
+            origin.position);
+}
+
+LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOverrides& overrides) {
+  DiagnosticSink sink(path);
+  auto scenario = std::make_unique<Scenario>();
+  scenario->path = path;
+  const std::filesystem::path fs_path(path);
+  scenario->name = fs_path.stem().string();
+  const std::string dir = fs_path.parent_path().string();
+
+  std::map<std::string, std::pair<std::string, ConfOrigin>> conf;  // key → (value, origin)
+  ClusterGiven cluster_given;
+  if (!doc.is_object()) {
+    sink.Error("", "expected a scenario (a JSON object with \"plan\"), found " + DescribeJson(doc));
+  } else {
+    CheckFields(doc, "", kTopLevelFields, "a scenario", &sink);
+    if (doc.contains("name")) {
+      if (auto s = ReadString(doc["name"], "/name", &sink)) scenario->name = *s;
+    }
+    if (doc.contains("description")) {
+      if (auto s = ReadString(doc["description"], "/description", &sink)) scenario->description = *s;
+    }
+    if (doc.contains("seed")) {
+      if (auto s = ReadUnsigned(doc["seed"], "/seed", "a non-negative integer", &sink)) scenario->seed = *s;
+    }
+    if (doc.contains("cluster")) cluster_given = ReadCluster(doc["cluster"], &scenario->cluster, &sink);
+    if (doc.contains("conf")) {
+      const Json& c = doc["conf"];
+      if (!c.is_object()) {
+        sink.Error("/conf", "expected an object of Spark configuration keys, found " + DescribeJson(c));
+      } else {
+        for (auto it = c.begin(); it != c.end(); ++it) {
+          const std::string pointer = PointerAppend("/conf", it.key());
+          auto value = ConfValueString(it.value());
+          if (!value) {
+            sink.Error(pointer, "expected a string, number or boolean, found " + DescribeJson(it.value()));
+            continue;
+          }
+          conf[it.key()] = {*value, ConfOrigin{ProblemOrigin::kDocument, path, pointer, 0}};
+        }
+      }
+    }
+    if (doc.contains("cost")) ReadCost(doc["cost"], &scenario->cost, &sink);
+    if (doc.contains("simulation")) ReadSimulation(doc["simulation"], scenario.get(), &sink);
+    if (doc.contains("plan")) {
+      scenario->plan = ReadPlan(doc["plan"], "/plan", dir, &sink);
+    } else {
+      sink.Error("", "missing field \"plan\" (the physical plan to simulate)");
+    }
+  }
+
+  // --- configuration: scenario conf < --properties-file < --conf ---
+  if (!overrides.properties_file.empty()) {
+    std::vector<Diagnostic> errors, warnings;
+    const auto entries = ReadPropertiesFile(overrides.properties_file, &errors, &warnings);
+    auto line_of = [](const Diagnostic& d) -> size_t {
+      return d.pointer.rfind("line ", 0) == 0 ? std::stoul(d.pointer.substr(5)) : 0;
+    };
+    for (const Diagnostic& d : errors)
+      sink.Add(true, d.file, d.pointer, "", d.message, ProblemOrigin::kPropertiesFile, line_of(d));
+    for (const Diagnostic& d : warnings)
+      sink.Add(false, d.file, d.pointer, "", d.message, ProblemOrigin::kPropertiesFile, line_of(d));
+    for (const PropertyEntry& e : entries)
+      conf[e.key] = {e.value, ConfOrigin{ProblemOrigin::kPropertiesFile, overrides.properties_file,
+                                         "line " + std::to_string(e.line), static_cast<size_t>(e.line)}};
+  }
+  for (size_t i = 0; i < overrides.conf.size(); ++i) {
+    const auto& [key, value] = overrides.conf[i];
+    const ConfOrigin origin{ProblemOrigin::kCommandLine, "--conf " + key + "=" + value, "", i};
+    if (key.empty()) {
+      AddProblem(&sink, true, origin, "expected KEY=VALUE with a configuration key, found an empty key");
+      continue;
+    }
+    conf[key] = {value, origin};
+  }
+  for (const auto& [key, entry] : conf) scenario->raw_conf[key] = entry.first;
+  std::vector<ConfProblem> problems;
+  scenario->conf = ResolveSqlConf(scenario->raw_conf, &problems);
+  for (const ConfProblem& problem : problems) {
+    auto it = conf.find(problem.key);
+    const ConfOrigin origin = it != conf.end() ? it->second.second : ConfOrigin{ProblemOrigin::kDocument, path, "/conf"};
+    AddProblem(&sink, problem.is_error, origin, problem.message);
+  }
+
+  // --- the cluster may come from spark.executor.* when the scenario does not give it ---
+  ClusterSpec& cluster = scenario->cluster;
+  const SqlConf& sc = scenario->conf;
+  auto origin_of = [&](const std::string& key) { return conf.at(key).second; };
+  auto reconcile = [&](bool given, const char* field, const char* key, auto conf_value, auto* cluster_value,
+                       auto render) {
+    if (!conf_value) return;
+    if (!given) {
+      *cluster_value = *conf_value;
+    } else if (*conf_value != *cluster_value) {
+      sink.Warning(PointerAppend("/cluster", field),
+                   std::string("cluster ") + field + " (" + render(*cluster_value) + ") differs from " + key + " (" +
+                       render(*conf_value) + "); the cluster's value is used");
+    }
+  };
+  auto render_int = [](int64_t x) { return std::to_string(x); };
+  if (sc.executor_instances && *sc.executor_instances == 0 && !cluster_given.executors) {
+    AddProblem(&sink, true, origin_of("spark.executor.instances"),
+               "expected at least one executor (dynamic allocation is not simulated), found \"0\"");
+  } else {
+    reconcile(cluster_given.executors, "executors", "spark.executor.instances", sc.executor_instances,
+              &cluster.executors, render_int);
+  }
+  reconcile(cluster_given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores,
+            render_int);
+  reconcile(cluster_given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
+            &cluster.executor_memory_bytes, render_int);
+  if (sc.task_cpus > cluster.executor_cores) {
+    const std::string message = "expected at least spark.task.cpus = " + std::to_string(sc.task_cpus) +
+                                " cores per executor, found " + std::to_string(cluster.executor_cores);
+    if (cluster_given.cores || !sc.executor_cores) sink.Error("/cluster/executorCores", message);
+    else AddProblem(&sink, true, origin_of("spark.executor.cores"), message);
+  }
+
+  LoadResult result;
+  std::vector<Diagnostic> warnings;
+  sink.Finish(doc, &result.errors, &warnings);
+  if (!result.errors.empty()) return result;
+  if (!scenario->plan) {  // defensive: every path that loses the plan reports an error
+    result.errors.push_back({path, "/plan", "expected a plan, found none"});
+    return result;
+  }
+  for (const Diagnostic& w : warnings) scenario->warnings.push_back(w.ToString());
+  result.scenario = std::move(scenario);
+  return result;
+}
+
+// Line and column (1-based) of byte offset `offset` in `text`.
+std::pair<size_t, size_t> LineColumn(const std::string& text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+}  // namespace
+
+LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
+  LoadResult result;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(errno)});
+    return result;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(errno)});
+    return result;
+  }
+  const std::string text = buffer.str();
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: MESSAGE".
+    std::string message = e.what();
+    const size_t column = message.find(", column ");
+    const size_t colon = column == std::string::npos ? std::string::npos : message.find(": ", column);
+    if (colon != std::string::npos) message = message.substr(colon + 2);
+    // e.byte is one past the character where parsing stopped.
+    const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+    result.errors.push_back(
+        {path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
+    return result;
+  }
+  return LoadDocument(doc, path, overrides);
+}
+
+LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides) {
+  // nlohmann::json keeps object keys sorted; problems come out in that order.
+  return LoadDocument(Json(doc), path, overrides);
+}
+
+}  // namespace aqesim
