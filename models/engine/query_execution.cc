@@ -724,6 +724,7 @@ class Engine {
                : st->kind == StageKind::kBroadcast ? "BroadcastStage"
                                                    : "ResultStage";
       r.tasks = st->num_tasks;
+      r.operators = Describe(st->subtree);
       r.submit_seconds = st->submit.seconds();
       r.complete_seconds = st->complete.seconds();
       r.broadcast_seconds = st->broadcast_seconds;
@@ -812,6 +813,27 @@ class Engine {
       e.data_size_bytes = d.data_size_bytes;
       result_.exchanges.push_back(std::move(e));
     }
+  }
+
+  /// "HashAggregate agg(SortMergeJoin j1(read e1, read e2))" — the stage's operators.
+  static std::string Describe(const ExecNode* n) {
+    if (n->is_exchange()) return "read " + n->id;
+    std::string name;
+    switch (n->op) {
+      case PlanOp::kJoin: name = std::string(JoinStrategyName(n->join->strategy)); break;
+      case PlanOp::kScan: return "scan " + n->id;
+      default: name = std::string(PlanOpName(n->op));
+    }
+    std::string out = name + " " + n->id + "(";
+    if (n->is_join() && IsBroadcastJoin(*n)) {
+      const size_t b = BuildChildIndex(*n->join->build_side);
+      for (size_t i = 0; i < 2; ++i) {
+        out += (i ? ", " : "") + (i == b ? std::string("broadcast") : Describe(n->children[i].get()));
+      }
+      return out + ")";
+    }
+    for (size_t i = 0; i < n->children.size(); ++i) out += (i ? ", " : "") + Describe(n->children[i].get());
+    return out + ")";
   }
 
   std::vector<ExecNode*> ReadsOf(QueryStage* st) const {

@@ -52,6 +52,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
     json st = {{"id", s.id},
                {"name", s.name},
                {"kind", s.kind},
+               {"operators", s.operators},
                {"tasks", s.tasks},
                {"submitSeconds", s.submit_seconds},
                {"completeSeconds", s.complete_seconds},

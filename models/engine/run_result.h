@@ -31,6 +31,8 @@ struct StageResult {
   int id = 0;
   std::string name;   // "e1 map", "j1 broadcast", "result"
   std::string kind;   // "ShuffleMapStage", "BroadcastStage", "ResultStage"
+  /// The operators its tasks run, top-down: "SortMergeJoin j1(read e1, read e2)".
+  std::string operators;
   int tasks = 0;
   double submit_seconds = 0;
   double complete_seconds = 0;

@@ -10,6 +10,12 @@ namespace aqesim::cli {
 
 void RegisterRun(CLI::App& app);
 void RegisterExplain(CLI::App& app);
+void RegisterValidate(CLI::App& app);
+void RegisterCalibrate(CLI::App& app);
+void RegisterImportEventlog(CLI::App& app);
+void RegisterSweep(CLI::App& app);
+void RegisterMerge(CLI::App& app);
+void RegisterReport(CLI::App& app);
 
 }  // namespace aqesim::cli
 

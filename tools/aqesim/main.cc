@@ -14,6 +14,12 @@ using Register = void (*)(CLI::App&);
 constexpr Register kCommands[] = {
     aqesim::cli::RegisterRun,
     aqesim::cli::RegisterExplain,
+    aqesim::cli::RegisterValidate,
+    aqesim::cli::RegisterCalibrate,
+    aqesim::cli::RegisterImportEventlog,
+    aqesim::cli::RegisterSweep,
+    aqesim::cli::RegisterMerge,
+    aqesim::cli::RegisterReport,
 };
 
 }  // namespace
