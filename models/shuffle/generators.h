@@ -16,9 +16,10 @@
 
 namespace aqesim {
 
-/// Largest matrix (map tasks x reducers) the loader accepts: 50 million cells = 400 MB of
-/// int64 sizes.
-inline constexpr int64_t kMaxSizeMatrixCells = 50'000'000;
+/// Largest matrix (map tasks x reducers) the loader accepts: 200 million cells = 1.6 GB of
+/// int64 sizes (a 10^4 x 10^4 shuffle fits; larger generated shuffles are for the streaming
+/// statistics path, generated_rows.h).
+inline constexpr int64_t kMaxSizeMatrixCells = 200'000'000;
 
 /// Splits `total` (>= 0) into integers proportional to `weights` (>= 0) whose sum is exactly
 /// `total` (largest-remainder method). Ties between equal remainders go to the index that

@@ -316,7 +316,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
       {"generate too large",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
                    "sizes": {"generate": {"mapTasks": 100000, "partitions": 100000}}})"),
-       {"s.json: /plan/sizes/generate: expected at most 50000000 cells (map tasks x partitions), found 100000 x "
+       {"s.json: /plan/sizes/generate: expected at most 200000000 cells (map tasks x partitions), found 100000 x "
         "100000"}},
       {"union children",
        WithPlan(R"({"op": "union", "children": []})"),
