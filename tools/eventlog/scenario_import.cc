@@ -688,6 +688,24 @@ class RddImporter : public Importer {
   }
 };
 
+/// Most executors (other than the driver) alive at once during [from_ms, to_ms]; 0 when none.
+int MaxConcurrentExecutorsDuring(const RecordedApplication& app, int64_t from_ms, int64_t to_ms) {
+  std::vector<std::pair<int64_t, int>> timeline;  // (time, +1/-1); removals first at ties
+  for (const auto& ex : app.executors) {
+    if (ex.executor_id == "driver" || ex.added_time_ms > to_ms) continue;
+    if (ex.removed_time_ms && *ex.removed_time_ms < from_ms) continue;
+    timeline.emplace_back(std::max(ex.added_time_ms, from_ms), +1);
+    if (ex.removed_time_ms && *ex.removed_time_ms <= to_ms) timeline.emplace_back(*ex.removed_time_ms, -1);
+  }
+  std::sort(timeline.begin(), timeline.end());
+  int live = 0, peak = 0;
+  for (const auto& [t, d] : timeline) {
+    live += d;
+    peak = std::max(peak, live);
+  }
+  return peak;
+}
+
 std::optional<std::string> Property(const RecordedApplication& app, const char* key) {
   auto it = app.spark_properties.find(key);
   if (it == app.spark_properties.end()) return std::nullopt;
@@ -793,6 +811,23 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   json cluster;
   int executors = app.max_concurrent_executors;
   int cores = app.executor_cores;
+  // Under dynamic allocation the application's peak may not be what this selection ran on:
+  // use the peak within its own time window (Spark's defaultParallelism, and so AQE's
+  // coalescing target, follows the cores registered at the time of the decision).
+  std::optional<std::pair<int64_t, int64_t>> window;
+  if (execution != nullptr && execution->start_time_ms && execution->end_time_ms) {
+    window = {*execution->start_time_ms, *execution->end_time_ms};
+  } else if (job != nullptr && job->submission_time_ms && job->completion_time_ms) {
+    window = {*job->submission_time_ms, *job->completion_time_ms};
+  }
+  bool windowed = false;
+  if (!app.local_mode && window) {
+    const int during = MaxConcurrentExecutorsDuring(app, window->first, window->second);
+    if (during > 0 && during != executors) {
+      executors = during;
+      windowed = true;
+    }
+  }
   if (executors == 0 || cores == 0) {
     auto parse = [](const std::optional<std::string>& s) -> int {
       try {
@@ -846,6 +881,9 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   if (!app.app_name.empty()) desc << " (" << app.app_name << ")";
   desc << ", Spark " << app.spark_version.value_or("unknown") << ", " << what << ". ";
   desc << "Cluster " << executors << " x " << cores << " cores (max concurrent executors x cores"
+       << (windowed ? " during the " + out.selection + "; application peak " +
+                          std::to_string(app.max_concurrent_executors) + " executors"
+                    : "")
        << (app.local_mode ? ", local mode" : "") << "). ";
   int64_t shuffle_total = 0;
   int observed = 0;

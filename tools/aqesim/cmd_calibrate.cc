@@ -1,0 +1,107 @@
+// `aqesim calibrate LOG... -o COST.json [--cost BASE.json] [--no-driver-search]`: fits the cost
+// model's parameters to recorded task times (method: tools/validate/calibration.h) and writes
+// them as a cost file (a scenario's `cost` object). Prints the fit quality and, per log, the
+// replay errors before and after.
+//
+// nds_q72_dataproc_2_2 is the held-out log (../shared/eventlogs/README.md): calibrating on it
+// is refused unless --allow-held-out is given.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/validate/calibration.h"
+#include "tools/validate/cost_file.h"
+
+namespace aqesim::cli {
+namespace {
+
+constexpr const char* kHeldOutLog = "nds_q72_dataproc_2_2";
+
+struct CalibrateArgs {
+  std::vector<std::string> logs;
+  std::string output;
+  std::string base_cost;
+  bool no_driver_search = false;
+  bool allow_held_out = false;
+  bool quiet = false;
+};
+
+std::string Pct(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", *v * 100);
+  return buf;
+}
+
+void RunCalibrate(const CalibrateArgs& args) {
+  validate::CalibrationOptions options;
+  if (!args.base_cost.empty()) {
+    std::vector<std::string> errors;
+    options.base_cost = validate::ReadCostFile(args.base_cost, &errors);
+    if (!errors.empty()) throw InputError(errors);
+  }
+  options.search_driver_parameters = !args.no_driver_search;
+  std::vector<std::string> warnings;
+  std::vector<eventlog::RecordedApplication> apps;
+  for (const std::string& log : args.logs) {
+    const std::string name = std::filesystem::path(log).filename().string();
+    if (!args.allow_held_out && name.rfind(kHeldOutLog, 0) == 0) {
+      throw InputError(log + ": held out for validation (never fitted); use --allow-held-out to override");
+    }
+  }
+  validate::CalibrationResult result;
+  try {
+    apps.reserve(args.logs.size());
+    for (const std::string& log : args.logs) apps.push_back(eventlog::ReadEventLog(log, &warnings));
+    std::vector<const eventlog::RecordedApplication*> ptrs;
+    for (const auto& a : apps) ptrs.push_back(&a);
+    result = validate::Calibrate(ptrs, options, &warnings);
+  } catch (const eventlog::EventLogError& e) {
+    throw InputError(e.what());
+  }
+  if (!args.quiet) {
+    for (const auto& w : warnings) Warn(w);
+  }
+  WriteOutputAtomically(args.output, result.cost.dump(2) + "\n");
+  std::ostream& out = args.output == "-" ? std::cerr : std::cout;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "fit: %d task rows + %d stage rows; R² %.3f; median |error| %.3f s (%.1f%% of the task time)\n",
+                result.quality.task_rows, result.quality.stage_rows, result.quality.r_squared,
+                result.quality.median_abs_error_seconds, result.quality.median_abs_relative_error * 100);
+  out << buf;
+  out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
+  for (size_t i = 0; i < result.after.size(); ++i) {
+    const auto& b = result.before[i];
+    const auto& a = result.after[i];
+    out << "  " << std::filesystem::path(a.log).filename().string() << ": "
+        << Pct(b.median_abs_stage_error) << ", " << Pct(b.makespan_relative_error) << " → "
+        << Pct(a.median_abs_stage_error) << ", " << Pct(a.makespan_relative_error) << ", "
+        << a.decisions_matched << "/" << a.decisions << "\n";
+  }
+}
+
+}  // namespace
+
+void RegisterCalibrate(CLI::App& app) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = app.add_subcommand("calibrate", "fit the cost model's parameters to recorded task times");
+  cmd->add_option("LOG", args->logs, "event logs to fit to")->required();
+  cmd->add_option("-o,--output", args->output, "cost file to write ('-' = stdout)")->required();
+  cmd->add_option("--cost", args->base_cost, "cost file to start from (parameters not fitted keep its values)");
+  cmd->add_flag("--no-driver-search", args->no_driver_search,
+                "fit only the per-task parameters (skip the stageOverheadSeconds / replanSeconds search)");
+  cmd->add_flag("--allow-held-out", args->allow_held_out, "allow fitting to the held-out validation log");
+  cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
+  cmd->callback([args]() { RunCalibrate(*args); });
+}
+
+}  // namespace aqesim::cli

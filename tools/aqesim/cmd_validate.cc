@@ -1,0 +1,65 @@
+// `aqesim validate LOG [--format table|json] [--cost COST.json] [-o FILE]`: replays a recorded
+// Spark application (tools/validate/replay.h) with its own configuration and cluster and
+// prints recorded vs simulated per stage, the makespan error and Spark's decisions vs the
+// simulator's.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/validate/cost_file.h"
+#include "tools/validate/replay.h"
+
+namespace aqesim::cli {
+namespace {
+
+struct ValidateArgs {
+  std::string log;
+  std::string format = "table";
+  std::string cost;
+  std::string output = "-";
+  bool quiet = false;
+};
+
+void RunValidate(const ValidateArgs& args) {
+  validate::ReplayOptions options;
+  if (!args.cost.empty()) {
+    std::vector<std::string> errors;
+    options.cost = validate::ReadCostFile(args.cost, &errors);
+    if (!errors.empty()) throw InputError(errors);
+  }
+  std::vector<std::string> warnings;
+  validate::Validation v;
+  try {
+    const eventlog::RecordedApplication app = eventlog::ReadEventLog(args.log, &warnings);
+    v = validate::ValidateApplication(app, options, &warnings);
+  } catch (const eventlog::EventLogError& e) {
+    throw InputError(e.what());
+  }
+  if (!args.quiet) {
+    for (const auto& w : warnings) Warn(w);
+  }
+  const std::string text =
+      args.format == "json" ? validate::ValidationToJson(v).dump(2) + "\n" : validate::ValidationToTable(v);
+  WriteOutputAtomically(args.output, text);
+}
+
+}  // namespace
+
+void RegisterValidate(CLI::App& app) {
+  auto args = std::make_shared<ValidateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "replay a recorded run with its own configuration; recorded vs simulated, per stage");
+  cmd->add_option("LOG", args->log, "event log file or rolling event-log directory")->required();
+  cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--cost", args->cost, "cost file (from aqesim calibrate) merged over the imported cost");
+  cmd->add_option("-o,--output", args->output, "write here instead of stdout");
+  cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
+  cmd->callback([args]() { RunValidate(*args); });
+}
+
+}  // namespace aqesim::cli

@@ -1,0 +1,280 @@
+#include "tools/validate/calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "models/cost/cost_params.h"
+#include "tools/validate/nnls.h"
+
+namespace aqesim::validate {
+namespace {
+
+using nlohmann::json;
+
+/// Per stage name: per task index, simulated seconds.
+using Durations = std::map<std::string, std::vector<double>>;
+
+Durations TaskDurations(const RunResult& run) {
+  Durations out;
+  for (const StageResult& s : run.stages) {
+    std::vector<double> d(s.task_results.size(), 0.0);
+    for (size_t i = 0; i < s.task_results.size(); ++i) d[i] = s.task_results[i].end_seconds - s.task_results[i].start_seconds;
+    out[s.name] = std::move(d);
+  }
+  return out;
+}
+
+double DefaultOf(const std::string& name) {
+  static const CostParams kDefaults;
+  for (const CostParamInfo& p : CostParamRegistry()) {
+    if (p.json_name == name) return kDefaults.*(p.field);
+  }
+  return 0;
+}
+
+json Merged(const json& base, const json& over) {
+  json out = base.is_object() ? base : json::object();
+  for (const auto& [k, v] : over.items()) out[k] = v;
+  return out;
+}
+
+std::optional<RunResult> RunWithCost(const ReplayedSelection& sel, const json& cost, std::string* error) {
+  json doc = sel.document;
+  doc["cost"] = Merged(doc.contains("cost") ? doc["cost"] : json::object(), cost);
+  return SimulateDocument(doc, sel.label, error);
+}
+
+/// The recorded wall seconds of each task index of a stage (first successful attempt).
+std::vector<std::optional<double>> RecordedTaskSeconds(const eventlog::RecordedStage& st) {
+  std::vector<std::optional<double>> out(static_cast<size_t>(std::max(st.num_tasks, 0)));
+  for (const auto& t : st.tasks) {
+    if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || out[t.index]) continue;
+    out[t.index] = static_cast<double>(t.wall_ms()) / 1000.0;
+  }
+  return out;
+}
+
+struct Row {
+  std::vector<double> features;
+  double c0 = 0;
+  double recorded = 0;
+  double weight = 1;
+  bool task_row = true;
+};
+
+/// Replays every selection of `apps` with `cost` and summarises.
+std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplication*>& apps, const json& cost,
+                                std::vector<Validation>* keep = nullptr) {
+  std::vector<LogResult> out;
+  for (const auto* app : apps) {
+    ReplayOptions o;
+    o.cost = cost;
+    std::vector<std::string> ignored;
+    Validation v = ValidateApplication(*app, o, &ignored);
+    out.push_back(Summarise(v));
+    if (keep) keep->push_back(std::move(v));
+  }
+  return out;
+}
+
+double Objective(const std::vector<LogResult>& results) {
+  if (results.empty()) return 1e9;
+  double total = 0;
+  for (const LogResult& r : results) {
+    total += r.median_abs_stage_error.value_or(1.0) + std::abs(r.makespan_relative_error.value_or(1.0));
+  }
+  return total / static_cast<double>(results.size());
+}
+
+}  // namespace
+
+const std::vector<std::string>& TaskLevelParameters() {
+  static const std::vector<std::string> kParams = {
+      "taskLaunchSeconds",        "scanSecondsPerByte",        "shuffleWriteSecondsPerByte",
+      "shuffleReadSecondsPerByte", "sortSecondsPerByte",        "hashBuildSecondsPerByte",
+      "joinProbeSecondsPerByte",  "aggregateSecondsPerByte",   "streamSecondsPerByte",
+      "remoteFetchRequestSeconds", "localFetchRequestSeconds"};
+  return kParams;
+}
+
+const std::vector<std::string>& DriverLevelParameters() {
+  static const std::vector<std::string> kParams = {"stageOverheadSeconds", "replanSeconds"};
+  return kParams;
+}
+
+LogResult Summarise(const Validation& v) {
+  LogResult r;
+  r.log = v.log;
+  r.median_abs_stage_error = v.median_abs_stage_error;
+  r.makespan_relative_error = v.makespan_relative_error;
+  r.decisions = static_cast<int>(v.decisions.size());
+  r.decisions_matched = v.decisions_matched;
+  return r;
+}
+
+CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplication*>& apps,
+                            const CalibrationOptions& options, std::vector<std::string>* warnings) {
+  std::vector<std::string> local;
+  if (warnings == nullptr) warnings = &local;
+  CalibrationResult result;
+  const auto& params = TaskLevelParameters();
+  const size_t k = params.size();
+
+  std::vector<Validation> base;
+  result.before = Evaluate(apps, options.base_cost, &base);
+
+  // ---- step 1: features by finite differences, rows, NNLS ----
+  json zero = options.base_cost.is_object() ? options.base_cost : json::object();
+  for (const auto& p : params) zero[p] = 0.0;
+  zero["taskNoiseSigma"] = 0.0;
+  std::vector<Row> rows;
+  for (size_t a = 0; a < apps.size(); ++a) {
+    const eventlog::RecordedApplication& app = *apps[a];
+    for (const ReplayedSelection& sel : base[a].selections) {
+      if (!sel.ok) continue;
+      std::string error;
+      std::optional<RunResult> r0 = RunWithCost(sel, zero, &error);
+      if (!r0) {
+        warnings->push_back(sel.label + ": " + error);
+        continue;
+      }
+      const Durations c0 = TaskDurations(*r0);
+      std::vector<Durations> unit(k);
+      bool ok = true;
+      for (size_t j = 0; j < k && ok; ++j) {
+        json c = zero;
+        c[params[j]] = DefaultOf(params[j]);
+        std::optional<RunResult> rj = RunWithCost(sel, c, &error);
+        if (!rj) {
+          ok = false;
+          break;
+        }
+        unit[j] = TaskDurations(*rj);
+      }
+      if (!ok) continue;
+      for (const StageMatch& m : sel.matches) {
+        if (!m.recorded_stage_id || m.simulated_name.empty()) continue;
+        const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
+        auto it0 = c0.find(m.simulated_name);
+        if (st == nullptr || it0 == c0.end()) continue;
+        const std::vector<double>& base_d = it0->second;
+        const size_t n = base_d.size();
+        bool consistent = true;
+        for (size_t j = 0; j < k; ++j) {
+          auto it = unit[j].find(m.simulated_name);
+          consistent &= it != unit[j].end() && it->second.size() == n;
+        }
+        if (!consistent) {
+          warnings->push_back(app.path + " " + sel.label + ": stage " + m.simulated_name +
+                              " ran a different number of tasks when the costs changed; not fitted");
+          continue;
+        }
+        const auto recorded = RecordedTaskSeconds(*st);
+        std::vector<double> rec_values;
+        for (const auto& r : recorded) {
+          if (r) rec_values.push_back(*r);
+        }
+        if (rec_values.empty()) continue;
+        const double med = std::max(Median(rec_values).value_or(1.0), 0.05);
+        auto feature = [&](size_t j, size_t t) { return (unit[j].at(m.simulated_name)[t] - base_d[t]) / DefaultOf(params[j]); };
+        if (recorded.size() == n) {
+          const double w = 1.0 / (med * std::sqrt(static_cast<double>(rec_values.size())));
+          for (size_t t = 0; t < n; ++t) {
+            if (!recorded[t]) continue;
+            Row row;
+            row.features.resize(k);
+            for (size_t j = 0; j < k; ++j) row.features[j] = feature(j, t);
+            row.c0 = base_d[t];
+            row.recorded = *recorded[t];
+            row.weight = w;
+            rows.push_back(std::move(row));
+          }
+        } else {
+          Row row;
+          row.task_row = false;
+          row.features.assign(k, 0.0);
+          for (size_t t = 0; t < n; ++t) {
+            for (size_t j = 0; j < k; ++j) row.features[j] += feature(j, t);
+            row.c0 += base_d[t];
+          }
+          for (double r : rec_values) row.recorded += r;
+          // The sum of n tasks: scale to a per-task magnitude.
+          row.weight = 1.0 / (med * static_cast<double>(std::max<size_t>(rec_values.size(), 1)));
+          rows.push_back(std::move(row));
+        }
+      }
+    }
+  }
+  if (rows.empty()) throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
+
+  std::vector<std::vector<double>> A;
+  std::vector<double> b;
+  for (const Row& r : rows) {
+    std::vector<double> f = r.features;
+    for (double& x : f) x *= r.weight;
+    A.push_back(std::move(f));
+    b.push_back((r.recorded - r.c0) * r.weight);
+  }
+  std::vector<double> theta = NonNegativeLeastSquares(A, b);
+  json cost = options.base_cost.is_object() ? options.base_cost : json::object();
+  for (size_t j = 0; j < k; ++j) cost[params[j]] = theta.size() == k ? theta[j] : DefaultOf(params[j]);
+
+  // Fit quality on the task rows.
+  {
+    std::vector<double> abs_err, rel_err;
+    double mean = 0;
+    int n = 0;
+    for (const Row& r : rows) {
+      if (!r.task_row) {
+        ++result.quality.stage_rows;
+        continue;
+      }
+      mean += r.recorded;
+      ++n;
+    }
+    mean = n ? mean / n : 0;
+    double ss_res = 0, ss_tot = 0;
+    for (const Row& r : rows) {
+      if (!r.task_row) continue;
+      double pred = r.c0;
+      for (size_t j = 0; j < k && theta.size() == k; ++j) pred += theta[j] * r.features[j];
+      ss_res += (pred - r.recorded) * (pred - r.recorded);
+      ss_tot += (r.recorded - mean) * (r.recorded - mean);
+      abs_err.push_back(std::abs(pred - r.recorded));
+      if (r.recorded > 0) rel_err.push_back(std::abs(pred - r.recorded) / r.recorded);
+    }
+    result.quality.task_rows = n;
+    result.quality.r_squared = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
+    result.quality.median_abs_error_seconds = Median(abs_err).value_or(0);
+    result.quality.median_abs_relative_error = Median(rel_err).value_or(0);
+  }
+
+  // ---- step 2: driver parameters by coordinate search ----
+  if (options.search_driver_parameters) {
+    static const std::vector<double> kGrid = {0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0};
+    double best = Objective(Evaluate(apps, cost));
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const std::string& p : DriverLevelParameters()) {
+        const json keep = cost.contains(p) ? cost[p] : json(DefaultOf(p));
+        double best_value = keep.get<double>();
+        for (double v : kGrid) {
+          json c = cost;
+          c[p] = v;
+          const double obj = Objective(Evaluate(apps, c));
+          if (obj < best - 1e-12) {
+            best = obj;
+            best_value = v;
+          }
+        }
+        cost[p] = best_value;
+      }
+    }
+  }
+  result.cost = cost;
+  result.after = Evaluate(apps, cost);
+  return result;
+}
+
+}  // namespace aqesim::validate

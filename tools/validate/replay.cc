@@ -1,0 +1,416 @@
+#include "tools/validate/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "models/engine/query_execution.h"
+#include "models/engine/static_planner.h"
+#include "models/scenario/scenario.h"
+
+namespace aqesim::validate {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+bool SelectionRanStages(const eventlog::RecordedApplication& app, const std::vector<int>& job_ids) {
+  for (int j : job_ids) {
+    auto it = app.jobs.find(j);
+    if (it == app.jobs.end()) continue;
+    for (int s : it->second.stage_ids) {
+      const eventlog::RecordedStage* st = app.stage(s);
+      if (st != nullptr && st->submitted && st->successful_tasks > 0) return true;
+    }
+  }
+  return false;
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Percent(const std::optional<double>& v) {
+  if (!v) return "-";
+  return (*v >= 0 ? "+" : "") + Fixed(*v * 100, 1) + "%";
+}
+
+std::string Width(const std::string& s, size_t w, bool right) {
+  size_t len = 0;
+  for (unsigned char c : s) len += (c & 0xC0) != 0x80;
+  if (len >= w) return s;
+  return right ? std::string(w - len, ' ') + s : s + std::string(w - len, ' ');
+}
+
+std::string Table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> w(head.size(), 0);
+  auto len = [](const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  for (size_t i = 0; i < head.size(); ++i) {
+    w[i] = len(head[i]);
+    for (const auto& r : rows) w[i] = std::max(w[i], len(r[i]));
+  }
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << Width(r[i], w[i], i >= 3);
+    out << "\n";
+  };
+  line(head);
+  for (const auto& r : rows) line(r);
+  return out.str();
+}
+
+}  // namespace
+
+std::optional<double> Median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const eventlog::RecordedApplication& app) {
+  std::vector<std::pair<std::string, eventlog::ImportOptions>> out;
+  for (const auto& [id, ex] : app.executions) {
+    if (ex.plans.empty() || !SelectionRanStages(app, ex.job_ids)) continue;
+    eventlog::ImportOptions o;
+    o.execution_id = id;
+    out.emplace_back("SQL execution " + std::to_string(id), o);
+  }
+  if (!out.empty()) return out;
+  for (const auto& [id, job] : app.jobs) {
+    if (!SelectionRanStages(app, {id})) continue;
+    eventlog::ImportOptions o;
+    o.job_id = id;
+    out.emplace_back("job " + std::to_string(id), o);
+  }
+  return out;
+}
+
+std::optional<RunResult> SimulateDocument(const json& document, const std::string& label, std::string* error) {
+  LoadResult loaded = LoadScenarioJson(document, label, ConfOverrides{});
+  if (!loaded.errors.empty() || !loaded.scenario) {
+    std::string msg;
+    for (const Diagnostic& d : loaded.errors) msg += (msg.empty() ? "" : "; ") + d.ToString();
+    *error = msg.empty() ? label + ": scenario did not load" : msg;
+    return std::nullopt;
+  }
+  try {
+    return SimulateQuery(*loaded.scenario, loaded.scenario->conf.adaptive_enabled);
+  } catch (const PlanError& e) {
+    *error = label + ": " + e.pointer + ": " + e.message;
+    return std::nullopt;
+  }
+}
+
+void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* sel) {
+  sel->matches.clear();
+  std::set<int> claimed;
+  std::vector<int> recorded;  // submitted stages of the selection, ascending
+  for (int s : sel->imported.stage_ids) {
+    const eventlog::RecordedStage* st = app.stage(s);
+    if (st != nullptr && st->submitted) recorded.push_back(s);
+  }
+  const RunResult& run = sel->run;
+  std::vector<StageMatch> matches(run.stages.size());
+  for (size_t i = 0; i < run.stages.size(); ++i) {
+    matches[i].simulated_name = run.stages[i].name;
+    matches[i].simulated_index = i;
+    matches[i].role = "unmatched";
+  }
+  // Map stages by exchange.
+  for (const auto& ex : sel->imported.exchanges) {
+    if (!ex.map_stage_id) continue;
+    for (auto& m : matches) {
+      if (m.simulated_name != ex.id + " map" || m.recorded_stage_id) continue;
+      m.role = "map";
+      if (claimed.insert(*ex.map_stage_id).second) m.recorded_stage_id = *ex.map_stage_id;
+    }
+  }
+  std::vector<int> left;
+  for (int s : recorded) {
+    if (!claimed.count(s)) left.push_back(s);
+  }
+  for (auto& m : matches) {
+    if (m.simulated_name != "result") continue;
+    m.role = "result";
+    if (!left.empty()) {
+      m.recorded_stage_id = left.back();
+      claimed.insert(left.back());
+      left.pop_back();
+    }
+  }
+  size_t next = 0;
+  for (auto& m : matches) {
+    const std::string suffix = " broadcast";
+    if (m.simulated_name.size() <= suffix.size() ||
+        m.simulated_name.compare(m.simulated_name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    m.role = "broadcast";
+    if (next < left.size()) {
+      m.recorded_stage_id = left[next];
+      claimed.insert(left[next]);
+      ++next;
+    }
+  }
+  for (int s : recorded) {
+    if (claimed.count(s)) continue;
+    StageMatch m;
+    m.recorded_stage_id = s;
+    m.role = "unmatched";
+    matches.push_back(m);
+  }
+  sel->matches = std::move(matches);
+}
+
+void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
+  v->stages.clear();
+  v->decisions.clear();
+  v->recorded_makespan_seconds = 0;
+  v->simulated_makespan_seconds = 0;
+  v->decisions_matched = 0;
+  bool all_recorded = true;
+  std::vector<double> abs_errors;
+  for (const ReplayedSelection& sel : v->selections) {
+    if (!sel.ok) continue;
+    if (sel.recorded_seconds) {
+      v->recorded_makespan_seconds += *sel.recorded_seconds;
+    } else {
+      all_recorded = false;
+    }
+    v->simulated_makespan_seconds += sel.run.makespan_seconds;
+    for (const StageMatch& m : sel.matches) {
+      StageComparison c;
+      c.selection = sel.label;
+      c.role = m.role;
+      c.simulated_name = m.simulated_name;
+      if (m.simulated_index) {
+        const StageResult& s = sel.run.stages[*m.simulated_index];
+        c.simulated_tasks = s.tasks;
+        c.simulated_seconds = s.duration_seconds();
+      }
+      if (m.recorded_stage_id) {
+        const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
+        c.stage_id = *m.recorded_stage_id;
+        if (st != nullptr) {
+          c.name = st->name;
+          c.recorded_tasks = st->num_tasks;
+          if (auto d = st->duration_ms()) c.recorded_seconds = static_cast<double>(*d) / 1000.0;
+        }
+      }
+      if (c.recorded_seconds && c.simulated_seconds && *c.recorded_seconds > 0) {
+        c.relative_error = (*c.simulated_seconds - *c.recorded_seconds) / *c.recorded_seconds;
+        abs_errors.push_back(std::abs(*c.relative_error));
+      }
+      v->stages.push_back(std::move(c));
+    }
+    // Decisions: AQE readers (recorded or simulated), join strategies.
+    for (const auto& ex : sel.imported.exchanges) {
+      DecisionComparison d;
+      d.kind = "AQEShuffleRead";
+      d.selection = sel.label;
+      d.subject = ex.id;
+      d.planned_partitions = ex.num_partitions;
+      d.description = ex.map_stage_id ? "written by stage " + std::to_string(*ex.map_stage_id) : "";
+      d.recorded_kind = ex.recorded_read_kind;
+      d.recorded_partitions = ex.recorded_read_partitions;
+      for (const ReadExplain& r : sel.run.reads) {
+        if (r.exchange == ex.id) {
+          d.simulated_partitions = static_cast<int64_t>(r.specs.size());
+          break;
+        }
+      }
+      const bool recorded_reader = ex.recorded_read_partitions.has_value();
+      const bool simulated_changed = d.simulated_partitions && *d.simulated_partitions != ex.num_partitions;
+      if (!recorded_reader && !simulated_changed) continue;
+      const int64_t rec = ex.recorded_read_partitions.value_or(ex.num_partitions);
+      d.match = d.simulated_partitions && *d.simulated_partitions == rec;
+      if (!recorded_reader) d.recorded_partitions = ex.num_partitions;
+      v->decisions_matched += d.match ? 1 : 0;
+      v->decisions.push_back(std::move(d));
+    }
+    for (const auto& j : sel.imported.joins) {
+      DecisionComparison d;
+      d.kind = "JoinStrategy";
+      d.selection = sel.label;
+      d.subject = j.id;
+      d.description = "planned " + j.strategy;
+      d.recorded_kind = j.recorded_strategy;
+      for (const JoinExplain& je : sel.run.joins) {
+        if (je.id == j.id) d.simulated = je.final_strategy;
+      }
+      d.match = d.simulated == d.recorded_kind;
+      v->decisions_matched += d.match ? 1 : 0;
+      v->decisions.push_back(std::move(d));
+    }
+  }
+  v->makespan_relative_error.reset();
+  if (all_recorded && v->recorded_makespan_seconds > 0) {
+    v->makespan_relative_error =
+        (v->simulated_makespan_seconds - v->recorded_makespan_seconds) / v->recorded_makespan_seconds;
+  }
+  v->median_abs_stage_error = Median(abs_errors);
+}
+
+Validation ValidateApplication(const eventlog::RecordedApplication& app, const ReplayOptions& options,
+                               std::vector<std::string>* warnings) {
+  std::vector<std::string> local;
+  if (warnings == nullptr) warnings = &local;
+  Validation v;
+  v.log = app.path;
+  v.spark_version = app.spark_version;
+  if (app.start_time_ms && app.end_time_ms) {
+    v.application_seconds = static_cast<double>(*app.end_time_ms - *app.start_time_ms) / 1000.0;
+  }
+  const auto replays = SelectReplays(app);
+  if (replays.empty()) throw eventlog::EventLogError(app.path + ": no SQL execution or job ran a stage");
+  v.basis = replays.front().second.execution_id ? "sqlExecutions" : "jobs";
+  for (const auto& [label, import_options] : replays) {
+    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
+      continue;
+    }
+    ReplayedSelection sel;
+    sel.label = label;
+    std::vector<std::string> import_warnings;
+    try {
+      sel.imported = eventlog::ImportScenario(app, import_options, &import_warnings);
+    } catch (const eventlog::EventLogError& e) {
+      warnings->push_back(label + ": not imported: " + e.what());
+      continue;
+    }
+    for (const auto& w : import_warnings) warnings->push_back(label + ": " + w);
+    if (sel.imported.recorded_duration_ms) {
+      sel.recorded_seconds = static_cast<double>(*sel.imported.recorded_duration_ms) / 1000.0;
+    }
+    sel.document = sel.imported.scenario;
+    // The loader does not know the importer's "estimated" list (an annotation, not input).
+    sel.document.erase("estimated");
+    if (!options.cost.empty()) {
+      json cost = sel.document.contains("cost") ? sel.document["cost"] : json::object();
+      for (const auto& [k, val] : options.cost.items()) cost[k] = val;
+      sel.document["cost"] = cost;
+    }
+    const std::string where = app.path + " (" + label + ")";
+    std::optional<RunResult> run = SimulateDocument(sel.document, where, &sel.error);
+    if (!run) {
+      warnings->push_back(label + ": not simulated: " + sel.error);
+      v.selections.push_back(std::move(sel));
+      continue;
+    }
+    sel.ok = true;
+    sel.adaptive = run->adaptive;
+    sel.run = std::move(*run);
+    MatchStages(app, &sel);
+    v.selections.push_back(std::move(sel));
+  }
+  Summarize(app, &v);
+  return v;
+}
+
+ordered_json ValidationToJson(const Validation& v) {
+  auto num = [](const std::optional<double>& d) { return d ? ordered_json(*d) : ordered_json(nullptr); };
+  ordered_json out;
+  out["log"] = std::filesystem::path(v.log).filename().string();
+  out["sparkVersion"] = v.spark_version ? ordered_json(*v.spark_version) : ordered_json(nullptr);
+  out["makespan"] = {{"recordedSeconds", v.recorded_makespan_seconds},
+                     {"simulatedSeconds", v.simulated_makespan_seconds},
+                     {"relativeError", num(v.makespan_relative_error)},
+                     {"basis", v.basis},
+                     {"applicationSeconds", num(v.application_seconds)}};
+  ordered_json stages = ordered_json::array();
+  for (const StageComparison& c : v.stages) {
+    ordered_json s;
+    s["stageId"] = c.stage_id ? ordered_json(*c.stage_id) : ordered_json(nullptr);
+    s["name"] = c.name;
+    s["recordedSeconds"] = num(c.recorded_seconds);
+    s["simulatedSeconds"] = num(c.simulated_seconds);
+    s["relativeError"] = num(c.relative_error);
+    s["selection"] = c.selection;
+    s["simulatedStage"] = c.simulated_name;
+    s["role"] = c.role;
+    s["recordedTasks"] = c.recorded_tasks;
+    s["simulatedTasks"] = c.simulated_tasks;
+    stages.push_back(std::move(s));
+  }
+  out["stages"] = std::move(stages);
+  ordered_json decisions = ordered_json::array();
+  for (const DecisionComparison& d : v.decisions) {
+    ordered_json o;
+    o["kind"] = d.kind;
+    if (d.kind == "AQEShuffleRead") {
+      o["exchange"] = d.subject;
+      o["recordedPartitions"] = d.recorded_partitions ? ordered_json(*d.recorded_partitions) : ordered_json(nullptr);
+      o["simulatedPartitions"] = d.simulated_partitions ? ordered_json(*d.simulated_partitions) : ordered_json(nullptr);
+      o["match"] = d.match;
+      o["plannedPartitions"] = d.planned_partitions;
+      o["recordedKind"] = d.recorded_kind;
+    } else {
+      o["join"] = d.subject;
+      o["recorded"] = d.recorded_kind;
+      o["simulated"] = d.simulated;
+      o["match"] = d.match;
+    }
+    o["selection"] = d.selection;
+    o["description"] = d.description;
+    decisions.push_back(std::move(o));
+  }
+  out["decisions"] = std::move(decisions);
+  int compared = 0;
+  for (const auto& c : v.stages) compared += c.relative_error ? 1 : 0;
+  out["summary"] = {{"medianAbsStageError", num(v.median_abs_stage_error)},
+                    {"stagesCompared", compared},
+                    {"decisions", v.decisions.size()},
+                    {"decisionsMatched", v.decisions_matched}};
+  return out;
+}
+
+std::string ValidationToTable(const Validation& v) {
+  std::ostringstream out;
+  out << std::filesystem::path(v.log).filename().string() << " (Spark " << v.spark_version.value_or("unknown")
+      << "), replayed " << v.selections.size() << (v.basis == "jobs" ? " job(s)" : " SQL execution(s)") << "\n\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const StageComparison& c : v.stages) {
+    std::string name = c.name.size() > 32 ? c.name.substr(0, 31) + "…" : c.name;
+    rows.push_back({c.selection, c.stage_id ? std::to_string(*c.stage_id) : "-", name,
+                    c.simulated_name.empty() ? "-" : c.simulated_name,
+                    std::to_string(c.recorded_tasks) + " / " + std::to_string(c.simulated_tasks),
+                    c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
+                    c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error)});
+  }
+  out << Table({"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s", "error"}, rows);
+  out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
+      << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
+      << Fixed(v.simulated_makespan_seconds, 3) << " s, error " << Percent(v.makespan_relative_error);
+  if (v.application_seconds) out << " (application " << Fixed(*v.application_seconds, 3) << " s)";
+  out << "\nmedian |stage error|: " << (v.median_abs_stage_error ? Fixed(*v.median_abs_stage_error * 100, 1) + "%" : "-")
+      << "\n";
+  if (!v.decisions.empty()) {
+    std::vector<std::vector<std::string>> drows;
+    for (const DecisionComparison& d : v.decisions) {
+      if (d.kind == "AQEShuffleRead") {
+        drows.push_back({d.selection, d.kind, d.subject,
+                         std::to_string(d.planned_partitions) + " → " +
+                             (d.recorded_partitions ? std::to_string(*d.recorded_partitions) : "-"),
+                         std::to_string(d.planned_partitions) + " → " +
+                             (d.simulated_partitions ? std::to_string(*d.simulated_partitions) : "-"),
+                         d.match ? "yes" : "NO"});
+      } else {
+        drows.push_back({d.selection, d.kind, d.subject, d.recorded_kind, d.simulated.empty() ? "-" : d.simulated,
+                         d.match ? "yes" : "NO"});
+      }
+    }
+    out << "\ndecisions (" << v.decisions_matched << " of " << v.decisions.size() << " match)\n";
+    out << Table({"selection", "kind", "id", "recorded", "simulated", "match"}, drows);
+  }
+  return out.str();
+}
+
+}  // namespace aqesim::validate

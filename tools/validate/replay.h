@@ -1,0 +1,148 @@
+// Replay of a recorded Spark application: every SQL execution (or, for an application
+// without SQL, every job) that ran stages is imported (tools/eventlog/scenario_import.h),
+// simulated with its own configuration and cluster (AQE on or off as recorded), and compared
+// with the log, stage by stage and decision by decision. `aqesim validate` prints it;
+// `aqesim calibrate` (calibration.h) fits cost parameters on the same matching.
+//
+// Stage matching (simulated StageResult.name ↔ recorded Stage ID), per replayed selection:
+//   "eN map"        ↔ the stage that wrote exchange eN (ImportedExchange.map_stage_id: the
+//                     stage whose tasks updated the exchange's "shuffle bytes written"
+//                     metric; for RDD jobs the parent stage). When two simulated exchanges
+//                     name the same recorded stage (a ReusedExchange imported twice), the
+//                     first claims it and the second stays unmatched.
+//   "result"        ↔ the highest-numbered submitted stage of the selection not claimed above.
+//   "jN broadcast"  ↔ the remaining submitted stages, lowest id first, in simulated stage order.
+// Recorded stages left over, and simulated stages without a partner, are listed with the other
+// side absent; they do not enter the median.
+//
+// Makespan: the sum, over the replayed selections, of their wall time — SQL execution
+// start → end (SQLExecutionStart.time → SQLExecutionEnd.time) or job submission → completion —
+// against the sum of the simulated makespans. Application time outside them (JVM and
+// executor start-up, driver-only code, idle time) is not modelled; it is reported as
+// `applicationSeconds` (recorded) beside the makespan.
+//
+// Errors: relative error = (simulated − recorded) ÷ recorded.
+#ifndef AQESIM_TOOLS_VALIDATE_REPLAY_H_
+#define AQESIM_TOOLS_VALIDATE_REPLAY_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/engine/run_result.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/eventlog/scenario_import.h"
+
+namespace aqesim::validate {
+
+/// A simulated stage and the recorded stage it stands for.
+struct StageMatch {
+  std::string simulated_name;             // "e1 map", "result", "j1 broadcast"
+  std::optional<size_t> simulated_index;  // index into RunResult.stages
+  std::optional<int> recorded_stage_id;
+  std::string role;  // "map", "result", "broadcast", "unmatched"
+};
+
+/// One replayed SQL execution or job.
+struct ReplayedSelection {
+  eventlog::ImportedScenario imported;
+  /// The scenario document simulated: imported.scenario without "estimated", with the cost
+  /// overrides merged into "cost".
+  nlohmann::json document;
+  std::string label;  // "SQL execution 0", "job 0"
+  std::optional<double> recorded_seconds;
+  bool adaptive = false;
+  bool ok = false;
+  std::string error;  // why it could not be simulated (loader diagnostics, plan error)
+  RunResult run;
+  std::vector<StageMatch> matches;
+};
+
+struct StageComparison {
+  std::string selection;  // "SQL execution 0"
+  std::optional<int> stage_id;  // recorded
+  std::string name;             // recorded stage name ("count at <console>:25")
+  std::string simulated_name;   // "e1 map"
+  std::string role;
+  int recorded_tasks = 0;
+  int simulated_tasks = 0;
+  std::optional<double> recorded_seconds;
+  std::optional<double> simulated_seconds;
+  std::optional<double> relative_error;
+};
+
+struct DecisionComparison {
+  std::string kind;  // "AQEShuffleRead" (also when Spark's node was a CustomShuffleReader), "JoinStrategy"
+  std::string selection;
+  std::string subject;      // scenario id: exchange "e2" / join "j1"
+  std::string description;  // the exchange's map stage / the join's planned strategy
+  int planned_partitions = 0;
+  std::optional<int64_t> recorded_partitions;
+  std::optional<int64_t> simulated_partitions;
+  std::string recorded_kind;  // AQE reader kind ("coalesced", ...) / recorded final strategy
+  std::string simulated;      // simulated final strategy (joins)
+  bool match = false;
+};
+
+struct Validation {
+  std::string log;
+  std::optional<std::string> spark_version;
+  std::string basis;  // "sqlExecutions" or "jobs"
+  double recorded_makespan_seconds = 0;
+  double simulated_makespan_seconds = 0;
+  std::optional<double> makespan_relative_error;
+  std::optional<double> application_seconds;  // ApplicationStart → ApplicationEnd
+  std::vector<StageComparison> stages;
+  std::vector<DecisionComparison> decisions;
+  std::vector<ReplayedSelection> selections;
+  /// Median of |relative error| over matched stages with a recorded duration > 0.
+  std::optional<double> median_abs_stage_error;
+  int decisions_matched = 0;
+};
+
+struct ReplayOptions {
+  /// Cost overrides (a scenario `cost` object) merged over each imported scenario's cost.
+  nlohmann::json cost = nlohmann::json::object();
+  /// Only these selections (by label); empty: all.
+  std::vector<std::string> only;
+};
+
+/// What to replay: one ImportOptions per SQL execution whose jobs ran stages; when there is
+/// none, one per job that ran stages. Labels as ReplayedSelection.label.
+std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const eventlog::RecordedApplication& app);
+
+/// Imports, simulates and matches every selection. Non-fatal problems (import warnings,
+/// selections that cannot be simulated) go to `warnings`. Throws eventlog::EventLogError only
+/// when nothing at all could be imported.
+Validation ValidateApplication(const eventlog::RecordedApplication& app, const ReplayOptions& options,
+                               std::vector<std::string>* warnings);
+
+/// Loads `document` with the scenario loader and simulates it (AQE as its conf says). On
+/// failure returns nullopt and sets `error` (loader diagnostics joined by "; ", or the plan
+/// error).
+std::optional<RunResult> SimulateDocument(const nlohmann::json& document, const std::string& label,
+                                          std::string* error);
+
+/// Matches the simulated stages of `sel.run` to the recorded stages (rules in the header
+/// comment); fills sel.matches.
+void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* sel);
+
+/// Recomputes stages, decisions, makespan and medians of `v` from its selections (after
+/// their runs changed, e.g. during calibration).
+void Summarize(const eventlog::RecordedApplication& app, Validation* v);
+
+/// `aqesim validate --format json` (../shared/interface.md), plus basis, applicationSeconds,
+/// per-stage selection/role/tasks and a summary.
+nlohmann::ordered_json ValidationToJson(const Validation& v);
+/// The table form: stages, makespan, decisions.
+std::string ValidationToTable(const Validation& v);
+
+/// Median of the values (mean of the two middle ones for an even count); nullopt when empty.
+std::optional<double> Median(std::vector<double> values);
+
+}  // namespace aqesim::validate
+
+#endif  // AQESIM_TOOLS_VALIDATE_REPLAY_H_
