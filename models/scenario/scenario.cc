@@ -23,7 +23,8 @@ std::string Diagnostic::ToString() const {
 namespace {
 
 const std::vector<std::string> kTopLevelFields = {"name", "description", "seed", "cluster",
-                                                  "conf", "cost",        "simulation", "plan"};
+                                                  "conf", "cost",        "simulation", "plan",
+                                                  "estimated"};
 const std::vector<std::string> kClusterFields = {"executors",
                                                  "executorCores",
                                                  "executorMemory",
@@ -173,6 +174,17 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     }
     if (doc.contains("cost")) ReadCost(doc["cost"], &scenario->cost, &sink);
     if (doc.contains("simulation")) ReadSimulation(doc["simulation"], scenario.get(), &sink);
+    if (doc.contains("estimated")) {
+      // JSON pointers of the quantities an importer derived rather than read (informational).
+      const Json& e = doc["estimated"];
+      if (!e.is_array()) {
+        sink.Error("/estimated", "expected an array of JSON pointers, found " + DescribeJson(e));
+      } else {
+        for (size_t i = 0; i < e.size(); ++i) {
+          if (auto s = ReadString(e[i], "/estimated/" + std::to_string(i), &sink)) scenario->estimated.push_back(*s);
+        }
+      }
+    }
     if (doc.contains("plan")) {
       scenario->plan = ReadPlan(doc["plan"], "/plan", dir, &sink);
     } else {

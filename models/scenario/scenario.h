@@ -33,6 +33,9 @@ struct Scenario {
   CostParams cost;
   MapStatusMode map_status_mode = MapStatusMode::kSpark;
   std::unique_ptr<PlanNode> plan;
+  /// JSON pointers of quantities an importer estimated rather than read from a log
+  /// (top-level `estimated`; informational).
+  std::vector<std::string> estimated;
   /// Non-fatal problems (unknown spark.* keys, ...), one sentence each, already formatted
   /// as "FILE: /pointer: message".
   std::vector<std::string> warnings;
