@@ -1,0 +1,235 @@
+#include "tools/report/recommend.h"
+
+#include <catch2/catch.hpp>
+
+namespace aqesim::report {
+namespace {
+
+constexpr int64_t kMiB = 1LL << 20;
+constexpr int64_t kGiB = 1LL << 30;
+
+TuningFacts BaseFacts() {
+  TuningFacts f;
+  f.conf_known = true;
+  f.executor_memory_bytes = 8 * kGiB;
+  f.total_cores = 40;
+  f.has_aqe_off = f.has_aqe_on = true;
+  f.makespan_seconds_aqe_off = 100;
+  f.makespan_seconds_aqe_on = 100;
+  return f;
+}
+
+bool HasLine(const Recommendation& r, const std::string& key, const std::string& value) {
+  for (const ConfLine& l : r.lines)
+    if (l.key == key && l.value == value) return true;
+  return false;
+}
+
+TEST_CASE("SeverityOf: Dr. Elephant's bands", "[report][recommend]") {
+  CHECK(SeverityOf(1.32) == Severity::kNone);
+  CHECK(SeverityOf(1.33) == Severity::kLow);
+  CHECK(SeverityOf(1.77) == Severity::kLow);
+  CHECK(SeverityOf(1.78) == Severity::kModerate);
+  CHECK(SeverityOf(3.15) == Severity::kModerate);
+  CHECK(SeverityOf(3.16) == Severity::kSevere);
+  CHECK(SeverityOf(9.99) == Severity::kSevere);
+  CHECK(SeverityOf(10.0) == Severity::kCritical);
+  CHECK(SeverityName(Severity::kSevere) == "severe");
+}
+
+TEST_CASE("Recommend: skew points at the skew settings, never at more partitions", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = 100;
+  s.map_status = "CompressedMapStatus";
+  s.true_total_bytes = 30 * kGiB;
+  s.true_max_bytes = 2 * kGiB;
+  s.true_median_bytes = 300 * kMiB;  // large partitions too: without skew, rule 3 would fire
+  s.seen_max_bytes = s.true_max_bytes;
+  s.seen_median_bytes = s.true_median_bytes;
+  s.read_skew_ratio_aqe_off = 11.4;
+  s.read_skew_ratio_aqe_on = 1.13;
+  s.read_spill_bytes_aqe_off = 5 * kGiB;
+  f.shuffles = {s};
+  f.skew_splits_aqe_on = 1;
+  const Recommendation r = Recommend(f);
+  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
+  CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
+  CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.initialPartitionNum"));
+  CHECK(r.diagnosis.rfind("Skew: e1", 0) == 0);
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes.back().rfind("Not recommending more shuffle partitions", 0) == 0);
+}
+
+TEST_CASE("Recommend: skew that AQE leaves behind lowers the skew threshold", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = 200;
+  s.true_total_bytes = 5 * kGiB;
+  s.true_max_bytes = 200 * kMiB;   // under the 256 MiB threshold: never split
+  s.true_median_bytes = 20 * kMiB;
+  s.seen_max_bytes = s.true_max_bytes;
+  s.seen_median_bytes = s.true_median_bytes;
+  s.read_skew_ratio_aqe_off = 9.0;
+  s.read_skew_ratio_aqe_on = 8.5;
+  f.shuffles = {s};
+  const Recommendation r = Recommend(f);
+  // max(advisory 64 MiB, 5 × 20 MiB) = 100 MiB.
+  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "100m"));
+  CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
+}
+
+TEST_CASE("Recommend: large uniform partitions get more initial partitions", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  f.total_cores = 200;
+  f.conf.adaptive_enabled = false;
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = 40;
+  s.true_total_bytes = 64 * kGiB;
+  s.true_max_bytes = 1700 * kMiB;
+  s.true_median_bytes = 1600 * kMiB;
+  s.seen_max_bytes = s.true_max_bytes;
+  s.seen_median_bytes = s.true_median_bytes;
+  s.read_skew_ratio_aqe_off = 1.1;
+  s.read_skew_ratio_aqe_on = 1.1;
+  s.read_spill_bytes_aqe_off = 40 * kGiB;
+  f.shuffles = {s};
+  const Recommendation r = Recommend(f);
+  // 64 GiB / 64 MiB = 1024, rounded up to a multiple of the 200 cores.
+  CHECK(HasLine(r, "spark.sql.shuffle.partitions", "1200"));
+  CHECK_FALSE(r.Sets("spark.sql.adaptive.skewJoin.enabled"));
+  // 40 partitions ≠ spark.sql.shuffle.partitions (200): the job sets them itself.
+  bool noted = false;
+  for (const std::string& n : r.notes) noted = noted || n.find("set by the job itself") != std::string::npos;
+  CHECK(noted);
+  CHECK(r.diagnosis.rfind("Partitions too large", 0) == 0);
+}
+
+TEST_CASE("Recommend: more partitions stop at minNumPartitionsToHighlyCompress when that suffices",
+          "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  f.total_cores = 16;
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = 200;
+  s.true_total_bytes = 200 * kGiB;  // 3200 × 64 MiB; 2000 partitions hold 102 MiB each (<= 2 × advisory)
+  s.true_max_bytes = 1100 * kMiB;
+  s.true_median_bytes = 1024 * kMiB;
+  s.seen_max_bytes = s.true_max_bytes;
+  s.seen_median_bytes = s.true_median_bytes;
+  f.shuffles = {s};
+  const Recommendation r = Recommend(f);
+  CHECK(HasLine(r, "spark.sql.shuffle.partitions", "2000"));
+}
+
+TEST_CASE("Recommend: skew the driver cannot see above 2000 partitions → accurateBlockSkewedFactor",
+          "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  ShuffleFacts s;
+  s.id = "e7";
+  s.num_partitions = 3000;
+  s.map_status = "HighlyCompressedMapStatus";
+  s.true_total_bytes = 30 * kGiB;
+  s.true_max_bytes = 600 * kMiB;
+  s.true_median_bytes = 10 * kMiB;
+  s.seen_max_bytes = 10 * kMiB;  // averaged: the driver sees no skew
+  s.seen_median_bytes = 10 * kMiB;
+  s.read_skew_ratio_aqe_off = 20;
+  s.read_skew_ratio_aqe_on = 20;
+  f.shuffles = {s};
+  const Recommendation r = Recommend(f);
+  CHECK(HasLine(r, "spark.shuffle.accurateBlockSkewedFactor", "5.0"));
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].rfind("e7 has 3000 partitions, more than spark.shuffle.minNumPartitionsToHighlyCompress (2000)", 0) == 0);
+  CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
+}
+
+TEST_CASE("Recommend: broadcasts near executor memory are flagged", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  f.conf.auto_broadcast_join_threshold_bytes = 4 * kGiB;
+  f.broadcasts = {{"j1", 3 * kGiB}, {"j2", 10 * kMiB}};
+  const Recommendation r = Recommend(f);
+  REQUIRE(r.warnings.size() == 2);
+  CHECK(r.warnings[0].rfind("The broadcast build side of j1 is 3.0 GiB, 38% of executor memory (8.0 GiB)", 0) == 0);
+  CHECK(r.warnings[1].rfind("spark.sql.autoBroadcastJoinThreshold (4.0 GiB)", 0) == 0);
+}
+
+TEST_CASE("Recommend: AQE is turned on when it beats the static plan", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  f.conf.adaptive_enabled = false;
+  f.makespan_seconds_aqe_off = 117.3;
+  f.makespan_seconds_aqe_on = 37.7;
+  const Recommendation r = Recommend(f);
+  CHECK(HasLine(r, "spark.sql.adaptive.enabled", "true"));
+  CHECK(r.SparkDefaults() == "# AQE cuts the makespan from 117.3 s to 37.7 s\nspark.sql.adaptive.enabled true\n");
+  f.makespan_seconds_aqe_on = 116.0;  // less than 2% better: not worth it
+  CHECK_FALSE(Recommend(f).Sets("spark.sql.adaptive.enabled"));
+}
+
+nlohmann::json SweepRowJson(int point, const std::string& partitions, double seconds, double skew) {
+  return {{"point", point}, {"values", {{"spark.sql.shuffle.partitions", partitions}}},
+          {"makespanSecondsAqeOn", seconds}, {"makespanSecondsAqeOff", seconds * 2}, {"maxTaskSkewRatio", skew},
+          {"failures", 0}, {"error", nullptr}};
+}
+
+TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended even when faster",
+          "[report][recommend]") {
+  nlohmann::json doc = {
+      {"sweep", {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200", "400"}}}}},
+                 {"baseline", {{"spark.sql.shuffle.partitions", "200"}}},
+                 {"cluster", {{"executorMemoryBytes", 8 * kGiB}}}}},
+      {"rows", {SweepRowJson(0, "100", 30.0, 9.0), SweepRowJson(1, "200", 25.0, 8.0), SweepRowJson(2, "400", 20.0, 6.0)}}};
+  SweepBest best;
+  Recommendation r = RecommendFromSweep(doc, &best);
+  REQUIRE(best.point);
+  CHECK(*best.point == 1);  // 400 is faster, but the tasks are skewed
+  CHECK(best.baseline_point == 1u);
+  CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
+  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
+  CHECK(r.diagnosis == "Skew: The scenario's own values are (within 2%) the fastest of the sweep.");
+  // Skew splits at most points count as skew too.
+  for (auto& row : doc["rows"]) {
+    row["maxTaskSkewRatio"] = 1.2;
+    row["skewSplits"] = 3;
+  }
+  r = RecommendFromSweep(doc, &best);
+  CHECK(*best.point == 1);
+  // Without skew the fastest point wins.
+  for (auto& row : doc["rows"]) row["skewSplits"] = 0;
+  for (auto& row : doc["rows"]) row["maxTaskSkewRatio"] = 1.2;
+  r = RecommendFromSweep(doc, &best);
+  REQUIRE(best.point);
+  CHECK(*best.point == 2);
+  REQUIRE(r.lines.size() == 1);
+  CHECK(r.lines[0].key == "spark.sql.shuffle.partitions");
+  CHECK(r.lines[0].value == "400");
+  CHECK(r.lines[0].reason == "the fastest point of the sweep (makespan 25.00 s → 20.00 s)");
+}
+
+TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing", "[report][recommend]") {
+  nlohmann::json doc = {
+      {"sweep", {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200"}}}}},
+                 {"baseline", {{"spark.sql.shuffle.partitions", "100"}}}}},
+      {"rows", {SweepRowJson(0, "100", 25.0, 1.1), SweepRowJson(1, "200", 24.6, 1.1)}}};
+  SweepBest best;
+  const Recommendation r = RecommendFromSweep(doc, &best);
+  CHECK(*best.point == 0);
+  CHECK(r.lines.empty());
+}
+
+TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
+  nlohmann::json doc = {
+      {"sweep", {{"grid", {{{"key", "cluster.executors"}, {"values", {"10", "20"}}}}},
+                 {"baseline", {{"cluster.executors", "10"}}}}},
+      {"rows", {{{"point", 0}, {"values", {{"cluster.executors", "10"}}}, {"makespanSecondsAqeOn", 50.0}, {"failures", 0}},
+                {{"point", 1}, {"values", {{"cluster.executors", "20"}}}, {"makespanSecondsAqeOn", 30.0}, {"failures", 0}}}}};
+  SweepBest best;
+  const Recommendation r = RecommendFromSweep(doc, &best);
+  CHECK(HasLine(r, "spark.executor.instances", "20"));
+}
+
+}  // namespace
+}  // namespace aqesim::report

@@ -1,0 +1,114 @@
+#include "tools/sweep/journal.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace aqesim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+SweepRow Row(uint64_t point, double makespan) {
+  SweepRow r;
+  r.point = point;
+  r.values = {std::to_string(point)};
+  PointMetrics m;
+  m.makespan_seconds_aqe_on = makespan;
+  r.metrics = m;
+  return r;
+}
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("aqesim_journal_test_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST_CASE("Journal: rows survive reopening; a torn last row is dropped", "[sweep][journal]") {
+  TempDir dir;
+  const std::string path = (dir.path / "out.csv.journal").string();
+  const std::vector<std::string> keys = {"k"};
+  std::string error;
+  JournalContents contents;
+  {
+    auto j = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+    REQUIRE(j);
+    CHECK(contents.rows.empty());
+    REQUIRE(j->Append(Row(3, 1.5), &error));
+    REQUIRE(j->Append(Row(0, 2.5), &error));
+    REQUIRE(j->Append(Row(7, 3.5), &error));
+  }
+  // Simulate a kill in the middle of writing the third row.
+  std::string text = Slurp(path);
+  text.resize(text.size() - 20);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+
+  auto j = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+  REQUIRE(j);
+  CHECK(contents.dropped_lines == 1);
+  CHECK_FALSE(contents.started_over);
+  REQUIRE(contents.rows.size() == 2);
+  CHECK(contents.rows.at(3).metrics->makespan_seconds_aqe_on == 1.5);
+  CHECK(contents.rows.at(0).metrics->makespan_seconds_aqe_on == 2.5);
+  // The torn bytes are gone: the next append starts on a fresh line.
+  REQUIRE(j->Append(Row(7, 3.5), &error));
+  j.reset();
+  auto again = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+  REQUIRE(again);
+  CHECK(contents.dropped_lines == 0);
+  CHECK(contents.rows.size() == 3);
+}
+
+TEST_CASE("Journal: another sweep's journal is started over", "[sweep][journal]") {
+  TempDir dir;
+  const std::string path = (dir.path / "out.json.journal").string();
+  std::string error;
+  JournalContents contents;
+  {
+    auto j = Journal::Open(path, "fp1", {"k"}, 10, &contents, &error);
+    REQUIRE(j);
+    REQUIRE(j->Append(Row(1, 1.0), &error));
+  }
+  auto j = Journal::Open(path, "fp2", {"k"}, 10, &contents, &error);
+  REQUIRE(j);
+  CHECK(contents.started_over);
+  CHECK(contents.rows.empty());
+  CHECK(Slurp(path) == "{\"aqesimSweepJournal\":1,\"fingerprint\":\"fp2\"}\n");
+}
+
+TEST_CASE("Journal: duplicate and out-of-grid rows are dropped", "[sweep][journal]") {
+  TempDir dir;
+  const std::string path = (dir.path / "out.csv.journal").string();
+  std::string error;
+  JournalContents contents;
+  {
+    auto j = Journal::Open(path, "fp", {"k"}, 5, &contents, &error);
+    REQUIRE(j);
+    REQUIRE(j->Append(Row(1, 1.0), &error));
+    REQUIRE(j->Append(Row(1, 9.0), &error));
+    REQUIRE(j->Append(Row(5, 1.0), &error));
+  }
+  auto j = Journal::Open(path, "fp", {"k"}, 5, &contents, &error);
+  REQUIRE(j);
+  CHECK(contents.dropped_lines == 2);
+  REQUIRE(contents.rows.size() == 1);
+  CHECK(contents.rows.at(1).metrics->makespan_seconds_aqe_on == 1.0);
+}
+
+TEST_CASE("Fingerprint: FNV-1a 64", "[sweep][journal]") {
+  CHECK(Fingerprint("") == "cbf29ce484222325");
+  CHECK(Fingerprint("a") == "af63dc4c8601ec8c");
+}
+
+}  // namespace
+}  // namespace aqesim::sweep

@@ -1,0 +1,131 @@
+#include "tools/sweep/sweep_runner.h"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tools/sweep/sweep_output.h"
+
+namespace aqesim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Source(const std::string& rel) { return std::string(AQESIM_SOURCE_DIR) + "/" + rel; }
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("aqesim_sweep_runner_test_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+SweepSpec Spec(const std::string& journal) {
+  SweepSpec spec;
+  spec.scenario_path = Source("scenarios/coalesce-aqe-blog.json");
+  spec.axes = {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", {"16m", "32m", "64m", "128m"}},
+               {"cluster.executors", {"1", "2", "4"}}};
+  spec.journal_path = journal;
+  return spec;
+}
+
+std::string Render(const SweepSpec& spec, const PreparedSweep& p, const SweepOutcome& o) {
+  std::vector<std::string> keys;
+  for (const auto& a : spec.axes) keys.push_back(a.key);
+  return RenderSweep(OutputFormat::kCsv, p.info, keys, o.rows);
+}
+
+TEST_CASE("RunSweep: rows in grid order, the same with 1 and 2 threads", "[sweep][runner]") {
+  TempDir dir;
+  SweepSpec spec = Spec((dir.path / "a.journal").string());
+  std::vector<std::string> errors;
+  auto prepared = PrepareSweep(spec, &errors);
+  REQUIRE(errors.empty());
+  REQUIRE(prepared);
+  CHECK(prepared->num_points == 12);
+  spec.threads = 1;
+  std::string error;
+  auto one = RunSweep(spec, *prepared, &error);
+  REQUIRE(one);
+  spec.threads = 2;
+  spec.journal_path = (dir.path / "b.journal").string();
+  auto two = RunSweep(spec, *prepared, &error);
+  REQUIRE(two);
+  CHECK(Render(spec, *prepared, *one) == Render(spec, *prepared, *two));
+  REQUIRE(one->rows.size() == 12);
+  for (size_t i = 0; i < 12; ++i) CHECK(one->rows[i].point == i);
+  CHECK(one->rows[4].values == std::vector<std::string>{"32m", "2"});
+  // The blog example: 5 reducers of 70, 30, 20, 10, 50 MB at a 64 MB target → 3 tasks (one coalescing).
+  REQUIRE(one->rows[7].metrics);
+  CHECK(one->rows[7].metrics->coalescings == 1);
+}
+
+TEST_CASE("RunSweep: resumes from the journal without recomputing finished points", "[sweep][runner]") {
+  TempDir dir;
+  SweepSpec spec = Spec((dir.path / "out.csv.journal").string());
+  spec.threads = 2;
+  std::vector<std::string> errors;
+  auto prepared = PrepareSweep(spec, &errors);
+  REQUIRE(prepared);
+  std::string error;
+  auto first = RunSweep(spec, *prepared, &error);
+  REQUIRE(first);
+  CHECK(first->computed == 12);
+  CHECK(first->resumed == 0);
+  auto again = RunSweep(spec, *prepared, &error);
+  REQUIRE(again);
+  CHECK(again->computed == 0);
+  CHECK(again->resumed == 12);
+  CHECK(Render(spec, *prepared, *again) == Render(spec, *prepared, *first));
+
+  // Kill mid-row: cut the journal inside its last line.
+  std::ifstream in(spec.journal_path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  text.resize(text.size() - 30);
+  std::ofstream(spec.journal_path, std::ios::binary | std::ios::trunc) << text;
+  auto resumed = RunSweep(spec, *prepared, &error);
+  REQUIRE(resumed);
+  CHECK(resumed->dropped_journal_lines == 1);
+  CHECK(resumed->resumed == 11);
+  CHECK(resumed->computed == 1);
+  CHECK(Render(spec, *prepared, *resumed) == Render(spec, *prepared, *first));
+}
+
+TEST_CASE("PrepareSweep: unknown keys and bad values are diagnostics", "[sweep][runner]") {
+  SweepSpec spec = Spec("/nonexistent/j");
+  spec.axes = {{"spark.sql.shufle.partitions", {"10"}},
+               {"cluster.executors", {"0"}},
+               {"spark.sql.adaptive.coalescePartitions.minPartitionSize", {"0"}},
+               {"cluster.executors", {"1"}}};
+  std::vector<std::string> errors;
+  CHECK_FALSE(PrepareSweep(spec, &errors));
+  REQUIRE(errors.size() == 4);
+  CHECK(errors[0].rfind("--grid spark.sql.shufle.partitions: unknown key", 0) == 0);
+  CHECK(errors[0].find("did you mean \"spark.sql.shuffle.partitions\"?") != std::string::npos);
+  CHECK(errors[1].rfind("--grid cluster.executors=0: ", 0) == 0);
+  CHECK(errors[1].find("/cluster/executors") != std::string::npos);
+  CHECK(errors[2].rfind("--grid spark.sql.adaptive.coalescePartitions.minPartitionSize=0: ", 0) == 0);
+  CHECK(errors[3] == "--grid cluster.executors: the key is swept twice; give all its values in one --grid");
+}
+
+TEST_CASE("ApplyGridValue: cluster and cost keys edit the document, others are conf", "[sweep][runner]") {
+  nlohmann::json doc = {{"cluster", {{"executors", 2}}}};
+  ConfOverrides ov;
+  ApplyGridValue("cluster.executors", "8", &doc, &ov);
+  ApplyGridValue("cluster.executorMemory", "4g", &doc, &ov);
+  ApplyGridValue("cost.taskLaunchSeconds", "0.5", &doc, &ov);
+  ApplyGridValue("spark.sql.shuffle.partitions", "300", &doc, &ov);
+  CHECK(doc["cluster"]["executors"] == 8);
+  CHECK(doc["cluster"]["executorMemory"] == "4g");
+  CHECK(doc["cost"]["taskLaunchSeconds"] == 0.5);
+  REQUIRE(ov.conf.size() == 1);
+  CHECK(ov.conf[0] == std::pair<std::string, std::string>{"spark.sql.shuffle.partitions", "300"});
+}
+
+}  // namespace
+}  // namespace aqesim::sweep

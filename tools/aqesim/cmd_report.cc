@@ -1,0 +1,65 @@
+// aqesim report INPUT -o REPORT.html|REPORT.md [--format html|md] [--conf KEY=VALUE]...
+//                [--properties-file FILE]
+// INPUT is a scenario (simulated here, AQE off and on: the fullest report), the output of
+// `aqesim run --format json --tasks`, or the JSON output of `aqesim sweep`
+// (tools/report/report_input.h). HTML is one self-contained file that opens offline.
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/aqesim/scenario_args.h"
+#include "tools/aqesim/simulate.h"
+#include "tools/report/report_input.h"
+#include "tools/report/report_render.h"
+
+namespace aqesim::cli {
+
+void RegisterReport(CLI::App& app) {
+  struct Options {
+    ScenarioArgs scenario;  // path = INPUT; --conf/--properties-file apply to a scenario input
+    std::string output = "-";
+    std::string format;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Tuning report (HTML or Markdown) from a scenario, `run --format json --tasks` output or a sweep");
+  cmd->add_option("INPUT", o->scenario.path, "Scenario, RESULT.json or SWEEP.json")->required();
+  cmd->add_option("--conf", o->scenario.conf, "Spark configuration KEY=VALUE for a scenario input (repeatable)");
+  cmd->add_option("--properties-file", o->scenario.properties_file, "spark-defaults.conf-style file, scenario input");
+  cmd->add_option("-o,--output", o->output, "REPORT.html or REPORT.md (default stdout)");
+  cmd->add_option("--format", o->format, "html or md (default: from the output's extension, else html)")
+      ->check(CLI::IsMember({"html", "md"}));
+  cmd->callback([o] {
+    std::string format = o->format;
+    if (format.empty()) {
+      const std::string& out = o->output;
+      format = out.size() > 3 && (out.substr(out.size() - 3) == ".md") ? "md" : "html";
+    }
+    std::ifstream in(o->scenario.path, std::ios::binary);
+    if (!in) throw InputError(o->scenario.path + ": cannot read the file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+    report::ReportInput input;
+    if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
+      auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
+      const RunResult off = SimulateOrThrow(*scenario, false);
+      const RunResult on = SimulateOrThrow(*scenario, true);
+      input = report::InputFromRuns(*scenario, off, on);
+    } else {
+      if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty())
+        throw InputError("--conf and --properties-file apply to a scenario input, not to " + o->scenario.path);
+      std::vector<std::string> errors;
+      std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
+      if (!parsed) throw InputError(errors);
+      input = std::move(*parsed);
+    }
+    WriteOutputAtomically(o->output, format == "md" ? report::RenderMarkdownReport(input)
+                                                    : report::RenderHtmlReport(input));
+  });
+}
+
+}  // namespace aqesim::cli

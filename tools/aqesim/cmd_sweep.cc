@@ -1,0 +1,136 @@
+// aqesim sweep SCENARIO|SWEEP_DEF --grid KEY=V1,V2,... [--grid ...] [--threads N] [--shard K/N]
+//              [--conf KEY=VALUE]... [--properties-file FILE] [--keep-journal] -o OUT.csv|OUT.json
+// Simulates every point of the grids' cartesian product (AQE off and on) on N threads; rows
+// come out in grid order whatever N is. Finished points are journaled to OUT.journal as they
+// complete, and re-running the same command resumes from it; the journal is removed once
+// OUT is written (kept with --keep-journal). See tools/sweep/.
+//
+// A sweep definition (scenarios/sweeps/*.json) names the scenario and the grids:
+//   {"name", "description", "scenario": "PATH relative to the definition", "grid": [{"key", "values"}]}
+// --grid options add axes after the definition's.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/aqesim/scenario_args.h"
+#include "tools/sweep/sweep_output.h"
+#include "tools/sweep/sweep_runner.h"
+
+namespace aqesim::cli {
+
+namespace {
+
+// A sweep definition file: its scenario (relative to the file) and grids go into `spec`.
+// Not a definition (e.g. a scenario): nothing happens.
+void ReadSweepDefinition(const std::string& path, sweep::SweepSpec* spec, std::vector<std::string>* errors) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return;  // PrepareSweep reports it
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || doc.contains("plan") || !doc.contains("scenario") || !doc.contains("grid")) return;
+  if (!doc["scenario"].is_string()) {
+    errors->push_back(path + ": /scenario: expected the path of a scenario file");
+    return;
+  }
+  const std::filesystem::path base = std::filesystem::path(path).parent_path();
+  spec->scenario_path = (base / doc["scenario"].get<std::string>()).lexically_normal().string();
+  if (!doc["grid"].is_array()) {
+    errors->push_back(path + ": /grid: expected an array of {\"key\", \"values\"}");
+    return;
+  }
+  for (size_t i = 0; i < doc["grid"].size(); ++i) {
+    const nlohmann::json& a = doc["grid"][i];
+    const std::string p = path + ": /grid/" + std::to_string(i);
+    if (!a.is_object() || !a.contains("key") || !a["key"].is_string() || !a.contains("values") ||
+        !a["values"].is_array() || a["values"].empty()) {
+      errors->push_back(p + ": expected {\"key\": KEY, \"values\": [V1, ...]}");
+      continue;
+    }
+    sweep::GridAxis axis;
+    axis.key = a["key"].get<std::string>();
+    for (const auto& v : a["values"]) axis.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    spec->axes.push_back(std::move(axis));
+  }
+}
+
+}  // namespace
+
+void RegisterSweep(CLI::App& app) {
+  struct Options {
+    ScenarioArgs scenario;
+    std::vector<std::string> grids;
+    int threads = 0;
+    std::string shard = "1/1";
+    std::string output;
+    bool keep_journal = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("sweep", "Simulate the cartesian product of configuration grids, in parallel");
+  AddScenarioOptions(cmd, &o->scenario);
+  cmd->add_option("--grid", o->grids,
+                  "KEY=V1,V2,... (repeatable; KEY is a Spark key, cluster.FIELD, cost.PARAM or simulation.FIELD)")
+      ;
+  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  cmd->add_option("--shard", o->shard, "Run slice K of N (points i with i % N == K-1); join with aqesim merge");
+  cmd->add_flag("--keep-journal", o->keep_journal, "Keep OUT.journal after OUT is written");
+  cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
+  cmd->callback([o] {
+    std::vector<std::string> errors;
+    sweep::SweepSpec spec;
+    spec.scenario_path = o->scenario.path;
+    ReadSweepDefinition(o->scenario.path, &spec, &errors);
+    spec.overrides.properties_file = o->scenario.properties_file;
+    for (const std::string& kv : o->scenario.conf) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        errors.push_back("--conf " + kv + ": expected KEY=VALUE");
+        continue;
+      }
+      spec.overrides.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    for (const std::string& g : o->grids) {
+      std::string why;
+      if (auto axis = sweep::ParseGridArg(g, &why)) spec.axes.push_back(std::move(*axis));
+      else errors.push_back(why);
+    }
+    std::string why;
+    if (auto shard = sweep::ParseShard(o->shard, &why)) spec.shard = *shard;
+    else errors.push_back(why);
+    const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
+    if (!format) errors.push_back("-o " + o->output + ": expected a file name ending in .csv or .json");
+    if (!errors.empty()) throw InputError(errors);
+    spec.threads = o->threads;
+    spec.journal_path = o->output + ".journal";
+    spec.progress = ::isatty(STDERR_FILENO) != 0;
+
+    std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);
+    if (!prepared) throw InputError(errors);
+    for (const std::string& w : prepared->base_warnings) Warn(w);
+    std::optional<sweep::SweepOutcome> outcome = sweep::RunSweep(spec, *prepared, &why);
+    if (!outcome) throw InputError(why);
+    if (outcome->journal_started_over) Warn(spec.journal_path + ": written by another sweep; started over");
+    if (outcome->dropped_journal_lines > 0)
+      Warn(spec.journal_path + ": dropped " + std::to_string(outcome->dropped_journal_lines) +
+           " torn or invalid line(s); those points were simulated again");
+    if (outcome->resumed > 0)
+      std::fprintf(stderr, "aqesim: sweep: resumed %llu finished point(s) from %s, simulated %llu\n",
+                   static_cast<unsigned long long>(outcome->resumed), spec.journal_path.c_str(),
+                   static_cast<unsigned long long>(outcome->computed));
+    for (const std::string& w : outcome->warnings) Warn(w);
+    std::vector<std::string> keys;
+    for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
+    WriteOutputAtomically(o->output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows));
+    if (!o->keep_journal) std::remove(spec.journal_path.c_str());
+  });
+}
+
+}  // namespace aqesim::cli

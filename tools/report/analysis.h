@@ -1,0 +1,103 @@
+// Analysis behind the report: skew severity of stages, and the facts about a run that the
+// recommendation rules (tools/report/recommend.h) work from.
+#ifndef AQESIM_TOOLS_REPORT_ANALYSIS_H_
+#define AQESIM_TOOLS_REPORT_ANALYSIS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/conf/spark_conf.h"
+#include "tools/report/report_input.h"
+
+namespace aqesim::report {
+
+/// Dr. Elephant's severity bands for a skew ratio (max ÷ median task seconds):
+/// < 1.33 none, [1.33, 1.78) low, [1.78, 3.16) moderate, [3.16, 10) severe, >= 10 critical.
+enum class Severity { kNone, kLow, kModerate, kSevere, kCritical };
+inline constexpr double kSeverityLow = 1.33;
+inline constexpr double kSeverityModerate = 1.78;
+inline constexpr double kSeveritySevere = 3.16;
+inline constexpr double kSeverityCritical = 10.0;
+
+Severity SeverityOf(double skew_ratio);
+std::string_view SeverityName(Severity s);  // "none", "low", "moderate", "severe", "critical"
+
+/// One stage of a run, as the report's table shows it.
+struct StageRow {
+  int id = 0;
+  std::string name;
+  int tasks = 0;
+  double duration_seconds = 0;
+  double task_median_seconds = 0;
+  double task_max_seconds = 0;
+  double skew_ratio = 0;  // max ÷ median task seconds (1 for uniform; 0 without tasks)
+  Severity severity = Severity::kNone;
+  int64_t spill_bytes = 0;
+  int64_t shuffle_read_bytes = 0;
+  std::vector<std::string> reads;  // exchange ids
+};
+
+/// The stages of a `runs[]` element (RunToJson shape).
+std::vector<StageRow> StageRows(const nlohmann::json& run);
+
+/// Decision counts of a run (the sweep's counting: sweep_row.h).
+struct DecisionCounts {
+  int coalescings = 0;
+  int skew_splits = 0;
+  int broadcast_conversions = 0;
+  int local_reads = 0;
+};
+DecisionCounts CountDecisions(const nlohmann::json& run);
+
+/// What the rules know about one shuffle (exchange).
+struct ShuffleFacts {
+  std::string id;
+  int num_partitions = 0;
+  std::string map_status;  // "CompressedMapStatus", "HighlyCompressedMapStatus", ...
+  int64_t true_total_bytes = 0;
+  int64_t true_max_bytes = 0;
+  int64_t true_median_bytes = 0;
+  int64_t seen_max_bytes = 0;     // as the driver sees them (MapStatus)
+  int64_t seen_median_bytes = 0;
+  /// Worst max÷median task seconds among the stages reading this shuffle, per run.
+  double read_skew_ratio_aqe_off = 0;
+  double read_skew_ratio_aqe_on = 0;
+  int64_t read_spill_bytes_aqe_off = 0;
+  int64_t read_spill_bytes_aqe_on = 0;
+};
+
+/// A broadcast hash join's build side.
+struct BroadcastFacts {
+  std::string join;
+  int64_t build_bytes = 0;
+};
+
+/// Everything the recommendation rules read.
+struct TuningFacts {
+  SqlConf conf;             // typed view of the configuration (defaults when unknown)
+  bool conf_known = false;
+  int64_t executor_memory_bytes = 0;  // 0 when unknown
+  int total_cores = 0;                // 0 when unknown
+  double makespan_seconds_aqe_off = 0;
+  double makespan_seconds_aqe_on = 0;
+  bool has_aqe_off = false;
+  bool has_aqe_on = false;
+  int skew_splits_aqe_on = 0;
+  std::vector<ShuffleFacts> shuffles;
+  std::vector<BroadcastFacts> broadcasts;
+};
+
+/// Collects the facts of a single-configuration input (InputKind::kRun).
+TuningFacts FactsFromInput(const ReportInput& input);
+
+/// Median of sizes as OptimizeSkewedJoin takes it (spec §3.4): the mean of the two middle
+/// values for an even count (integer division), at least 1; 0 when empty.
+int64_t MedianBytes(std::vector<int64_t> v);
+
+}  // namespace aqesim::report
+
+#endif  // AQESIM_TOOLS_REPORT_ANALYSIS_H_

@@ -1,0 +1,404 @@
+#include "tools/report/recommend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "models/aqe/decision.h"
+
+namespace aqesim::report {
+
+namespace {
+
+constexpr int64_t kMiB = 1LL << 20;
+// AQE must beat the static plan by this much to be worth turning on.
+constexpr double kAqeGainRatio = 0.98;
+// Partitions are "too large" when their median is this many times the advisory size.
+constexpr double kLargePartitionFactor = 2.0;
+
+const char* const kPartitionKeys[] = {"spark.sql.shuffle.partitions",
+                                      "spark.sql.adaptive.coalescePartitions.initialPartitionNum"};
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string FactorString(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", f);
+  return buf;
+}
+
+int64_t RoundUpTo(int64_t v, int64_t step) { return step > 0 ? (v + step - 1) / step * step : v; }
+
+void AddLine(Recommendation* r, const std::string& key, const std::string& value, const std::string& reason) {
+  for (ConfLine& l : r->lines) {
+    if (l.key == key) return;  // the first rule to set a key wins
+  }
+  r->lines.push_back({key, value, reason});
+}
+
+bool IsPartitionKey(const std::string& key) {
+  return std::find(std::begin(kPartitionKeys), std::end(kPartitionKeys), key) != std::end(kPartitionKeys);
+}
+
+bool IsHighlyCompressed(const ShuffleFacts& s, const SqlConf& conf) {
+  return s.num_partitions > conf.min_num_partitions_to_highly_compress &&
+         s.map_status.find("HighlyCompressed") != std::string::npos;
+}
+
+// Would OptimizeSkewedJoin split the largest partition, judging by these sizes?
+bool SparkWouldSplit(int64_t max_bytes, int64_t median_bytes, const SqlConf& conf) {
+  const double cut = std::max(static_cast<double>(conf.skewed_partition_threshold_bytes),
+                              static_cast<double>(median_bytes) * conf.skewed_partition_factor);
+  return static_cast<double>(max_bytes) > cut;
+}
+
+}  // namespace
+
+std::string SparkByteString(int64_t bytes) {
+  if (bytes > 0 && bytes % (1LL << 30) == 0) return std::to_string(bytes >> 30) + "g";
+  if (bytes > 0 && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + "m";
+  if (bytes > 0 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + "k";
+  return std::to_string(bytes);
+}
+
+std::string Recommendation::SparkDefaults() const {
+  std::string out;
+  for (const ConfLine& l : lines) out += "# " + l.reason + "\n" + l.key + " " + l.value + "\n";
+  return out;
+}
+
+bool Recommendation::Sets(const std::string& key) const {
+  return std::any_of(lines.begin(), lines.end(), [&](const ConfLine& l) { return l.key == key; });
+}
+
+bool IsSizeSkewed(const ShuffleFacts& s, int64_t advisory_bytes) {
+  if (s.true_max_bytes <= advisory_bytes) return false;  // small partitions are never the bottleneck
+  return static_cast<double>(s.true_max_bytes) >= kSeveritySevere * static_cast<double>(std::max<int64_t>(s.true_median_bytes, 1));
+}
+
+bool IsSlowedBySkew(const ShuffleFacts& s, int64_t advisory_bytes) {
+  return IsSizeSkewed(s, advisory_bytes) &&
+         std::max(s.read_skew_ratio_aqe_off, s.read_skew_ratio_aqe_on) >= kSeveritySevere;
+}
+
+Recommendation Recommend(const TuningFacts& f) {
+  Recommendation r;
+  const SqlConf& c = f.conf;
+  const int64_t advisory = c.advisory_partition_size_bytes;
+  if (!f.conf_known) r.notes.push_back("The input does not carry its Spark configuration: Spark's defaults are assumed.");
+
+  // Rule 1 — AQE itself: on when the adaptive run beats the static plan.
+  const bool aqe_helps = f.has_aqe_off && f.has_aqe_on &&
+                         f.makespan_seconds_aqe_on < kAqeGainRatio * f.makespan_seconds_aqe_off;
+  if (!c.adaptive_enabled && aqe_helps) {
+    AddLine(&r, "spark.sql.adaptive.enabled", "true",
+            "AQE cuts the makespan from " + Fixed(f.makespan_seconds_aqe_off, 1) + " s to " +
+                Fixed(f.makespan_seconds_aqe_on, 1) + " s");
+  }
+  const bool adaptive = c.adaptive_enabled || r.Sets("spark.sql.adaptive.enabled");
+
+  // Rule 2 — skew: the lever is AQE's skew join, never the partition count.
+  std::vector<const ShuffleFacts*> skewed;
+  for (const ShuffleFacts& s : f.shuffles) {
+    if (IsSlowedBySkew(s, advisory)) skewed.push_back(&s);
+  }
+  for (const ShuffleFacts* s : skewed) {
+    const std::string sizes = s->id + " (largest partition " + FormatBytes(s->true_max_bytes) + ", median " +
+                              FormatBytes(s->true_median_bytes) + ")";
+    if (!adaptive) {
+      AddLine(&r, "spark.sql.adaptive.enabled", "true", "skewed shuffle " + sizes + ": AQE's skew join splits it");
+    }
+    AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
+            "skewed shuffle " + sizes + ": OptimizeSkewedJoin splits the hot partitions" +
+                (f.skew_splits_aqe_on > 0 ? " (" + std::to_string(f.skew_splits_aqe_on) + " split in the AQE run)" : ""));
+    if (s->read_skew_ratio_aqe_on < kSeveritySevere) continue;  // AQE already evens the tasks out
+    // Why not split? The driver does not see it (below), or the thresholds are too high.
+    const bool invisible = IsHighlyCompressed(*s, c) && SparkWouldSplit(s->true_max_bytes, s->true_median_bytes, c) &&
+                           !SparkWouldSplit(s->seen_max_bytes, s->seen_median_bytes, c);
+    if (invisible) continue;  // handled by the MapStatus guardrail
+    const double factor_cut = static_cast<double>(s->seen_median_bytes) * c.skewed_partition_factor;
+    if (static_cast<double>(c.skewed_partition_threshold_bytes) > factor_cut &&
+        s->true_max_bytes <= c.skewed_partition_threshold_bytes * 2) {
+      const int64_t threshold = RoundUpTo(std::max<int64_t>(advisory, static_cast<int64_t>(factor_cut)), kMiB);
+      if (threshold < c.skewed_partition_threshold_bytes) {
+        AddLine(&r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", SparkByteString(threshold),
+                "tasks of " + s->id + " stay skewed with AQE (max÷median " + Fixed(s->read_skew_ratio_aqe_on, 2) +
+                    "): partitions under the " + FormatBytes(c.skewed_partition_threshold_bytes) +
+                    " threshold are never split");
+      }
+    } else if (c.skewed_partition_factor > 2.0) {
+      AddLine(&r, "spark.sql.adaptive.skewJoin.skewedPartitionFactor",
+              FactorString(std::max(2.0, c.skewed_partition_factor / 2)),
+              "tasks of " + s->id + " stay skewed with AQE (max÷median " + Fixed(s->read_skew_ratio_aqe_on, 2) +
+                  "): a lower factor splits the moderately large partitions too");
+    }
+  }
+
+  // Rule 3 — partitions too large (no skew): more initial partitions, AQE coalesces back.
+  if (skewed.empty()) {
+    int64_t want = 0;
+    const ShuffleFacts* widest = nullptr;
+    for (const ShuffleFacts& s : f.shuffles) {
+      if (s.num_partitions <= 0 || IsSizeSkewed(s, advisory)) continue;
+      const bool large = static_cast<double>(s.true_median_bytes) > kLargePartitionFactor * static_cast<double>(advisory);
+      const bool spills = (s.read_spill_bytes_aqe_off + s.read_spill_bytes_aqe_on) > 0 && s.true_median_bytes > advisory;
+      if (!large && !spills) continue;
+      int64_t p = (s.true_total_bytes + advisory - 1) / advisory;
+      p = RoundUpTo(p, std::max(f.total_cores, 1));
+      if (p <= s.num_partitions) continue;
+      if (p > want) {
+        want = p;
+        widest = &s;
+      }
+    }
+    if (widest) {
+      const int64_t limit = c.min_num_partitions_to_highly_compress;
+      if (want > limit && (widest->true_total_bytes + limit - 1) / limit <= 2 * advisory) {
+        r.notes.push_back("The partition count is kept at spark.shuffle.minNumPartitionsToHighlyCompress (" +
+                          std::to_string(limit) + ") so that the driver keeps seeing exact block sizes.");
+        want = limit;
+      } else if (want > limit) {
+        r.warnings.push_back(std::to_string(want) + " partitions is above spark.shuffle.minNumPartitionsToHighlyCompress (" +
+                             std::to_string(limit) + "): map outputs become HighlyCompressedMapStatus and the driver sees "
+                             "average sizes for blocks under spark.shuffle.accurateBlockThreshold; set "
+                             "spark.shuffle.accurateBlockSkewedFactor if skew appears.");
+      }
+      const std::string why = widest->id + " moves " + FormatBytes(widest->true_total_bytes) + " through " +
+                              std::to_string(widest->num_partitions) + " partitions (median " +
+                              FormatBytes(widest->true_median_bytes) + ", " +
+                              (widest->read_spill_bytes_aqe_off + widest->read_spill_bytes_aqe_on > 0 ? "spilling" : "no spill") +
+                              "); about " + FormatBytes(advisory) + " per partition needs " + std::to_string(want) +
+                              (adaptive ? ", and AQE coalesces what turns out small" : "");
+      AddLine(&r, "spark.sql.shuffle.partitions", std::to_string(want), why);
+      if (c.initial_partition_num) AddLine(&r, "spark.sql.adaptive.coalescePartitions.initialPartitionNum", std::to_string(want), why);
+      if (widest->num_partitions != c.InitialShufflePartitions()) {
+        r.notes.push_back("The partition count of " + widest->id + " (" + std::to_string(widest->num_partitions) +
+                          ") is set by the job itself (repartition(n) or an RDD's numPartitions), not by "
+                          "spark.sql.shuffle.partitions: raise it there to " + std::to_string(want) + " as well.");
+      }
+    }
+  }
+
+  // Guardrail — MapStatus: above minNumPartitionsToHighlyCompress the driver may not see skew.
+  for (const ShuffleFacts& s : f.shuffles) {
+    if (!IsHighlyCompressed(s, c)) continue;
+    if (!SparkWouldSplit(s.true_max_bytes, s.true_median_bytes, c)) continue;
+    if (SparkWouldSplit(s.seen_max_bytes, s.seen_median_bytes, c)) continue;
+    r.warnings.push_back(s.id + " has " + std::to_string(s.num_partitions) +
+                         " partitions, more than spark.shuffle.minNumPartitionsToHighlyCompress (" +
+                         std::to_string(c.min_num_partitions_to_highly_compress) +
+                         "): the driver sees averaged block sizes (largest " + FormatBytes(s.seen_max_bytes) +
+                         ", truly " + FormatBytes(s.true_max_bytes) + ") and cannot detect the skew.");
+    if (c.accurate_block_skewed_factor <= 0) {
+      AddLine(&r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
+              "makes MapStatus record the skewed blocks of " + s.id + " exactly, so AQE can see and split them");
+    }
+  }
+
+  // Guardrail — broadcasts near executor memory.
+  if (f.executor_memory_bytes > 0) {
+    const double limit = kBroadcastMemoryFraction * static_cast<double>(f.executor_memory_bytes);
+    for (const BroadcastFacts& b : f.broadcasts) {
+      if (static_cast<double>(b.build_bytes) >= limit) {
+        r.warnings.push_back("The broadcast build side of " + b.join + " is " + FormatBytes(b.build_bytes) + ", " +
+                             Fixed(100.0 * static_cast<double>(b.build_bytes) / static_cast<double>(f.executor_memory_bytes), 0) +
+                             "% of executor memory (" + FormatBytes(f.executor_memory_bytes) +
+                             "); every executor holds it, as a hash relation larger than the data: risk of OutOfMemoryError.");
+      }
+    }
+    for (const auto& [key, bytes] : {std::pair<std::string, int64_t>{"spark.sql.autoBroadcastJoinThreshold", c.auto_broadcast_join_threshold_bytes},
+                                     {"spark.sql.adaptive.autoBroadcastJoinThreshold", c.adaptive_auto_broadcast_join_threshold_bytes.value_or(-1)}}) {
+      if (bytes > 0 && static_cast<double>(bytes) >= limit) {
+        r.warnings.push_back(key + " (" + FormatBytes(bytes) + ") lets build sides of up to " +
+                             Fixed(100.0 * static_cast<double>(bytes) / static_cast<double>(f.executor_memory_bytes), 0) +
+                             "% of executor memory be broadcast: risk of OutOfMemoryError.");
+      }
+    }
+  }
+
+  // Guardrail — never more partitions when the slowness is skew.
+  if (!skewed.empty()) {
+    r.lines.erase(std::remove_if(r.lines.begin(), r.lines.end(), [](const ConfLine& l) { return IsPartitionKey(l.key); }),
+                  r.lines.end());
+    r.notes.push_back("Not recommending more shuffle partitions: the slow tasks read hot keys, and a key's rows stay in "
+                      "one partition whatever spark.sql.shuffle.partitions is.");
+  }
+
+  if (!skewed.empty()) {
+    r.diagnosis = "Skew: " + skewed.front()->id + "'s largest partition is " +
+                  Fixed(static_cast<double>(skewed.front()->true_max_bytes) / static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)), 1) +
+                  "× its median, and the tasks reading it are " +
+                  std::string(SeverityName(SeverityOf(std::max(skewed.front()->read_skew_ratio_aqe_off, skewed.front()->read_skew_ratio_aqe_on)))) +
+                  "ly unbalanced.";
+  } else if (r.Sets("spark.sql.shuffle.partitions")) {
+    r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
+  } else if (r.Sets("spark.sql.adaptive.enabled")) {
+    r.diagnosis = "The static plan: AQE would re-plan it at run time.";
+  } else if (r.lines.empty() && r.warnings.empty()) {
+    r.diagnosis = "Nothing to change: no skew, spill or oversized partitions.";
+  } else {
+    r.diagnosis = "See the warnings.";
+  }
+  return r;
+}
+
+Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
+  Recommendation r;
+  *best = SweepBest{};
+  const nlohmann::json& info = doc["sweep"];
+  std::vector<std::string> keys;
+  for (const auto& a : info.value("grid", nlohmann::json::array())) keys.push_back(a.value("key", ""));
+  const nlohmann::json baseline = info.value("baseline", nlohmann::json::object());
+  const int64_t executor_memory = info.contains("cluster") ? info["cluster"].value("executorMemoryBytes", int64_t{0}) : 0;
+  auto value_of = [&](const nlohmann::json& row, const std::string& key) -> std::string {
+    return row.contains("values") && row["values"].contains(key) && row["values"][key].is_string()
+               ? row["values"][key].get<std::string>()
+               : "";
+  };
+  auto as_number = [](const std::string& s) -> std::optional<double> {
+    if (auto b = ParseByteString(s)) return static_cast<double>(*b);
+    char* end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    if (end && *end == '\0' && !s.empty()) return d;
+    return std::nullopt;
+  };
+  auto baseline_number = [&](const std::string& key) -> std::optional<double> {
+    if (baseline.contains(key) && baseline[key].is_string()) return as_number(baseline[key].get<std::string>());
+    if (key == "spark.sql.shuffle.partitions" || key == "spark.sql.adaptive.coalescePartitions.initialPartitionNum") return 200;
+    return std::nullopt;
+  };
+
+  // Candidates: points that ran without failures.
+  std::vector<const nlohmann::json*> ok;
+  std::vector<double> skew_ratios;
+  for (const auto& row : doc["rows"]) {
+    if (!row.contains("makespanSecondsAqeOn") || !row["makespanSecondsAqeOn"].is_number()) continue;
+    if (row.value("failures", 0) > 0) continue;
+    ok.push_back(&row);
+    skew_ratios.push_back(row.value("maxTaskSkewRatio", 0.0));
+  }
+  if (ok.empty()) {
+    r.diagnosis = "No point of the sweep ran without failures.";
+    return r;
+  }
+  // The point at the scenario's own values, when the grid has it.
+  const nlohmann::json* baseline_row = nullptr;
+  for (const nlohmann::json* row : ok) {
+    bool match = true;
+    for (const std::string& k : keys) {
+      const std::string v = value_of(*row, k);
+      const bool same = baseline.contains(k) && baseline[k].is_string() &&
+                        (baseline[k].get<std::string>() == v ||
+                         (as_number(v) && as_number(baseline[k].get<std::string>()) &&
+                          *as_number(v) == *as_number(baseline[k].get<std::string>())));
+      if (!same) match = false;
+    }
+    if (match) {
+      baseline_row = row;
+      best->baseline_point = (*row)["point"].get<uint64_t>();
+      best->baseline_makespan_seconds = (*row)["makespanSecondsAqeOn"].get<double>();
+      break;
+    }
+  }
+  std::sort(skew_ratios.begin(), skew_ratios.end());
+  const double typical_skew = skew_ratios[skew_ratios.size() / 2];
+  // Skew limits the job when the tasks stay unbalanced even with AQE, or when AQE has to split
+  // skewed partitions at most points (then the static plan is slow because of skew).
+  size_t points_with_splits = 0;
+  for (const nlohmann::json* row : ok) points_with_splits += row->value("skewSplits", 0) > 0;
+  const bool splits_typical = 2 * points_with_splits > ok.size();
+  const bool skewed = typical_skew >= kSeveritySevere || splits_typical;
+
+  // Guardrails as filters, each noted once.
+  std::set<std::string> excluded_why;
+  auto passes = [&](const nlohmann::json& row) {
+    for (const std::string& k : keys) {
+      const std::optional<double> v = as_number(value_of(row, k));
+      if (!v) continue;
+      if (skewed && IsPartitionKey(k)) {
+        const std::optional<double> base = baseline_number(k);
+        if (base && *v > *base) {
+          excluded_why.insert("Points with more " + k + " than the scenario's were left out: the slowness is skew (" +
+                              (splits_typical ? "AQE splits skewed partitions at most points"
+                                              : "typical max÷median " + Fixed(typical_skew, 2)) +
+                              "), and more partitions do not split a hot key.");
+          return false;
+        }
+      }
+      if ((k == "spark.sql.autoBroadcastJoinThreshold" || k == "spark.sql.adaptive.autoBroadcastJoinThreshold") &&
+          executor_memory > 0 && *v >= kBroadcastMemoryFraction * static_cast<double>(executor_memory)) {
+        excluded_why.insert("Points whose " + k + " reaches " + Fixed(100 * kBroadcastMemoryFraction, 0) +
+                            "% of executor memory were left out (risk of OutOfMemoryError).");
+        return false;
+      }
+    }
+    return true;
+  };
+  const nlohmann::json* winner = nullptr;
+  for (const nlohmann::json* row : ok) {
+    if (!passes(*row)) continue;
+    if (!winner || (*row)["makespanSecondsAqeOn"].get<double>() < (*winner)["makespanSecondsAqeOn"].get<double>())
+      winner = row;
+  }
+  for (const std::string& why : excluded_why) r.notes.push_back(why);
+  if (!winner) {
+    r.diagnosis = "Every point was excluded by the guardrails.";
+    return r;
+  }
+  // A point within 2% of the scenario's own values is not worth a change: keep the baseline.
+  if (best->baseline_point && passes(*baseline_row) &&
+      (*winner)["makespanSecondsAqeOn"].get<double>() >= kAqeGainRatio * *best->baseline_makespan_seconds) {
+    if (winner != baseline_row)
+      r.notes.push_back("The fastest point (" + std::to_string((*winner)["point"].get<uint64_t>()) + ", " +
+                        Fixed((*winner)["makespanSecondsAqeOn"].get<double>(), 2) +
+                        " s) is within 2% of the scenario's own values: no change recommended for the swept keys.");
+    winner = baseline_row;
+  }
+  best->point = (*winner)["point"].get<uint64_t>();
+  best->makespan_seconds = (*winner)["makespanSecondsAqeOn"].get<double>();
+  const std::string gain = best->baseline_makespan_seconds
+                               ? " (makespan " + Fixed(*best->baseline_makespan_seconds, 2) + " s → " +
+                                     Fixed(best->makespan_seconds, 2) + " s)"
+                               : " (makespan " + Fixed(best->makespan_seconds, 2) + " s)";
+  for (const std::string& k : keys) {
+    const std::string v = value_of(*winner, k);
+    best->values.push_back(v);
+    const bool same = baseline.contains(k) && baseline[k].is_string() && baseline[k].get<std::string>() == v;
+    if (same) continue;
+    std::string key = k;
+    if (k == "cluster.executors") key = "spark.executor.instances";
+    else if (k == "cluster.executorCores") key = "spark.executor.cores";
+    else if (k == "cluster.executorMemory") key = "spark.executor.memory";
+    else if (k.rfind("cost.", 0) == 0 || k.rfind("simulation.", 0) == 0 || k.rfind("cluster.", 0) == 0) {
+      r.notes.push_back("The best point has " + k + " = " + v + " (a model parameter, not a Spark setting).");
+      continue;
+    }
+    if (key == "spark.executor.memory") {
+      if (auto b = as_number(v)) { if (*b >= 1024) { AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)), "the fastest point of the sweep" + gain); continue; } }
+    }
+    AddLine(&r, key, v, "the fastest point of the sweep" + gain);
+  }
+  if (skewed) {
+    AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
+            splits_typical ? "AQE splits skewed partitions at " + std::to_string(points_with_splits) + " of " +
+                                 std::to_string(ok.size()) + " points: the skew join is what evens the tasks out"
+                           : "the tasks stay skewed (typical max÷median " + Fixed(typical_skew, 2) + ")");
+    r.notes.push_back("The slowness is skew: tune the skew settings (spark.sql.adaptive.skewJoin.skewedPartitionFactor, "
+                      "skewedPartitionThresholdInBytes), not the partition count.");
+  }
+  const bool changes = std::any_of(r.lines.begin(), r.lines.end(), [](const ConfLine& l) {
+    return l.reason.rfind("the fastest point", 0) == 0;
+  });
+  r.diagnosis = !changes ? "The scenario's own values are (within 2%) the fastest of the sweep."
+                         : "The fastest point of the sweep" + gain + ".";
+  if (skewed) r.diagnosis = "Skew: " + r.diagnosis;
+  return r;
+}
+
+}  // namespace aqesim::report

@@ -1,0 +1,75 @@
+// The report's recommendation: spark-defaults.conf lines with the reason for each, and
+// warnings — written as an ordered chain of rules, each with its "why not" early-outs.
+//
+// Guardrails (always applied last, whatever the rules said):
+//  - never more shuffle partitions when the slowness is skew (a hot key stays in one
+//    partition whatever the partition count; AQE's skew join is the lever);
+//  - warn when a broadcast build side, or the broadcast threshold itself, comes near
+//    executor memory (>= kBroadcastMemoryFraction of the heap);
+//  - warn when a shuffle has more than spark.shuffle.minNumPartitionsToHighlyCompress
+//    partitions and the driver cannot see its skew (HighlyCompressedMapStatus averages),
+//    and suggest spark.shuffle.accurateBlockSkewedFactor.
+#ifndef AQESIM_TOOLS_REPORT_RECOMMEND_H_
+#define AQESIM_TOOLS_REPORT_RECOMMEND_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/report/analysis.h"
+
+namespace aqesim::report {
+
+/// A broadcast build side at or above this fraction of executor memory is flagged.
+inline constexpr double kBroadcastMemoryFraction = 0.3;
+
+/// One spark-defaults.conf line.
+struct ConfLine {
+  std::string key;
+  std::string value;
+  std::string reason;  // one sentence, shown as a comment above the line
+};
+
+struct Recommendation {
+  /// One sentence: what limits the run (or "nothing to change").
+  std::string diagnosis;
+  std::vector<ConfLine> lines;
+  std::vector<std::string> warnings;
+  std::vector<std::string> notes;
+  /// The lines as a spark-defaults.conf fragment ("# reason" above "key value").
+  std::string SparkDefaults() const;
+  bool Sets(const std::string& key) const;
+};
+
+/// Whether a shuffle's true partition sizes are skewed: the largest is at least
+/// kSeveritySevere × the median and above the advisory size.
+bool IsSizeSkewed(const ShuffleFacts& s, int64_t advisory_bytes);
+/// Whether skew makes the run slow: a size-skewed shuffle whose reading stage has a
+/// severe (>= 3.16) max÷median task time with AQE off or on.
+bool IsSlowedBySkew(const ShuffleFacts& s, int64_t advisory_bytes);
+
+/// Rules for one configuration (a scenario or RESULT.json).
+Recommendation Recommend(const TuningFacts& facts);
+
+/// The best point of a sweep, and the rows the guardrails excluded.
+struct SweepBest {
+  std::optional<uint64_t> point;       // nullopt when no point ran
+  std::vector<std::string> values;     // per swept key
+  double makespan_seconds = 0;
+  std::optional<double> baseline_makespan_seconds;  // the point at the scenario's own values
+  std::optional<uint64_t> baseline_point;
+};
+
+/// Rules for a sweep (`aqesim sweep` JSON output): the fastest point (AQE on) that passes the
+/// guardrails, as conf lines for the keys whose best value differs from the scenario's.
+Recommendation RecommendFromSweep(const nlohmann::json& sweep_doc, SweepBest* best);
+
+/// "64m"-style rendering Spark accepts for a byte count (binary units, exact when possible).
+std::string SparkByteString(int64_t bytes);
+
+}  // namespace aqesim::report
+
+#endif  // AQESIM_TOOLS_REPORT_RECOMMEND_H_

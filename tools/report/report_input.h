@@ -1,0 +1,61 @@
+// What `aqesim report` reads, normalized: a single configuration's runs (AQE off and on,
+// with tasks, and the AQE-on run's explain document) or a sweep's output.
+//
+// Inputs accepted (detected by content):
+//  - a scenario file (has "plan"): the report simulates it, AQE off and on — the richest
+//    report (partition-size charts and recommendations use the explain data and the conf);
+//  - RESULT.json, the output of `aqesim run --format json --tasks`: {"scenario", "runs"};
+//    optional members "explain" (an `aqesim explain` document), "conf" (Spark key → value)
+//    and "cluster" (the scenario's cluster object) enable the parts that need them;
+//  - SWEEP.json, the JSON output of `aqesim sweep` ({"sweep", "rows"}).
+#ifndef AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
+#define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/cluster/cluster.h"
+#include "models/conf/spark_conf.h"
+#include "models/engine/run_result.h"
+#include "models/scenario/scenario.h"
+
+namespace aqesim::report {
+
+enum class InputKind { kRun, kSweep };
+
+struct ReportInput {
+  InputKind kind = InputKind::kRun;
+  std::string source;          // the input file as given
+  std::string scenario_name;
+  std::string description;
+  /// `runs[]` elements (RunToJson with tasks); null when absent.
+  nlohmann::json run_off;
+  nlohmann::json run_on;
+  /// ExplainToJson of the AQE-on run; null when absent.
+  nlohmann::json explain_on;
+  /// Spark configuration as the scenario has it (after --conf); known = it was given.
+  RawConf conf;
+  bool conf_known = false;
+  ClusterSpec cluster;
+  bool cluster_known = false;
+  /// The sweep output ({"sweep", "rows"}) for InputKind::kSweep.
+  nlohmann::json sweep;
+};
+
+/// From a loaded scenario and its two runs (the report's own simulation).
+ReportInput InputFromRuns(const Scenario& scenario, const RunResult& aqe_off, const RunResult& aqe_on);
+
+/// Whether a parsed document is a scenario (to be simulated by the caller).
+bool IsScenarioDocument(const nlohmann::json& doc);
+
+/// From a RESULT.json or SWEEP.json document; nullopt with every problem in `*errors`
+/// ("PATH: /pointer: message").
+std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const std::string& path,
+                                             std::vector<std::string>* errors);
+
+}  // namespace aqesim::report
+
+#endif  // AQESIM_TOOLS_REPORT_REPORT_INPUT_H_

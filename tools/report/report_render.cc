@@ -1,0 +1,564 @@
+#include "tools/report/report_render.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/aqe/decision.h"
+#include "tools/report/analysis.h"
+#include "tools/report/recommend.h"
+#include "tools/report/report_assets.h"
+
+namespace aqesim::report {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr int kChartWidth = 820;
+// Charts of partition sizes are drawn for at most this many exchanges / reads.
+constexpr size_t kMaxSizeCharts = 8;
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Esc(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// A library inlined in <script>: no source-map fetch, no early end of the element.
+std::string ScriptSafe(std::string_view js) {
+  std::string s(js);
+  for (size_t p; (p = s.find("//# sourceMappingURL=")) != std::string::npos;) {
+    const size_t e = s.find('\n', p);
+    s.erase(p, e == std::string::npos ? std::string::npos : e - p);
+  }
+  for (size_t p = 0; (p = s.find("</script", p)) != std::string::npos; p += 2) s.replace(p, 2, "<\\/");
+  return s;
+}
+
+std::string JsonForScript(const ojson& j) {
+  std::string s = j.dump();
+  for (size_t p = 0; (p = s.find("</", p)) != std::string::npos; p += 3) s.replace(p, 2, "<\\/");
+  return s;
+}
+
+double Real(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+// Collects the Vega-Lite specs; each Add returns the chart's container.
+class Charts {
+ public:
+  std::string Add(ojson spec, const std::string& caption = "") {
+    const std::string id = "chart-" + std::to_string(specs_.size() + 1);
+    specs_[id] = std::move(spec);
+    return "<figure><div class=\"chart\" id=\"" + id + "\"></div>" +
+           (caption.empty() ? "" : "<figcaption>" + Esc(caption) + "</figcaption>") + "</figure>\n";
+  }
+  const ojson& specs() const { return specs_; }
+  size_t size() const { return specs_.size(); }
+
+ private:
+  ojson specs_ = ojson::object();
+};
+
+ojson BaseSpec(const std::string& title, int height) {
+  return {{"title", title}, {"width", kChartWidth}, {"height", height}, {"config", {{"view", {{"stroke", nullptr}}}}}};
+}
+
+ojson TimelineSpec(const nlohmann::json& run, const std::string& title) {
+  ojson values = ojson::array();
+  std::set<std::pair<int, int>> lanes;
+  for (const auto& st : run["stages"]) {
+    if (!st.contains("taskList")) continue;
+    const std::string stage = std::to_string(st.value("id", 0)) + " " + st.value("name", "");
+    for (const auto& t : st["taskList"]) {
+      const int e = t.value("executor", 0), s = t.value("slot", 0);
+      lanes.insert({e, s});
+      char lane[32];
+      std::snprintf(lane, sizeof lane, "E%03d·S%02d", e, s);
+      values.push_back({{"lane", lane}, {"stage", stage}, {"start", Real(t, "startSeconds")},
+                        {"end", Real(t, "endSeconds")}, {"task", t.value("index", 0)}});
+    }
+  }
+  const int height = std::clamp(static_cast<int>(lanes.size()) * 7, 120, 900);
+  ojson spec = BaseSpec(title, height);
+  spec["data"] = {{"values", values}};
+  spec["mark"] = {{"type", "bar"}, {"tooltip", true}};
+  spec["encoding"] = {
+      {"x", {{"field", "start"}, {"type", "quantitative"}, {"title", "seconds"}}},
+      {"x2", {{"field", "end"}}},
+      {"y", {{"field", "lane"}, {"type", "ordinal"}, {"title", "executor · slot"},
+             {"axis", lanes.size() > 48 ? ojson{{"labels", false}, {"ticks", false}} : ojson::object()}}},
+      {"color", {{"field", "stage"}, {"type", "nominal"}, {"title", "stage"}}},
+      {"tooltip", ojson::array({{{"field", "stage"}}, {{"field", "task"}}, {{"field", "lane"}},
+                                {{"field", "start"}, {"format", ".3f"}}, {{"field", "end"}, {"format", ".3f"}}})}};
+  return spec;
+}
+
+// Bytes per index as step lines, one per view ("true", "driver-seen").
+ojson SizesSpec(const std::string& title, const std::string& x_title,
+                const std::vector<std::pair<std::string, std::vector<int64_t>>>& series) {
+  ojson values = ojson::array();
+  size_t n = 0;
+  for (const auto& [view, sizes] : series) {
+    n = std::max(n, sizes.size());
+    for (size_t i = 0; i < sizes.size(); ++i)
+      values.push_back({{"index", i}, {"MiB", static_cast<double>(sizes[i]) / kMiB}, {"view", view}});
+  }
+  ojson spec = BaseSpec(title, 180);
+  spec["data"] = {{"values", values}};
+  spec["mark"] = {{"type", "line"}, {"interpolate", "step-after"}, {"point", n <= 60}, {"tooltip", true}};
+  spec["encoding"] = {{"x", {{"field", "index"}, {"type", "quantitative"}, {"title", x_title}}},
+                      {"y", {{"field", "MiB"}, {"type", "quantitative"}, {"title", "MiB"}}},
+                      {"color", {{"field", "view"}, {"type", "nominal"}, {"title", "sizes"},
+                                 {"scale", {{"domain", {"true", "driver-seen"}}}}}},
+                      {"strokeDash", {{"field", "view"}, {"type", "nominal"}, {"legend", nullptr}}}};
+  return spec;
+}
+
+std::vector<int64_t> IntArray(const nlohmann::json& j, const char* key) {
+  std::vector<int64_t> v;
+  if (j.is_object() && j.contains(key) && j[key].is_array())
+    for (const auto& x : j[key]) v.push_back(x.is_number() ? x.get<int64_t>() : 0);
+  return v;
+}
+
+std::string SeverityBadge(double ratio) {
+  const Severity s = SeverityOf(ratio);
+  return "<span class=\"sev sev-" + std::string(SeverityName(s)) + "\">" + Fixed(ratio, 2) + " " +
+         std::string(SeverityName(s)) + "</span>";
+}
+
+std::string StageTableHtml(const nlohmann::json& run) {
+  std::string h =
+      "<table><thead><tr><th>stage</th><th>name</th><th>tasks</th><th>duration s</th><th>median task s</th>"
+      "<th>max task s</th><th>skew (max÷median)</th><th>shuffle read</th><th>spill</th></tr></thead><tbody>\n";
+  for (const StageRow& s : StageRows(run)) {
+    h += "<tr><td>" + std::to_string(s.id) + "</td><td>" + Esc(s.name) + "</td><td>" + std::to_string(s.tasks) +
+         "</td><td>" + Fixed(s.duration_seconds, 2) + "</td><td>" + Fixed(s.task_median_seconds, 2) + "</td><td>" +
+         Fixed(s.task_max_seconds, 2) + "</td><td>" + SeverityBadge(s.skew_ratio) + "</td><td>" +
+         Esc(FormatBytes(s.shuffle_read_bytes)) + "</td><td" + (s.spill_bytes > 0 ? " class=\"warn\"" : "") + ">" +
+         Esc(FormatBytes(s.spill_bytes)) + "</td></tr>\n";
+  }
+  return h + "</tbody></table>\n";
+}
+
+std::string RecommendationHtml(const Recommendation& r) {
+  std::string h = "<section><h2>Recommendation</h2><p class=\"diagnosis\">" + Esc(r.diagnosis) + "</p>\n";
+  if (!r.lines.empty()) {
+    h += "<p>spark-defaults.conf:</p><pre class=\"conf\">" + Esc(r.SparkDefaults()) + "</pre>\n";
+  } else {
+    h += "<p>No configuration change.</p>\n";
+  }
+  if (!r.warnings.empty()) {
+    h += "<ul class=\"warnings\">";
+    for (const std::string& w : r.warnings) h += "<li>⚠ " + Esc(w) + "</li>";
+    h += "</ul>\n";
+  }
+  if (!r.notes.empty()) {
+    h += "<ul class=\"notes\">";
+    for (const std::string& n : r.notes) h += "<li>" + Esc(n) + "</li>";
+    h += "</ul>\n";
+  }
+  return h + "</section>\n";
+}
+
+const char* kStyle = R"css(
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#1b1f24;padding:0 16px}
+h1{font-size:1.6em;margin-bottom:0}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}
+.sub{color:#57606a;margin-top:4px}
+.cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;min-width:140px}
+.card b{display:block;font-size:1.4em}.card span{color:#57606a;font-size:.9em}
+table{border-collapse:collapse;font-size:.9em;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
+th{background:#f6f8fa}td:nth-child(2){text-align:left}
+.sev{padding:1px 6px;border-radius:4px}.sev-none{background:#dafbe1}.sev-low{background:#fff8c5}
+.sev-moderate{background:#ffddb0}.sev-severe{background:#ffc1c0}.sev-critical{background:#d1242f;color:#fff}
+td.warn{background:#fff1e5}pre.conf{background:#f6f8fa;border:1px solid #d0d7de;padding:10px;overflow-x:auto}
+.diagnosis{font-weight:600}.warnings li{color:#9a6700}figure{margin:12px 0}figcaption{color:#57606a;font-size:.85em}
+#errors{color:#d1242f;white-space:pre-wrap}footer{color:#57606a;font-size:.8em;margin-top:40px}
+)css";
+
+const char* kRunner = R"js(
+(function () {
+  var errors = [];
+  function note(msg) {
+    errors.push(String(msg));
+    document.body.setAttribute('data-errors', String(errors.length));
+    var el = document.getElementById('errors');
+    el.textContent = errors.join('\n');
+    el.hidden = false;
+  }
+  window.addEventListener('error', function (e) { note(e.message); });
+  window.addEventListener('unhandledrejection', function (e) { note(e.reason); });
+  var specs = JSON.parse(document.getElementById('chart-specs').textContent);
+  var ids = Object.keys(specs);
+  var pending = ids.length;
+  function settled() { if (--pending === 0) document.body.setAttribute('data-charts-done', 'true'); }
+  if (pending === 0) document.body.setAttribute('data-charts-done', 'true');
+  ids.forEach(function (id) {
+    var el = document.getElementById(id);
+    vegaEmbed(el, specs[id], {actions: false, renderer: 'svg', mode: 'vega-lite'})
+      .then(function () { el.setAttribute('data-rendered', 'true'); settled(); })
+      .catch(function (err) {
+        el.setAttribute('data-error', String(err));
+        console.error('chart ' + id + ' did not render: ' + err);
+        note(err);
+        settled();
+      });
+  });
+})();
+)js";
+
+std::string Page(const std::string& title, const std::string& body, const Charts& charts) {
+  std::string h = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline' "
+                  "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:\">\n"
+                  "<title>" + Esc(title) + "</title>\n<style>" + kStyle + "</style>\n";
+  h += "<script>" + ScriptSafe(VegaJs()) + "\n</script>\n";
+  h += "<script>" + ScriptSafe(VegaLiteJs()) + "\n</script>\n";
+  h += "<script>" + ScriptSafe(VegaEmbedJs()) + "\n</script>\n";
+  h += "</head><body>\n<div id=\"errors\" hidden></div>\n" + body;
+  h += "<footer>Generated by aqesim report. Charts: " + Esc(ChartLibraryVersions()) +
+       " (inlined; the page makes no network requests).</footer>\n";
+  h += "<script type=\"application/json\" id=\"chart-specs\">" + JsonForScript(charts.specs()) + "</script>\n";
+  h += "<script>" + std::string(kRunner) + "</script>\n</body></html>\n";
+  return h;
+}
+
+std::string Card(const std::string& value, const std::string& label) {
+  return "<div class=\"card\"><b>" + Esc(value) + "</b><span>" + Esc(label) + "</span></div>";
+}
+
+std::string RunBody(const ReportInput& in, Charts* charts) {
+  const TuningFacts facts = FactsFromInput(in);
+  const Recommendation rec = Recommend(facts);
+  std::string h = "<h1>aqesim tuning report — " + Esc(in.scenario_name) + "</h1>\n";
+  if (!in.description.empty()) h += "<p class=\"sub\">" + Esc(in.description) + "</p>\n";
+  h += "<p class=\"sub\">Input: " + Esc(in.source) +
+       (in.cluster_known ? " · cluster " + std::to_string(in.cluster.executors) + " executors × " +
+                               std::to_string(in.cluster.executor_cores) + " cores, " +
+                               FormatBytes(in.cluster.executor_memory_bytes) + " each"
+                         : std::string()) +
+       "</p>\n";
+  // Summary.
+  h += "<section><h2>Summary</h2><div class=\"cards\">";
+  if (facts.has_aqe_off) h += Card(Fixed(facts.makespan_seconds_aqe_off, 2) + " s", "makespan, AQE off");
+  if (facts.has_aqe_on) h += Card(Fixed(facts.makespan_seconds_aqe_on, 2) + " s", "makespan, AQE on");
+  if (facts.has_aqe_off && facts.has_aqe_on && facts.makespan_seconds_aqe_on > 0)
+    h += Card(Fixed(facts.makespan_seconds_aqe_off / facts.makespan_seconds_aqe_on, 2) + "×", "speed-up with AQE");
+  if (facts.has_aqe_on) {
+    const DecisionCounts c = CountDecisions(in.run_on);
+    h += Card(std::to_string(c.coalescings), "coalescings") + Card(std::to_string(c.skew_splits), "skew splits") +
+         Card(std::to_string(c.broadcast_conversions), "runtime broadcast conversions") +
+         Card(std::to_string(c.local_reads), "local shuffle reads");
+  }
+  h += "</div>\n";
+  if (facts.has_aqe_off && facts.has_aqe_on) {
+    ojson spec = BaseSpec("Makespan", 60);
+    spec["data"] = {{"values", ojson::array({{{"run", "AQE off"}, {"seconds", facts.makespan_seconds_aqe_off}},
+                                             {{"run", "AQE on"}, {"seconds", facts.makespan_seconds_aqe_on}}})}};
+    spec["mark"] = {{"type", "bar"}, {"tooltip", true}};
+    spec["encoding"] = {{"y", {{"field", "run"}, {"type", "nominal"}, {"title", nullptr}}},
+                        {"x", {{"field", "seconds"}, {"type", "quantitative"}}},
+                        {"color", {{"field", "run"}, {"type", "nominal"}, {"legend", nullptr}}}};
+    h += charts->Add(spec);
+  }
+  h += "</section>\n";
+  h += RecommendationHtml(rec);
+  // Stages.
+  h += "<section><h2>Stages</h2><p>Skew severity is the slowest task over the median task, in Dr. Elephant's "
+       "bands: low ≥ 1.33, moderate ≥ 1.78, severe ≥ 3.16, critical ≥ 10.</p>\n";
+  if (facts.has_aqe_on) h += "<h3>AQE on</h3>\n" + StageTableHtml(in.run_on);
+  if (facts.has_aqe_off) h += "<h3>AQE off</h3>\n" + StageTableHtml(in.run_off);
+  h += "</section>\n";
+  // Timelines.
+  h += "<section><h2>Timeline over executor slots</h2>\n";
+  bool any_tasks = false;
+  for (const auto& [run, label] : {std::pair{&in.run_on, "AQE on"}, std::pair{&in.run_off, "AQE off"}}) {
+    if (!run->is_object()) continue;
+    bool has = false;
+    for (const auto& st : (*run)["stages"]) has = has || st.contains("taskList");
+    if (!has) continue;
+    any_tasks = true;
+    h += charts->Add(TimelineSpec(*run, std::string("Tasks, ") + label), "One bar per task, one row per executor slot.");
+  }
+  if (!any_tasks) h += "<p>The input has no task list (use <code>aqesim run --format json --tasks</code>).</p>\n";
+  h += "</section>\n";
+  // Partition sizes.
+  h += "<section><h2>Partition sizes before and after AQE</h2>\n";
+  const nlohmann::json& ex = in.explain_on;
+  if (!ex.is_object() || !ex.contains("exchanges")) {
+    h += "<p>The input has no explain data (give the scenario itself to <code>aqesim report</code>).</p>\n";
+  } else {
+    h += "<p>True sizes are what the map tasks wrote; driver-seen sizes are what MapStatus reported, on which AQE "
+         "decides.</p>\n";
+    size_t n = 0;
+    for (const auto& e : ex["exchanges"]) {
+      if (n++ >= kMaxSizeCharts) break;
+      const std::string id = e.value("id", "");
+      h += charts->Add(SizesSpec("Before AQE: " + id + " (" + std::to_string(e.value("numPartitions", 0)) +
+                                     " partitions, " + e.value("mapStatus", "") + ")",
+                                 "reduce partition",
+                                 {{"true", IntArray(e, "trueBytesByPartitionId")}, {"driver-seen", IntArray(e, "bytesByPartitionId")}}));
+    }
+    n = 0;
+    for (const auto& r : ex.value("reads", nlohmann::json::array())) {
+      if (n++ >= kMaxSizeCharts) break;
+      std::vector<int64_t> seen;
+      bool all_seen = true;
+      for (const auto& s : r.value("specs", nlohmann::json::array())) {
+        if (s.contains("dataSize") && s["dataSize"].is_number()) seen.push_back(s["dataSize"].get<int64_t>());
+        else all_seen = false;
+      }
+      std::vector<std::pair<std::string, std::vector<int64_t>>> series = {{"true", IntArray(r, "trueBytes")}};
+      if (all_seen && !seen.empty()) series.push_back({"driver-seen", seen});
+      h += charts->Add(SizesSpec("After AQE: read of " + r.value("exchange", "") + " by stage " +
+                                     std::to_string(r.value("stage", 0)) + " (" +
+                                     std::to_string(r.value("specs", nlohmann::json::array()).size()) + " tasks)",
+                                 "task", series));
+    }
+  }
+  h += "</section>\n";
+  // Decisions.
+  if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
+    h += "<section><h2>AQE decisions</h2><ul>";
+    for (const auto& d : in.run_on["decisions"])
+      h += "<li><b>" + Esc(d.value("rule", "")) + "</b> " + Esc(d.value("message", "")) + "</li>";
+    h += "</ul></section>\n";
+  }
+  return h;
+}
+
+std::vector<std::string> SweepKeys(const nlohmann::json& info) {
+  std::vector<std::string> keys;
+  for (const auto& a : info.value("grid", nlohmann::json::array())) keys.push_back(a.value("key", ""));
+  return keys;
+}
+
+std::string RowValue(const nlohmann::json& row, const std::string& key) {
+  return row.contains("values") && row["values"].contains(key) && row["values"][key].is_string()
+             ? row["values"][key].get<std::string>()
+             : "";
+}
+
+std::string SweepBody(const ReportInput& in, Charts* charts) {
+  const nlohmann::json& info = in.sweep["sweep"];
+  const nlohmann::json& rows = in.sweep["rows"];
+  const std::vector<std::string> keys = SweepKeys(info);
+  SweepBest best;
+  const Recommendation rec = RecommendFromSweep(in.sweep, &best);
+  std::string h = "<h1>aqesim sweep report — " + Esc(in.scenario_name) + "</h1>\n";
+  h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " + Esc(info.value("scenarioFile", "")) + " · " +
+       std::to_string(rows.size()) + " points over ";
+  for (size_t i = 0; i < keys.size(); ++i) h += (i ? ", " : "") + std::string("<code>") + Esc(keys[i]) + "</code>";
+  h += "</p>\n<section><h2>Summary</h2><div class=\"cards\">";
+  if (best.point) {
+    h += Card(Fixed(best.makespan_seconds, 2) + " s", "best makespan (AQE on), point " + std::to_string(*best.point));
+    if (best.baseline_makespan_seconds)
+      h += Card(Fixed(*best.baseline_makespan_seconds, 2) + " s", "at the scenario's own values");
+  }
+  int failed = 0;
+  for (const auto& r : rows) failed += r.contains("error") && r["error"].is_string();
+  h += Card(std::to_string(rows.size()), "points") + Card(std::to_string(failed), "points that failed") + "</div>\n";
+  if (best.point) {
+    h += "<p>Best point: ";
+    for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
+      h += (i ? ", " : "") + std::string("<code>") + Esc(keys[i]) + " = " + Esc(best.values[i]) + "</code>";
+    h += "</p>\n";
+  }
+  h += "</section>\n" + RecommendationHtml(rec);
+  // Makespan against each key: the best over the other keys, AQE on and off.
+  h += "<section><h2>Makespan against each swept key</h2>\n";
+  for (size_t k = 0; k < keys.size(); ++k) {
+    std::vector<std::string> order = info["grid"][k].value("values", std::vector<std::string>{});
+    std::map<std::string, std::pair<double, double>> best_by_value;
+    for (const auto& r : rows) {
+      if (!r.contains("makespanSecondsAqeOn") || !r["makespanSecondsAqeOn"].is_number()) continue;
+      const std::string v = RowValue(r, keys[k]);
+      const double on = r["makespanSecondsAqeOn"].get<double>(), off = Real(r, "makespanSecondsAqeOff");
+      auto it = best_by_value.find(v);
+      if (it == best_by_value.end()) best_by_value[v] = {on, off};
+      else it->second = {std::min(it->second.first, on), std::min(it->second.second, off)};
+    }
+    ojson values = ojson::array();
+    for (const std::string& v : order) {
+      auto it = best_by_value.find(v);
+      if (it == best_by_value.end()) continue;
+      values.push_back({{"value", v}, {"run", "AQE on"}, {"seconds", it->second.first}});
+      values.push_back({{"value", v}, {"run", "AQE off"}, {"seconds", it->second.second}});
+    }
+    ojson spec = BaseSpec("Makespan vs " + keys[k] + (keys.size() > 1 ? " (best over the other keys)" : ""), 220);
+    spec["data"] = {{"values", values}};
+    spec["mark"] = {{"type", "line"}, {"point", true}, {"tooltip", true}};
+    spec["encoding"] = {{"x", {{"field", "value"}, {"type", "ordinal"}, {"sort", order}, {"title", keys[k]}}},
+                        {"y", {{"field", "seconds"}, {"type", "quantitative"}, {"title", "makespan, s"}}},
+                        {"color", {{"field", "run"}, {"type", "nominal"}, {"title", nullptr}}}};
+    h += charts->Add(spec);
+  }
+  if (keys.size() == 2) {
+    ojson values = ojson::array();
+    for (const auto& r : rows) {
+      if (!r.contains("makespanSecondsAqeOn") || !r["makespanSecondsAqeOn"].is_number()) continue;
+      values.push_back({{"a", RowValue(r, keys[0])}, {"b", RowValue(r, keys[1])}, {"seconds", r["makespanSecondsAqeOn"]}});
+    }
+    ojson spec = BaseSpec("Makespan with AQE on, " + keys[0] + " × " + keys[1], 260);
+    spec["data"] = {{"values", values}};
+    spec["mark"] = {{"type", "rect"}, {"tooltip", true}};
+    spec["encoding"] = {
+        {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info["grid"][0]["values"]}, {"title", keys[0]}}},
+        {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info["grid"][1]["values"]}, {"title", keys[1]}}},
+        {"color", {{"field", "seconds"}, {"type", "quantitative"}, {"title", "makespan, s"},
+                   {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
+    h += charts->Add(spec);
+  }
+  h += "</section>\n";
+  // Fastest points.
+  std::vector<const nlohmann::json*> ranked;
+  for (const auto& r : rows)
+    if (r.contains("makespanSecondsAqeOn") && r["makespanSecondsAqeOn"].is_number()) ranked.push_back(&r);
+  std::stable_sort(ranked.begin(), ranked.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
+    return (*a)["makespanSecondsAqeOn"].get<double>() < (*b)["makespanSecondsAqeOn"].get<double>();
+  });
+  h += "<section><h2>Fastest points</h2><table><thead><tr><th>point</th>";
+  for (const std::string& k : keys) h += "<th>" + Esc(k) + "</th>";
+  h += "<th>makespan AQE on s</th><th>AQE off s</th><th>tasks</th><th>spill</th><th>longest task s</th>"
+       "<th>coalescings</th><th>skew splits</th><th>broadcast conversions</th><th>max÷median</th></tr></thead><tbody>\n";
+  for (size_t i = 0; i < ranked.size() && i < 20; ++i) {
+    const nlohmann::json& r = *ranked[i];
+    h += "<tr><td>" + std::to_string(r.value("point", 0)) + "</td>";
+    for (const std::string& k : keys) h += "<td>" + Esc(RowValue(r, k)) + "</td>";
+    h += "<td>" + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + "</td><td>" + Fixed(Real(r, "makespanSecondsAqeOff"), 3) +
+         "</td><td>" + std::to_string(r.value("tasks", 0)) + "</td><td>" + Esc(FormatBytes(r.value("spillBytes", int64_t{0}))) +
+         "</td><td>" + Fixed(Real(r, "longestTaskSeconds"), 2) + "</td><td>" + std::to_string(r.value("coalescings", 0)) +
+         "</td><td>" + std::to_string(r.value("skewSplits", 0)) + "</td><td>" +
+         std::to_string(r.value("broadcastConversions", 0)) + "</td><td>" + SeverityBadge(Real(r, "maxTaskSkewRatio")) +
+         "</td></tr>\n";
+  }
+  return h + "</tbody></table></section>\n";
+}
+
+// ---------------------------------------------------------------- Markdown
+
+std::string MdEsc(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else out += c;
+  }
+  return out;
+}
+
+std::string RecommendationMd(const Recommendation& r) {
+  std::string m = "## Recommendation\n\n**" + MdEsc(r.diagnosis) + "**\n\n";
+  if (!r.lines.empty()) m += "```properties\n" + r.SparkDefaults() + "```\n\n";
+  else m += "No configuration change.\n\n";
+  for (const std::string& w : r.warnings) m += "- ⚠ " + w + "\n";
+  for (const std::string& n : r.notes) m += "- " + n + "\n";
+  if (!r.warnings.empty() || !r.notes.empty()) m += "\n";
+  return m;
+}
+
+std::string StageTableMd(const nlohmann::json& run) {
+  std::string m = "| stage | name | tasks | duration s | median task s | max task s | max÷median | severity | spill |\n"
+                  "|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
+  for (const StageRow& s : StageRows(run)) {
+    m += "| " + std::to_string(s.id) + " | " + MdEsc(s.name) + " | " + std::to_string(s.tasks) + " | " +
+         Fixed(s.duration_seconds, 2) + " | " + Fixed(s.task_median_seconds, 2) + " | " + Fixed(s.task_max_seconds, 2) +
+         " | " + Fixed(s.skew_ratio, 2) + " | " + std::string(SeverityName(s.severity)) + " | " + FormatBytes(s.spill_bytes) +
+         " |\n";
+  }
+  return m + "\n";
+}
+
+}  // namespace
+
+std::string RenderHtmlReport(const ReportInput& input) {
+  Charts charts;
+  const std::string body = input.kind == InputKind::kSweep ? SweepBody(input, &charts) : RunBody(input, &charts);
+  return Page("aqesim report — " + input.scenario_name, body, charts);
+}
+
+std::string RenderMarkdownReport(const ReportInput& in) {
+  std::string m;
+  if (in.kind == InputKind::kSweep) {
+    const nlohmann::json& info = in.sweep["sweep"];
+    const std::vector<std::string> keys = SweepKeys(info);
+    SweepBest best;
+    const Recommendation rec = RecommendFromSweep(in.sweep, &best);
+    m = "# aqesim sweep report — " + in.scenario_name + "\n\n" + std::to_string(in.sweep["rows"].size()) +
+        " points over ";
+    for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + std::string("`") + keys[i] + "`";
+    m += " (" + info.value("scenarioFile", "") + ").\n\n";
+    if (best.point) {
+      m += "Best point " + std::to_string(*best.point) + ": ";
+      for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
+        m += (i ? ", " : "") + std::string("`") + keys[i] + " = " + best.values[i] + "`";
+      m += " — makespan " + Fixed(best.makespan_seconds, 2) + " s with AQE on";
+      if (best.baseline_makespan_seconds) m += " (" + Fixed(*best.baseline_makespan_seconds, 2) + " s at the scenario's values)";
+      m += ".\n\n";
+    }
+    m += RecommendationMd(rec);
+    std::vector<const nlohmann::json*> ranked;
+    for (const auto& r : in.sweep["rows"])
+      if (r.contains("makespanSecondsAqeOn") && r["makespanSecondsAqeOn"].is_number()) ranked.push_back(&r);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
+      return (*a)["makespanSecondsAqeOn"].get<double>() < (*b)["makespanSecondsAqeOn"].get<double>();
+    });
+    m += "## Fastest points\n\n| point |";
+    for (const std::string& k : keys) m += " " + MdEsc(k) + " |";
+    m += " AQE on s | AQE off s | skew splits | max÷median |\n|---:|";
+    for (size_t i = 0; i < keys.size(); ++i) m += "---|";
+    m += "---:|---:|---:|---:|\n";
+    for (size_t i = 0; i < ranked.size() && i < 10; ++i) {
+      const nlohmann::json& r = *ranked[i];
+      m += "| " + std::to_string(r.value("point", 0)) + " |";
+      for (const std::string& k : keys) m += " " + MdEsc(RowValue(r, k)) + " |";
+      m += " " + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + " | " + Fixed(Real(r, "makespanSecondsAqeOff"), 3) + " | " +
+           std::to_string(r.value("skewSplits", 0)) + " | " + Fixed(Real(r, "maxTaskSkewRatio"), 2) + " |\n";
+    }
+    return m;
+  }
+  const TuningFacts facts = FactsFromInput(in);
+  m = "# aqesim tuning report — " + in.scenario_name + "\n\n";
+  if (!in.description.empty()) m += in.description + "\n\n";
+  m += "## Summary\n\n";
+  if (facts.has_aqe_off) m += "- makespan with AQE off: " + Fixed(facts.makespan_seconds_aqe_off, 2) + " s\n";
+  if (facts.has_aqe_on) m += "- makespan with AQE on: " + Fixed(facts.makespan_seconds_aqe_on, 2) + " s\n";
+  if (facts.has_aqe_on) {
+    const DecisionCounts c = CountDecisions(in.run_on);
+    m += "- decisions: " + std::to_string(c.coalescings) + " coalescings, " + std::to_string(c.skew_splits) +
+         " skew splits, " + std::to_string(c.broadcast_conversions) + " runtime broadcast conversions, " +
+         std::to_string(c.local_reads) + " local shuffle reads\n";
+  }
+  m += "\n" + RecommendationMd(Recommend(facts));
+  m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ 1.78, severe ≥ "
+       "3.16, critical ≥ 10).\n\n";
+  if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(in.run_on);
+  if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(in.run_off);
+  if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
+    m += "## AQE decisions\n\n";
+    for (const auto& d : in.run_on["decisions"]) m += "- **" + d.value("rule", "") + "** " + d.value("message", "") + "\n";
+  }
+  return m;
+}
+
+}  // namespace aqesim::report

@@ -1,0 +1,172 @@
+#include "tools/sweep/sweep_output.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <set>
+
+namespace aqesim::sweep {
+
+namespace {
+
+std::vector<std::string> KeysOf(const nlohmann::ordered_json& info) {
+  std::vector<std::string> keys;
+  if (info.contains("grid") && info["grid"].is_array()) {
+    for (const auto& a : info["grid"]) {
+      if (a.is_object() && a.contains("key") && a["key"].is_string()) keys.push_back(a["key"].get<std::string>());
+    }
+  }
+  return keys;
+}
+
+std::string MissingList(const std::vector<uint64_t>& missing) {
+  std::string out;
+  for (size_t i = 0; i < missing.size() && i < 10; ++i) out += (i ? ", " : "") + std::to_string(missing[i]);
+  if (missing.size() > 10) out += ", ... (" + std::to_string(missing.size()) + " in all)";
+  return out;
+}
+
+std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::vector<std::string>* errors) {
+  std::string header;
+  std::map<uint64_t, std::string> lines;
+  for (const ShardFile& f : shards) {
+    size_t pos = 0;
+    size_t line_no = 0;
+    while (pos < f.text.size()) {
+      size_t nl = f.text.find('\n', pos);
+      if (nl == std::string::npos) nl = f.text.size();
+      const std::string line = f.text.substr(pos, nl - pos);
+      pos = nl + 1;
+      ++line_no;
+      if (line_no == 1) {
+        if (line.rfind("point,", 0) != 0) {
+          errors->push_back(f.path + ": line 1: expected the header of an aqesim sweep CSV (point,...)");
+          break;
+        }
+        if (header.empty()) header = line;
+        else if (line != header) errors->push_back(f.path + ": line 1: the header differs from " + shards[0].path + "'s");
+        continue;
+      }
+      const size_t comma = line.find(',');
+      uint64_t point = 0;
+      const std::string cell = line.substr(0, comma);
+      auto [p, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), point);
+      if (ec != std::errc() || p != cell.data() + cell.size() || comma == std::string::npos) {
+        errors->push_back(f.path + ": line " + std::to_string(line_no) + ": expected a point index, found \"" + cell + "\"");
+        continue;
+      }
+      if (!lines.emplace(point, line).second) {
+        errors->push_back(f.path + ": line " + std::to_string(line_no) + ": point " + std::to_string(point) +
+                          " is in more than one shard");
+      }
+    }
+  }
+  // A CSV does not name the grid's size: the points must be 0..n-1 without a gap.
+  std::vector<uint64_t> missing;
+  uint64_t expect = 0;
+  for (const auto& [i, _] : lines) {
+    while (expect < i) missing.push_back(expect++);
+    expect = i + 1;
+  }
+  if (!missing.empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  if (!errors->empty()) return std::nullopt;
+  std::string out = header + "\n";
+  for (const auto& [_, line] : lines) out += line + "\n";
+  return out;
+}
+
+std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::vector<std::string>* errors) {
+  std::optional<nlohmann::ordered_json> info;
+  std::string info_from;
+  std::vector<std::string> keys;
+  std::map<uint64_t, SweepRow> rows;
+  std::set<std::string> shard_names;
+  for (const ShardFile& f : shards) {
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("sweep") || !doc["sweep"].is_object() ||
+        !doc.contains("rows") || !doc["rows"].is_array()) {
+      errors->push_back(f.path + ": expected the JSON output of aqesim sweep ({\"sweep\": ..., \"rows\": [...]})");
+      continue;
+    }
+    nlohmann::ordered_json this_info = doc["sweep"];
+    if (this_info.contains("shard") && this_info["shard"].is_string()) {
+      const std::string s = this_info["shard"].get<std::string>();
+      if (!shard_names.insert(s).second) errors->push_back(f.path + ": /sweep/shard: shard " + s + " is given twice");
+      this_info.erase("shard");
+    }
+    if (!info) {
+      info = this_info;
+      info_from = f.path;
+      keys = KeysOf(*info);
+    } else if (this_info != *info) {
+      errors->push_back(f.path + ": /sweep: another sweep than " + info_from +
+                        "'s (scenario, grid or conf differ)");
+      continue;
+    }
+    for (size_t r = 0; r < doc["rows"].size(); ++r) {
+      std::string why;
+      std::optional<SweepRow> row = RowFromJson(doc["rows"][r], keys, &why);
+      if (!row) {
+        errors->push_back(f.path + ": /rows/" + std::to_string(r) + ": " + why);
+        continue;
+      }
+      const uint64_t point = row->point;
+      if (!rows.emplace(point, std::move(*row)).second) {
+        errors->push_back(f.path + ": /rows/" + std::to_string(r) + ": point " + std::to_string(point) +
+                          " is in more than one shard");
+      }
+    }
+  }
+  if (!info) return std::nullopt;
+  const uint64_t total = (*info).value("points", uint64_t{0});
+  std::vector<uint64_t> missing;
+  for (uint64_t i = 0; i < total && missing.size() <= 10'000; ++i) {
+    if (!rows.count(i)) missing.push_back(i);
+  }
+  if (!missing.empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  if (!rows.empty() && rows.rbegin()->first >= total) {
+    errors->push_back("point " + std::to_string(rows.rbegin()->first) + " is outside the grid of " +
+                      std::to_string(total) + " points");
+  }
+  if (!errors->empty()) return std::nullopt;
+  std::vector<SweepRow> ordered;
+  for (auto& [_, r] : rows) ordered.push_back(std::move(r));
+  return RenderSweep(OutputFormat::kJson, *info, keys, ordered);
+}
+
+}  // namespace
+
+std::optional<OutputFormat> FormatForPath(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  if (dot == std::string::npos) return std::nullopt;
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == "csv") return OutputFormat::kCsv;
+  if (ext == "json") return OutputFormat::kJson;
+  return std::nullopt;
+}
+
+std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info, const std::vector<std::string>& keys,
+                        const std::vector<SweepRow>& rows) {
+  std::string out;
+  if (format == OutputFormat::kCsv) {
+    out = CsvHeader(keys) + "\n";
+    for (const SweepRow& r : rows) out += RowToCsv(r) + "\n";
+    return out;
+  }
+  out = "{\n\"sweep\": " + info.dump() + ",\n\"rows\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) out += RowToJsonLine(rows[i], keys) + (i + 1 < rows.size() ? ",\n" : "\n");
+  return out + "]\n}\n";
+}
+
+std::optional<std::string> MergeShards(OutputFormat format, const std::vector<ShardFile>& shards,
+                                       std::vector<std::string>* errors) {
+  if (shards.empty()) {
+    errors->push_back("expected at least one shard output to merge");
+    return std::nullopt;
+  }
+  return format == OutputFormat::kCsv ? MergeCsv(shards, errors) : MergeJson(shards, errors);
+}
+
+}  // namespace aqesim::sweep

@@ -1,0 +1,52 @@
+// Sweep output files (CSV or JSON, chosen by the output's extension) and the merge of
+// `--shard K/N` outputs into exactly the bytes the unsharded sweep writes.
+//
+// CSV: the header (CsvHeader) then one line per point in grid order, "\n"-terminated.
+// JSON:
+//   {
+//   "sweep": {"scenario": ..., "scenarioFile": ..., "conf": [...], "grid": [{"key", "values"}],
+//             "points": N, "shard": "K/N" (sharded runs only), "baseline": {...},
+//             "scenarioConf": {...}, "cluster": {...}},
+//   "rows": [
+//   {"point":0,"values":{...},"makespanSecondsAqeOn":...,...,"error":null},
+//   ...
+//   ]
+//   }
+// (PreparedSweep::info documents the `sweep` members; sweep_row.h the row members.)
+#ifndef AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
+#define AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/sweep/sweep_row.h"
+
+namespace aqesim::sweep {
+
+enum class OutputFormat { kCsv, kJson };
+
+/// Format from the output path's extension (.csv / .json, case-insensitive); nullopt else.
+std::optional<OutputFormat> FormatForPath(const std::string& path);
+
+/// Renders the output document. `rows` in grid order; `info` is PreparedSweep::info.
+std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info, const std::vector<std::string>& keys,
+                        const std::vector<SweepRow>& rows);
+
+/// One input of a merge: its path (for messages) and its bytes.
+struct ShardFile {
+  std::string path;
+  std::string text;
+};
+
+/// Joins the outputs of `sweep --shard K/N` runs of one sweep into the unsharded output.
+/// Every problem (a file of another sweep or format, a header that differs, a point twice,
+/// points missing) goes to `*errors` as "PATH: message"; nullopt then.
+std::optional<std::string> MergeShards(OutputFormat format, const std::vector<ShardFile>& shards,
+                                       std::vector<std::string>* errors);
+
+}  // namespace aqesim::sweep
+
+#endif  // AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_

@@ -1,0 +1,347 @@
+#include "tools/sweep/sweep_runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "models/conf/did_you_mean.h"
+#include "models/cost/cost_params.h"
+#include "models/engine/query_execution.h"
+#include "models/engine/static_planner.h"
+#include "tools/sweep/journal.h"
+
+namespace aqesim::sweep {
+
+namespace {
+
+constexpr uint64_t kMaxPoints = 10'000'000;
+const char* const kDocPrefixes[] = {"cluster.", "cost.", "simulation."};
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+std::optional<std::string> DocSection(const std::string& key) {
+  for (const char* p : kDocPrefixes) {
+    const std::string prefix(p);
+    if (key.rfind(prefix, 0) == 0) return prefix.substr(0, prefix.size() - 1);
+  }
+  return std::nullopt;
+}
+
+nlohmann::json TypedValue(const std::string& v) {
+  if (v == "true") return true;
+  if (v == "false") return false;
+  int64_t i = 0;
+  {
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
+    if (ec == std::errc() && p == v.data() + v.size()) return i;
+  }
+  double d = 0;
+  {
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+    if (ec == std::errc() && p == v.data() + v.size()) return d;
+  }
+  return v;
+}
+
+std::string JoinDiagnostics(const std::vector<Diagnostic>& errors) {
+  std::string out;
+  for (const Diagnostic& d : errors) out += (out.empty() ? "" : "; ") + d.ToString();
+  return out;
+}
+
+std::string FormatDouble(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// The value a key has without the sweep (null = unset, Spark's default applies).
+nlohmann::ordered_json BaselineValue(const std::string& key, const nlohmann::json& doc, const Scenario& s) {
+  const std::optional<std::string> section = DocSection(key);
+  if (!section) {
+    auto it = s.raw_conf.find(key);
+    return it == s.raw_conf.end() ? nlohmann::ordered_json() : nlohmann::ordered_json(it->second);
+  }
+  const std::string field = key.substr(section->size() + 1);
+  if (*section == "cluster") {
+    if (field == "executors") return std::to_string(s.cluster.executors);
+    if (field == "executorCores") return std::to_string(s.cluster.executor_cores);
+    if (field == "executorMemory") return std::to_string(s.cluster.executor_memory_bytes);
+  }
+  if (*section == "cost") {
+    for (const CostParamInfo& info : CostParamRegistry()) {
+      if (info.json_name == field) return FormatDouble(s.cost.*(info.field));
+    }
+  }
+  if (doc.contains(*section) && doc[*section].is_object() && doc[*section].contains(field)) {
+    const nlohmann::json& v = doc[*section][field];
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  }
+  return nullptr;
+}
+
+// Progress bar on stderr: "[#####.....] 45/120  37.5%  12.3 points/s  ETA 6s", redrawn at
+// most ten times a second.
+class ProgressBar {
+ public:
+  ProgressBar(bool enabled, uint64_t total, uint64_t already_done)
+      : enabled_(enabled), total_(total), done_(already_done), start_(std::chrono::steady_clock::now()) {
+    Draw(true);
+  }
+  void Tick() {
+    ++done_;
+    ++done_now_;
+    Draw(done_ == total_);
+  }
+  void Finish() {
+    if (enabled_ && drawn_) std::cerr << "\n" << std::flush;
+  }
+
+ private:
+  void Draw(bool force) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!force && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double rate = elapsed > 0 ? static_cast<double>(done_now_) / elapsed : 0;
+    const int width = 30;
+    const int filled = total_ ? static_cast<int>(width * done_ / total_) : width;
+    char line[256];
+    std::string eta = "--";
+    if (rate > 0) {
+      const double left = static_cast<double>(total_ - done_) / rate;
+      char b[32];
+      if (left >= 3600) std::snprintf(b, sizeof b, "%dh%02dm", static_cast<int>(left / 3600), static_cast<int>(left / 60) % 60);
+      else if (left >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(left / 60), static_cast<int>(left) % 60);
+      else std::snprintf(b, sizeof b, "%ds", static_cast<int>(left + 0.5));
+      eta = b;
+    }
+    std::snprintf(line, sizeof line, "\r[%s%s] %llu/%llu %5.1f%%  %.1f points/s  ETA %s   ",
+                  std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
+                  static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
+                  total_ ? 100.0 * static_cast<double>(done_) / static_cast<double>(total_) : 100.0, rate, eta.c_str());
+    std::cerr << line << std::flush;
+    drawn_ = true;
+  }
+
+  bool enabled_;
+  uint64_t total_;
+  uint64_t done_;
+  uint64_t done_now_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_{};
+  bool drawn_ = false;
+};
+
+}  // namespace
+
+void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc, ConfOverrides* overrides) {
+  const std::optional<std::string> section = DocSection(key);
+  if (!section) {
+    overrides->conf.emplace_back(key, value);
+    return;
+  }
+  nlohmann::json& obj = (*doc)[*section];
+  if (!obj.is_object()) obj = nlohmann::json::object();
+  const std::string field = key.substr(section->size() + 1);
+  obj[field] = *section == "simulation" ? nlohmann::json(value) : TypedValue(value);
+}
+
+std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
+  PreparedSweep p;
+  std::string text;
+  if (!ReadFile(spec.scenario_path, &text)) {
+    errors->push_back(spec.scenario_path + ": cannot read the scenario file");
+    return std::nullopt;
+  }
+  p.doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  LoadResult base = LoadScenarioJson(p.doc, spec.scenario_path, spec.overrides);
+  if (p.doc.is_discarded()) base = LoadScenarioFile(spec.scenario_path, spec.overrides);  // for its parse message
+  if (!base.errors.empty()) {
+    for (const Diagnostic& d : base.errors) errors->push_back(d.ToString());
+    return std::nullopt;
+  }
+  p.scenario_name = base.scenario->name;
+  p.base_warnings = base.scenario->warnings;
+
+  if (spec.axes.empty()) errors->push_back("expected at least one --grid KEY=V1,V2,...");
+  std::set<std::string> seen;
+  for (const GridAxis& axis : spec.axes) {
+    if (!seen.insert(axis.key).second) {
+      errors->push_back("--grid " + axis.key + ": the key is swept twice; give all its values in one --grid");
+      continue;
+    }
+    const std::optional<std::string> section = DocSection(axis.key);
+    if (!section) {
+      const auto& known = KnownConfKeys();
+      if (std::find(known.begin(), known.end(), axis.key) == known.end()) {
+        errors->push_back("--grid " + axis.key + ": unknown key (expected a Spark configuration key the simulator uses, "
+                          "cluster.FIELD, cost.PARAM or simulation.FIELD)" + DidYouMeanSuffix(axis.key, known));
+        continue;
+      }
+    }
+    for (const std::string& value : axis.values) {
+      nlohmann::json doc = p.doc;
+      ConfOverrides ov = spec.overrides;
+      ApplyGridValue(axis.key, value, &doc, &ov);
+      LoadResult r = LoadScenarioJson(doc, spec.scenario_path, ov);
+      for (const Diagnostic& d : r.errors) errors->push_back("--grid " + axis.key + "=" + value + ": " + d.ToString());
+    }
+  }
+  p.num_points = GridPointCount(spec.axes);
+  if (p.num_points > kMaxPoints) {
+    errors->push_back("the grid has more than " + std::to_string(kMaxPoints) + " points; split it into several sweeps");
+  }
+  if (!errors->empty()) return std::nullopt;
+
+  std::string fp = "aqesim-sweep v1\nscenario:" + text + "\nproperties:";
+  if (!spec.overrides.properties_file.empty()) {
+    std::string props;
+    ReadFile(spec.overrides.properties_file, &props);
+    fp += props;
+  }
+  for (const auto& [k, v] : spec.overrides.conf) fp += "\nconf:" + k + "=" + v;
+  for (const GridAxis& a : spec.axes) {
+    fp += "\ngrid:" + a.key;
+    for (const std::string& v : a.values) fp += "\x1f" + v;
+  }
+  fp += "\nshard:" + spec.shard.ToString();
+  p.fingerprint = Fingerprint(fp);
+
+  using ojson = nlohmann::ordered_json;
+  const Scenario& s = *base.scenario;
+  ojson grid = ojson::array();
+  ojson baseline = ojson::object();
+  for (const GridAxis& a : spec.axes) {
+    grid.push_back({{"key", a.key}, {"values", a.values}});
+    baseline[a.key] = BaselineValue(a.key, p.doc, s);
+  }
+  ojson conf_args = ojson::array();
+  for (const auto& [k, v] : spec.overrides.conf) conf_args.push_back(k + "=" + v);
+  ojson scenario_conf = ojson::object();
+  for (const auto& [k, v] : s.raw_conf) scenario_conf[k] = v;
+  p.info = {{"scenario", s.name}, {"scenarioFile", spec.scenario_path}};
+  if (!spec.overrides.properties_file.empty()) p.info["propertiesFile"] = spec.overrides.properties_file;
+  p.info["conf"] = conf_args;
+  p.info["grid"] = grid;
+  p.info["points"] = p.num_points;
+  if (!spec.shard.IsWhole()) p.info["shard"] = spec.shard.ToString();
+  p.info["baseline"] = baseline;
+  p.info["scenarioConf"] = scenario_conf;
+  p.info["cluster"] = {{"executors", s.cluster.executors},
+                       {"executorCores", s.cluster.executor_cores},
+                       {"executorMemoryBytes", s.cluster.executor_memory_bytes}};
+  return p;
+}
+
+SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint64_t index,
+                      std::vector<std::string>* warnings) {
+  SweepRow row;
+  row.point = index;
+  row.values = GridPointValues(spec.axes, index);
+  nlohmann::json doc = prepared.doc;
+  ConfOverrides ov = spec.overrides;
+  for (size_t i = 0; i < spec.axes.size(); ++i) ApplyGridValue(spec.axes[i].key, row.values[i], &doc, &ov);
+  LoadResult loaded = LoadScenarioJson(doc, spec.scenario_path, ov);
+  if (!loaded.errors.empty()) {
+    row.error = JoinDiagnostics(loaded.errors);
+    return row;
+  }
+  const Scenario& s = *loaded.scenario;
+  for (const std::string& w : s.warnings) {
+    if (std::find(prepared.base_warnings.begin(), prepared.base_warnings.end(), w) == prepared.base_warnings.end())
+      warnings->push_back(w);
+  }
+  try {
+    RunResult off = SimulateQuery(s, false);
+    RunResult on = SimulateQuery(s, true);
+    for (const std::string& w : on.warnings) warnings->push_back(s.path + ": " + w);
+    row.metrics = MetricsFromRuns(off, on);
+  } catch (const PlanError& e) {
+    row.error = s.path + ": " + e.pointer + ": " + e.message;
+  } catch (const std::exception& e) {
+    row.error = std::string("internal error: ") + e.what();
+  }
+  return row;
+}
+
+std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared, std::string* error) {
+  std::vector<std::string> keys;
+  for (const GridAxis& a : spec.axes) keys.push_back(a.key);
+  JournalContents contents;
+  std::unique_ptr<Journal> journal =
+      Journal::Open(spec.journal_path, prepared.fingerprint, keys, prepared.num_points, &contents, error);
+  if (!journal) return std::nullopt;
+
+  SweepOutcome out;
+  out.dropped_journal_lines = contents.dropped_lines;
+  out.journal_started_over = contents.started_over;
+  std::vector<uint64_t> todo;
+  uint64_t in_shard = 0;
+  for (uint64_t i = 0; i < prepared.num_points; ++i) {
+    if (!spec.shard.Contains(i)) continue;
+    ++in_shard;
+    if (contents.rows.count(i)) ++out.resumed;
+    else todo.push_back(i);
+  }
+  std::map<uint64_t, SweepRow> rows;
+  for (auto& [i, r] : contents.rows) {
+    if (spec.shard.Contains(i)) rows.emplace(i, std::move(r));
+  }
+
+  int threads = spec.threads > 0 ? spec.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(std::min<uint64_t>(todo.size(), 1024))));
+  std::mutex mu;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::set<std::string> warnings;
+  ProgressBar bar(spec.progress, in_shard, out.resumed);
+  auto worker = [&] {
+    std::vector<std::string> local_warnings;
+    while (!failed.load()) {
+      const size_t k = next.fetch_add(1);
+      if (k >= todo.size()) break;
+      SweepRow row = ComputePoint(spec, prepared, todo[k], &local_warnings);
+      std::lock_guard<std::mutex> lock(mu);
+      std::string why;
+      if (!journal->Append(row, &why)) {
+        if (!failed.exchange(true)) *error = why;
+        break;
+      }
+      ++out.computed;
+      rows.emplace(row.point, std::move(row));
+      for (std::string& w : local_warnings) warnings.insert(std::move(w));
+      local_warnings.clear();
+      bar.Tick();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  bar.Finish();
+  if (failed) return std::nullopt;
+  for (auto& [i, r] : rows) out.rows.push_back(std::move(r));
+  out.warnings.assign(warnings.begin(), warnings.end());
+  return out;
+}
+
+}  // namespace aqesim::sweep

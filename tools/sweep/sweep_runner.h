@@ -1,0 +1,84 @@
+// Runs a sweep: validates the grid against the scenario, then simulates every pending point
+// of the cartesian product (AQE off and on) on a pool of threads, appending each finished
+// row to the journal (tools/sweep/journal.h) and returning all rows in grid order.
+//
+// Grid keys: a Spark configuration key (applied like --conf, winning over it), or
+// `cluster.FIELD` (executors, executorCores, executorMemory, ...), `cost.PARAM` (the cost
+// model's parameters, e.g. cost.taskLaunchSeconds) or `simulation.FIELD` (mapStatus), which
+// are written into the scenario document before it is loaded.
+#ifndef AQESIM_TOOLS_SWEEP_SWEEP_RUNNER_H_
+#define AQESIM_TOOLS_SWEEP_SWEEP_RUNNER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/scenario/scenario.h"
+#include "tools/sweep/grid.h"
+#include "tools/sweep/sweep_row.h"
+
+namespace aqesim::sweep {
+
+struct SweepSpec {
+  std::string scenario_path;
+  /// --properties-file and --conf; grid values win over both.
+  ConfOverrides overrides;
+  std::vector<GridAxis> axes;
+  Shard shard;
+  /// Worker threads; 0 = std::thread::hardware_concurrency().
+  int threads = 0;
+  /// Where finished rows are journaled (conventionally OUT + ".journal").
+  std::string journal_path;
+  /// Draw a progress bar (rate, ETA) on stderr; callers pass isatty(2).
+  bool progress = false;
+};
+
+/// The validated sweep: the scenario document, the metadata the outputs carry, and the
+/// fingerprint that ties a journal to this exact sweep.
+struct PreparedSweep {
+  nlohmann::json doc;                 // the scenario file as parsed
+  std::string scenario_name;
+  uint64_t num_points = 0;            // whole grid (all shards)
+  /// The `sweep` object of the JSON output: scenario, scenarioFile, grid, points, shard,
+  /// baseline (each key's value without the sweep, null = Spark's default), scenarioConf,
+  /// cluster {executors, executorCores, executorMemoryBytes}.
+  nlohmann::ordered_json info;
+  std::string fingerprint;
+  std::vector<std::string> base_warnings;  // the scenario's own warnings
+};
+
+/// Validates everything before any simulation: the scenario loads; keys are known (a Spark
+/// key the simulator does not use is an error, with "did you mean"); every value loads on
+/// its own; no key repeats. nullopt with every problem in `*errors` (one line each).
+std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors);
+
+/// Applies one grid value: cluster./cost./simulation. keys edit `doc`; others are appended
+/// to `overrides->conf`. Numbers and booleans are written to the document as JSON numbers /
+/// booleans, anything else as a string.
+void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc, ConfOverrides* overrides);
+
+/// Simulates point `index` (AQE off and on). Never throws: a point that cannot load or run
+/// gets `error`. New warnings (not among the scenario's own) are added to `*warnings`.
+SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint64_t index,
+                      std::vector<std::string>* warnings);
+
+struct SweepOutcome {
+  std::vector<SweepRow> rows;   // the shard's points, in grid order
+  uint64_t resumed = 0;         // taken from the journal
+  uint64_t computed = 0;        // simulated by this call
+  int dropped_journal_lines = 0;
+  bool journal_started_over = false;
+  std::vector<std::string> warnings;  // distinct, sorted
+};
+
+/// Runs the sweep (see file comment). nullopt with `*error` when the journal cannot be
+/// written.
+std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared, std::string* error);
+
+}  // namespace aqesim::sweep
+
+#endif  // AQESIM_TOOLS_SWEEP_SWEEP_RUNNER_H_
