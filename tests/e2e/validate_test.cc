@@ -1,0 +1,68 @@
+// End to end: `aqesim validate` / `aqesim calibrate` on the small fixtures.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/e2e/e2e_util.h"
+
+namespace aqesim::e2e {
+namespace {
+
+TEST_CASE("aqesim validate --format json (interface.md shape)", "[e2e][validate]") {
+  const CommandResult r =
+      RunAqesim({"validate", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "--format", "json", "-q"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json v = nlohmann::json::parse(r.stdout_text);
+  CHECK(v["log"] == "aqeshuffle_eventlog.zstd");
+  CHECK(v["sparkVersion"] == "3.2.1");
+  CHECK(v["makespan"]["recordedSeconds"].get<double>() == Approx(4.885));
+  CHECK(v["makespan"].contains("simulatedSeconds"));
+  CHECK(v["makespan"].contains("relativeError"));
+  REQUIRE(v["stages"].size() == 4);
+  CHECK(v["stages"][0]["stageId"] == 0);
+  CHECK(v["stages"][0]["recordedSeconds"].get<double>() == Approx(1.638));
+  int coalesced = 0;
+  for (const auto& d : v["decisions"]) {
+    if (d["kind"] == "AQEShuffleRead") {
+      CHECK(d["recordedPartitions"] == 13);
+      CHECK(d["simulatedPartitions"] == 13);
+      CHECK(d["match"] == true);
+      ++coalesced;
+    } else {
+      CHECK(d["kind"] == "JoinStrategy");
+      CHECK(d["recorded"] == "SortMergeJoin");
+      CHECK(d["simulated"] == "SortMergeJoin");
+    }
+  }
+  CHECK(coalesced == 2);
+}
+
+TEST_CASE("aqesim calibrate writes a cost file validate accepts", "[e2e][validate][calibrate]") {
+  const std::string cost = (std::filesystem::temp_directory_path() / "aqesim_e2e_validate_cost.json").string();
+  const std::string log = SourcePath("tests/data/eventlogs/customshuffle_eventlog.zstd");
+  const CommandResult c = RunAqesim({"calibrate", log, "-o", cost, "-q"});
+  REQUIRE(c.exit_code == 0);
+  CHECK(c.stdout_text.find("R²") != std::string::npos);
+  const CommandResult v = RunAqesim({"validate", log, "--format", "json", "--cost", cost, "-q"});
+  REQUIRE(v.exit_code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(v.stdout_text);
+  CHECK(doc["summary"]["medianAbsStageError"].get<double>() <= 0.15);
+  CHECK(std::abs(doc["makespan"]["relativeError"].get<double>()) <= 0.10);
+  std::filesystem::remove(cost);
+}
+
+TEST_CASE("aqesim validate / calibrate: bad input exits 2", "[e2e][validate]") {
+  const CommandResult missing = RunAqesim({"validate", "/nonexistent/log.zstd"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.stderr_text.rfind("aqesim: error: ", 0) == 0);
+  const CommandResult held_out = RunAqesim({"calibrate", "/somewhere/nds_q72_dataproc_2_2.zstd", "-o", "/tmp/x.json"});
+  CHECK(held_out.exit_code == 2);
+  CHECK(held_out.stderr_text ==
+        "aqesim: error: /somewhere/nds_q72_dataproc_2_2.zstd: held out for validation (never fitted); use "
+        "--allow-held-out to override\n");
+  CHECK(!std::filesystem::exists("/tmp/x.json"));
+}
+
+}  // namespace
+}  // namespace aqesim::e2e
