@@ -1,6 +1,7 @@
 #include "models/aqe/rules/optimize_skewed_join.h"
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include "models/aqe/plan_queries.h"
@@ -79,8 +80,29 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
   params.skewed_partition_factor = ctx.conf.skewed_partition_factor;
   params.skewed_partition_threshold_bytes = ctx.conf.skewed_partition_threshold_bytes;
 
+  // Spark re-plans from the logical plan at every re-optimization, so a split decided earlier
+  // for a join whose stage is not created yet is decided again, over the whole current plan
+  // (the all-or-nothing check below may now reject it). Undo such splits first; remember them
+  // so that re-deciding the same split is not reported as a change.
+  struct PreviousSplit {
+    std::vector<ShufflePartitionSpec> left, right;
+  };
+  std::map<const ExecNode*, PreviousSplit> previous;
+  PostOrder(plan, [&](ExecNode* n) {
+    if (!n->is_join() || n->executing_stage || !n->join->is_skew_join || n->children.size() != 2) return;
+    ShuffleState* ls = n->child(0).shuffle.get();
+    ShuffleState* rs = n->child(1).shuffle.get();
+    if (!ls || !rs || !ls->read_specs || !rs->read_specs) return;
+    previous[n] = {*ls->read_specs, *rs->read_specs};
+    ls->read_specs.reset();
+    rs->read_specs.reset();
+    n->join->is_skew_join = false;
+  });
+  const bool input_had_splits = !previous.empty();
+
   std::vector<ExecNode*> rewritten;
   std::vector<Decision> decisions;
+  bool differs = false;  // the rewritten plan differs from the plan handed in
   PostOrder(plan, [&](ExecNode* n) {
     if (!IsCandidate(*n)) return;
     ExecNode& l = n->child(0);
@@ -92,6 +114,13 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     r.shuffle->read_specs = res.specs->right;
     n->join->is_skew_join = true;
     rewritten.push_back(n);
+    auto prev = previous.find(n);
+    if (prev != previous.end() && prev->second.left == res.specs->left && prev->second.right == res.specs->right) {
+      previous.erase(prev);  // the same split again: nothing new to report
+      return;
+    }
+    if (prev != previous.end()) previous.erase(prev);
+    differs = true;
     const SkewJoinMeta& m = res.meta;
     Decision d;
     d.rule = std::string(name());
@@ -124,7 +153,12 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
                 {"tasks", res.specs->left.size()}};
     decisions.push_back(std::move(d));
   });
-  if (rewritten.empty()) return outcome;
+  // A split undone above and not decided again: the plan lost a skew join.
+  if (!previous.empty()) differs = true;
+  if (rewritten.empty()) {
+    outcome.changed = differs;
+    return outcome;
+  }
 
   // Extra-shuffle check over the whole plan: skew-split reads have unknown partitioning.
   std::vector<ExecNode*> broken;
@@ -146,6 +180,8 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       d.at_seconds = ctx.now_seconds;
       d.fields = {{"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
       outcome.decisions.push_back(std::move(d));
+      // Splits decided at an earlier re-optimization are withdrawn: the plan changed.
+      outcome.changed = input_had_splits;
       return outcome;
     }
     for (ExecNode* j : broken) {
@@ -158,7 +194,8 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       decisions.push_back(std::move(d));
     }
   }
-  outcome.changed = true;
+  // Re-deciding the very same splits leaves the plan as it was (no change to adopt).
+  outcome.changed = differs || !broken.empty();
   for (auto& d : decisions) outcome.decisions.push_back(std::move(d));
   return outcome;
 }
