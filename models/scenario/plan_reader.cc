@@ -1,5 +1,6 @@
 #include "models/scenario/plan_reader.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -57,12 +58,36 @@ class PlanReader {
  public:
   PlanReader(const std::string& scenario_dir, DiagnosticSink* sink) : dir_(scenario_dir), sink_(sink) {}
 
+  // A child still to read: its JSON value and pointer.
+  struct PendingChild {
+    const Json* value;
+    std::string pointer;
+  };
+
+  // Reads the tree. The recursion keeps a small frame (the per-node work is in ReadOneNode,
+  // kept out of line), and stops at kMaxPlanDepth, so deep documents cannot exhaust the stack
+  // even in sanitizer builds.
   std::unique_ptr<PlanNode> ReadNode(const Json& v, const std::string& pointer, int depth) {
     if (depth > kMaxPlanDepth) {
       sink_->Error(pointer, "expected a plan at most " + std::to_string(kMaxPlanDepth) +
                                 " nodes deep, found deeper nesting");
       return nullptr;
     }
+    std::vector<PendingChild> children;
+    std::unique_ptr<PlanNode> node = ReadOneNode(v, pointer, &children);
+    for (const PendingChild& c : children) {
+      std::unique_ptr<PlanNode> child = ReadNode(*c.value, c.pointer, depth + 1);
+      if (node && child) node->children.push_back(std::move(child));
+    }
+    return node;
+  }
+
+ private:
+  // Reads one node's own fields; lists its children (in the plan's order) in `children`.
+  // Returns null when the node is unusable (not an object, no valid op); its likely
+  // children are still listed so that one pass reports everything.
+  [[gnu::noinline]] std::unique_ptr<PlanNode> ReadOneNode(const Json& v, const std::string& pointer,
+                                                           std::vector<PendingChild>* children) {
     if (!v.is_object()) {
       sink_->Error(pointer, "expected a plan node (an object with \"op\"), found " + DescribeJson(v));
       return nullptr;
@@ -75,12 +100,11 @@ class PlanReader {
                             kOpNames, "an operator", sink_);
     }
     if (!op) {
-      // Still look inside the likely child fields so that one pass reports everything.
       for (const char* f : {"child", "left", "right"})
-        if (v.contains(f)) ReadNode(v[f], PointerAppend(pointer, f), depth + 1);
+        if (v.contains(f)) children->push_back({&v[f], PointerAppend(pointer, f)});
       if (v.contains("children") && v["children"].is_array())
         for (size_t i = 0; i < v["children"].size(); ++i)
-          ReadNode(v["children"][i], PointerAppend(PointerAppend(pointer, "children"), i), depth + 1);
+          children->push_back({&v["children"][i], PointerAppend(PointerAppend(pointer, "children"), i)});
       return nullptr;
     }
     auto node = std::make_unique<PlanNode>();
@@ -118,36 +142,25 @@ class PlanReader {
       default: break;
     }
 
-    // Children, in the plan's order.
     if (*op == PlanOp::kJoin) {
-      for (const char* side : {"left", "right"}) {
-        if (!v.contains(side)) continue;
-        auto child = ReadNode(v[side], PointerAppend(pointer, side), depth + 1);
-        if (child) node->children.push_back(std::move(child));
-      }
+      for (const char* side : {"left", "right"})
+        if (v.contains(side)) children->push_back({&v[side], PointerAppend(pointer, side)});
     } else if (*op == PlanOp::kUnion) {
       if (v.contains("children")) {
-        const Json& children = v["children"];
-        const std::string children_pointer = PointerAppend(pointer, "children");
-        if (!children.is_array() || children.empty()) {
-          sink_->Error(children_pointer, "expected a non-empty array of plan nodes, found " + DescribeJson(children));
+        const Json& list = v["children"];
+        const std::string list_pointer = PointerAppend(pointer, "children");
+        if (!list.is_array() || list.empty()) {
+          sink_->Error(list_pointer, "expected a non-empty array of plan nodes, found " + DescribeJson(list));
         } else {
-          for (size_t i = 0; i < children.size(); ++i) {
-            auto child = ReadNode(children[i], PointerAppend(children_pointer, i), depth + 1);
-            if (child) node->children.push_back(std::move(child));
-          }
+          for (size_t i = 0; i < list.size(); ++i) children->push_back({&list[i], PointerAppend(list_pointer, i)});
         }
       }
     } else if (*op != PlanOp::kScan) {
-      if (v.contains("child")) {
-        auto child = ReadNode(v["child"], PointerAppend(pointer, "child"), depth + 1);
-        if (child) node->children.push_back(std::move(child));
-      }
+      if (v.contains("child")) children->push_back({&v["child"], PointerAppend(pointer, "child")});
     }
     return node;
   }
 
- private:
   void ReadScan(const Json& v, PlanNode* node) {
     const std::string& p = node->pointer;
     if (v.contains("bytes")) {
@@ -253,9 +266,15 @@ class PlanReader {
 // ---------------------------------------------------------------------------------------
 // Checks across nodes.
 
-void PreOrder(PlanNode* node, const std::function<void(PlanNode*)>& visit) {
-  visit(node);
-  for (auto& child : node->children) PreOrder(child.get(), visit);
+// Pre-order (a node, then its children in order), without recursion.
+void PreOrder(PlanNode* root, const std::function<void(PlanNode*)>& visit) {
+  std::vector<PlanNode*> stack = {root};
+  while (!stack.empty()) {
+    PlanNode* node = stack.back();
+    stack.pop_back();
+    visit(node);
+    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it) stack.push_back(it->get());
+  }
 }
 
 void AssignIds(PlanNode* root, DiagnosticSink* sink) {
@@ -331,8 +350,9 @@ std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
   }
 }
 
-void CheckCounts(const PlanNode& root, DiagnosticSink* sink) {
-  std::function<void(const PlanNode&)> check = [&](const PlanNode& node) {
+void CheckCounts(PlanNode* root, DiagnosticSink* sink) {
+  PreOrder(root, [&](PlanNode* node_ptr) {
+    const PlanNode& node = *node_ptr;
     if (node.op == PlanOp::kExchange) {
       // Every fixed partition count of the exchange agrees.
       std::vector<FixedCount> fixed;
@@ -367,9 +387,7 @@ void CheckCounts(const PlanNode& root, DiagnosticSink* sink) {
                                        " partitions like the other side of join " + Json(node.id).dump() + " (" +
                                        left->source + "), found " + std::to_string(right->count));
     }
-    for (const auto& child : node.children) check(*child);
-  };
-  check(root);
+  });
 }
 
 }  // namespace
@@ -380,7 +398,7 @@ std::unique_ptr<PlanNode> ReadPlan(const Json& v, const std::string& pointer, co
   std::unique_ptr<PlanNode> root = reader.ReadNode(v, pointer, 1);
   if (!root) return nullptr;
   AssignIds(root.get(), sink);
-  CheckCounts(*root, sink);
+  CheckCounts(root.get(), sink);
   return root;
 }
 
