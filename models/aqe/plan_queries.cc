@@ -34,6 +34,13 @@ std::vector<ExecNode*> StageReads(ExecNode* root) {
   return out;
 }
 
+std::vector<ExecNode*> JoinsNotYetRunning(ExecNode* plan) {
+  std::vector<ExecNode*> out;
+  for (ExecNode* n : PreOrder(plan))
+    if (n->is_join() && !n->executing_stage) out.push_back(n);
+  return out;
+}
+
 bool PartitioningRequiredAbove(const ExecNode& n) {
   const ExecNode* cur = &n;
   for (const ExecNode* p = n.parent; p; cur = p, p = p->parent) {

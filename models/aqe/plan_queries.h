@@ -22,6 +22,10 @@ void VisitStage(ExecNode* root, const std::function<void(ExecNode*)>& visit);
 /// The exchange reads of a stage subtree, left to right.
 std::vector<ExecNode*> StageReads(ExecNode* root);
 
+/// Joins of the plan whose stage has not been created yet (the ones re-planning may change),
+/// in pre-order.
+std::vector<ExecNode*> JoinsNotYetRunning(ExecNode* plan);
+
 /// True when an operator between `n` and the stage boundary above it (the next exchange, or
 /// the root) needs the hash partitioning `n` outputs: a sort-merge / shuffled hash join or an
 /// aggregate (EnsureRequirements would have to add a shuffle if n's partitioning changed).

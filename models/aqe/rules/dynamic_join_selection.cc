@@ -29,8 +29,7 @@ bool DynamicJoinSelection::Enabled(const SqlConf&) const { return true; }
 RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;
   const SqlConf& conf = ctx.conf;
-  for (ExecNode* n : PreOrder(plan)) {
-    if (!n->is_join() || n->executing_stage) continue;
+  for (ExecNode* n : JoinsNotYetRunning(plan)) {
     JoinState& j = *n->join;
     const PlanNode& p = *n->source;
     const RuntimeHint old_hints[2] = {j.left_runtime_hint, j.right_runtime_hint};

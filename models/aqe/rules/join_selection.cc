@@ -26,8 +26,7 @@ bool JoinSelection::Enabled(const SqlConf&) const { return true; }
 RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;
   const SqlConf& conf = ctx.conf;
-  for (ExecNode* n : PreOrder(plan)) {
-    if (!n->is_join() || n->executing_stage) continue;
+  for (ExecNode* n : JoinsNotYetRunning(plan)) {
     JoinState& j = *n->join;
     const PlanNode& p = *n->source;
     if (j.strategy != JoinStrategy::kSortMerge && j.strategy != JoinStrategy::kShuffledHash) continue;
