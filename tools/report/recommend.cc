@@ -1,6 +1,7 @@
 #include "tools/report/recommend.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -268,10 +269,35 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     if (end && *end == '\0' && !s.empty()) return d;
     return std::nullopt;
   };
-  auto baseline_number = [&](const std::string& key) -> std::optional<double> {
-    if (baseline.contains(key) && baseline[key].is_string()) return as_number(baseline[key].get<std::string>());
-    if (key == "spark.sql.shuffle.partitions" || key == "spark.sql.adaptive.coalescePartitions.initialPartitionNum") return 200;
+  // The scenario's value of a key; for a key it leaves unset, Spark's default (for the keys
+  // people sweep most; others stay unknown).
+  static const std::map<std::string, std::string> kDefaults = {
+      {"spark.sql.shuffle.partitions", "200"},
+      {"spark.sql.adaptive.coalescePartitions.initialPartitionNum", "200"},
+      {"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
+      {"spark.sql.adaptive.coalescePartitions.minPartitionSize", "1m"},
+      {"spark.sql.adaptive.skewJoin.skewedPartitionFactor", "5.0"},
+      {"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "256m"},
+      {"spark.sql.autoBroadcastJoinThreshold", "10m"},
+      {"spark.shuffle.minNumPartitionsToHighlyCompress", "2000"},
+      {"spark.shuffle.accurateBlockThreshold", "100m"},
+  };
+  auto baseline_value = [&](const std::string& key) -> std::optional<std::string> {
+    if (baseline.contains(key) && baseline[key].is_string()) return baseline[key].get<std::string>();
+    auto it = kDefaults.find(key);
+    if (it != kDefaults.end()) return it->second;
     return std::nullopt;
+  };
+  auto baseline_number = [&](const std::string& key) -> std::optional<double> {
+    const std::optional<std::string> v = baseline_value(key);
+    return v ? as_number(*v) : std::nullopt;
+  };
+  auto same_as_baseline = [&](const std::string& key, const std::string& v) {
+    const std::optional<std::string> b = baseline_value(key);
+    if (!b) return false;
+    if (*b == v) return true;
+    const std::optional<double> x = as_number(v), y = as_number(*b);
+    return x && y && *x == *y;
   };
 
   // Candidates: points that ran without failures.
@@ -291,14 +317,7 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   const nlohmann::json* baseline_row = nullptr;
   for (const nlohmann::json* row : ok) {
     bool match = true;
-    for (const std::string& k : keys) {
-      const std::string v = value_of(*row, k);
-      const bool same = baseline.contains(k) && baseline[k].is_string() &&
-                        (baseline[k].get<std::string>() == v ||
-                         (as_number(v) && as_number(baseline[k].get<std::string>()) &&
-                          *as_number(v) == *as_number(baseline[k].get<std::string>())));
-      if (!same) match = false;
-    }
+    for (const std::string& k : keys) match = match && same_as_baseline(k, value_of(*row, k));
     if (match) {
       baseline_row = row;
       best->baseline_point = (*row)["point"].get<uint64_t>();
@@ -369,8 +388,7 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   for (const std::string& k : keys) {
     const std::string v = value_of(*winner, k);
     best->values.push_back(v);
-    const bool same = baseline.contains(k) && baseline[k].is_string() && baseline[k].get<std::string>() == v;
-    if (same) continue;
+    if (same_as_baseline(k, v)) continue;
     std::string key = k;
     if (k == "cluster.executors") key = "spark.executor.instances";
     else if (k == "cluster.executorCores") key = "spark.executor.cores";
@@ -383,6 +401,34 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
       if (auto b = as_number(v)) { if (*b >= 1024) { AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)), "the fastest point of the sweep" + gain); continue; } }
     }
     AddLine(&r, key, v, "the fastest point of the sweep" + gain);
+  }
+  // Cluster sweeps: the fastest point is often the biggest cluster; name the cheapest point
+  // (executor-core seconds) that is within 10% of it.
+  const bool sweeps_cluster = std::any_of(keys.begin(), keys.end(), [](const std::string& k) {
+    return k == "cluster.executors" || k == "cluster.executorCores";
+  });
+  if (sweeps_cluster) {
+    const double executors0 = info.contains("cluster") ? info["cluster"].value("executors", 1.0) : 1.0;
+    const double cores0 = info.contains("cluster") ? info["cluster"].value("executorCores", 1.0) : 1.0;
+    auto core_seconds = [&](const nlohmann::json& row) {
+      double e = executors0, c = cores0;
+      if (auto v = as_number(value_of(row, "cluster.executors"))) e = *v;
+      if (auto v = as_number(value_of(row, "cluster.executorCores"))) c = *v;
+      return row["makespanSecondsAqeOn"].get<double>() * e * c;
+    };
+    const nlohmann::json* cheapest = nullptr;
+    for (const nlohmann::json* row : ok) {
+      if (!passes(*row) || (*row)["makespanSecondsAqeOn"].get<double>() > 1.1 * best->makespan_seconds) continue;
+      if (!cheapest || core_seconds(*row) < core_seconds(*cheapest)) cheapest = row;
+    }
+    if (cheapest && cheapest != winner && core_seconds(*cheapest) < 0.95 * core_seconds(*winner)) {
+      std::string values;
+      for (const std::string& k : keys) values += (values.empty() ? "" : ", ") + k + " = " + value_of(*cheapest, k);
+      r.notes.push_back("Cheaper within 10% of the fastest: point " + std::to_string((*cheapest)["point"].get<uint64_t>()) +
+                        " (" + values + "), " + Fixed((*cheapest)["makespanSecondsAqeOn"].get<double>(), 2) + " s for " +
+                        Fixed(core_seconds(*cheapest) / 3600, 2) + " core-hours instead of " +
+                        Fixed(core_seconds(*winner) / 3600, 2) + ".");
+    }
   }
   if (skewed) {
     AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
@@ -397,7 +443,10 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   });
   r.diagnosis = !changes ? "The scenario's own values are (within 2%) the fastest of the sweep."
                          : "The fastest point of the sweep" + gain + ".";
-  if (skewed) r.diagnosis = "Skew: " + r.diagnosis;
+  if (skewed) {
+    r.diagnosis[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(r.diagnosis[0])));
+    r.diagnosis = "Skew limits the static plan; " + r.diagnosis;
+  }
   return r;
 }
 

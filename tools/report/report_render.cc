@@ -192,7 +192,7 @@ table{border-collapse:collapse;font-size:.9em;margin:8px 0}th,td{border:1px soli
 th{background:#f6f8fa}td:nth-child(2){text-align:left}
 .sev{padding:1px 6px;border-radius:4px}.sev-none{background:#dafbe1}.sev-low{background:#fff8c5}
 .sev-moderate{background:#ffddb0}.sev-severe{background:#ffc1c0}.sev-critical{background:#d1242f;color:#fff}
-td.warn{background:#fff1e5}pre.conf{background:#f6f8fa;border:1px solid #d0d7de;padding:10px;overflow-x:auto}
+td.warn{background:#fff1e5}pre.conf{background:#f6f8fa;border:1px solid #d0d7de;padding:10px;white-space:pre-wrap}
 .diagnosis{font-weight:600}.warnings li{color:#9a6700}figure{margin:12px 0}figcaption{color:#57606a;font-size:.85em}
 #errors{color:#d1242f;white-space:pre-wrap}footer{color:#57606a;font-size:.8em;margin-top:40px}
 )css";

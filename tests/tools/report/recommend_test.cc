@@ -189,7 +189,7 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
   CHECK(best.baseline_point == 1u);
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
   CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
-  CHECK(r.diagnosis == "Skew: The scenario's own values are (within 2%) the fastest of the sweep.");
+  CHECK(r.diagnosis == "Skew limits the static plan; the scenario's own values are (within 2%) the fastest of the sweep.");
   // Skew splits at most points count as skew too.
   for (auto& row : doc["rows"]) {
     row["maxTaskSkewRatio"] = 1.2;
@@ -220,6 +220,22 @@ TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing
   CHECK(r.lines.empty());
 }
 
+TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[report][recommend]") {
+  nlohmann::json row0 = {{"point", 0}, {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m"}}},
+                         {"makespanSecondsAqeOn", 22.85}, {"failures", 0}};
+  nlohmann::json row1 = {{"point", 1}, {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"}}},
+                         {"makespanSecondsAqeOn", 22.85}, {"failures", 0}};
+  nlohmann::json doc = {
+      {"sweep", {{"grid", {{{"key", "spark.sql.adaptive.advisoryPartitionSizeInBytes"}, {"values", {"16m", "64m"}}}}},
+                 {"baseline", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", nullptr}}}}},
+      {"rows", {row0, row1}}};
+  SweepBest best;
+  const Recommendation r = RecommendFromSweep(doc, &best);
+  CHECK(best.baseline_point == 1u);
+  CHECK(*best.point == 1);
+  CHECK(r.lines.empty());
+}
+
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
   nlohmann::json doc = {
       {"sweep", {{"grid", {{{"key", "cluster.executors"}, {"values", {"10", "20"}}}}},
@@ -227,8 +243,17 @@ TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[re
       {"rows", {{{"point", 0}, {"values", {{"cluster.executors", "10"}}}, {"makespanSecondsAqeOn", 50.0}, {"failures", 0}},
                 {{"point", 1}, {"values", {{"cluster.executors", "20"}}}, {"makespanSecondsAqeOn", 30.0}, {"failures", 0}}}}};
   SweepBest best;
-  const Recommendation r = RecommendFromSweep(doc, &best);
+  Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(HasLine(r, "spark.executor.instances", "20"));
+  // A bigger cluster is barely faster: the cheaper point within 10% is named.
+  doc["sweep"]["grid"][0]["values"].push_back("40");
+  doc["rows"].push_back({{"point", 2}, {"values", {{"cluster.executors", "40"}}}, {"makespanSecondsAqeOn", 28.0}, {"failures", 0}});
+  r = RecommendFromSweep(doc, &best);
+  CHECK(*best.point == 2);
+  CHECK(HasLine(r, "spark.executor.instances", "40"));
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] == "Cheaper within 10% of the fastest: point 1 (cluster.executors = 20), 30.00 s for 0.17 core-hours "
+                      "instead of 0.31.");
 }
 
 }  // namespace

@@ -1,0 +1,180 @@
+// The HTML report in a real browser: headless Chromium opens it from disk (file://, no
+// network), and the test fails on any console message or script error, or on any chart
+// that did not render (the page marks each chart container data-rendered="true" when
+// vega-embed's promise resolves: tools/report/report_render.h). Screenshots are saved under
+// results/reports/. Tagged [browser]: skipped (with a warning) when chromium is not
+// installed (Debian: apt-get install -y chromium).
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace aqesim::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs a program (searched in PATH when `path` has no slash) without a shell.
+Run Exec(const std::string& path, const std::vector<std::string>& args, const fs::path& scratch) {
+  const fs::path out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    std::vector<std::string> copy = args;
+    std::vector<char*> argv;
+    std::string p = path;
+    argv.push_back(p.data());
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execvp(p.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  Run r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = Slurp(out);
+  r.err = Slurp(err);
+  return r;
+}
+
+std::string FindChromium() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const fs::path p = fs::path(dir) / name;
+      if (::access(p.c_str(), X_OK) == 0) return p.string();
+    }
+  }
+  return "";
+}
+
+struct Scratch {
+  fs::path path = fs::temp_directory_path() / ("aqesim_report_browser_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(path); }
+  ~Scratch() { fs::remove_all(path); }
+};
+
+std::vector<std::string> ChromiumArgs(const fs::path& profile, const std::string& action, const fs::path& page) {
+  return {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+          "--user-data-dir=" + profile.string(), "--enable-logging=stderr", "--v=0",
+          "--virtual-time-budget=30000", "--window-size=1100,2400", action, "file://" + page.string()};
+}
+
+size_t Count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = 0; (p = text.find(needle, p)) != std::string::npos; p += needle.size()) ++n;
+  return n;
+}
+
+// Opens the report; checks every chart rendered and nothing was logged; saves a screenshot.
+void CheckInBrowser(const std::string& chromium, const fs::path& page, const std::string& screenshot_name,
+                    size_t min_charts, const Scratch& dir) {
+  Run dom = Exec("timeout", [&] {
+    std::vector<std::string> a = {"180", chromium};
+    for (auto& x : ChromiumArgs(dir.path / "profile-dom", "--dump-dom", page)) a.push_back(x);
+    return a;
+  }(), dir.path);
+  INFO("chromium stderr:\n" << dom.err);
+  REQUIRE(dom.exit_code == 0);
+  const std::string& html = dom.out;
+  const size_t charts = Count(html, "<div class=\"chart");  // vega-embed adds its own classes after ours
+  CHECK(charts >= min_charts);
+  CHECK(Count(html, "data-rendered=\"true\"") == charts);
+  CHECK(Count(html, "data-error=") == 0);
+  CHECK(html.find("data-charts-done=\"true\"") != std::string::npos);
+  CHECK(html.find("data-errors=") == std::string::npos);
+  CHECK(Count(html, "<svg") >= charts);  // vega drew each chart as SVG
+  // Any console message (console.error on a failed chart, vega warnings, CSP violations when
+  // the page tries the network) fails the test.
+  std::regex console(R"(:CONSOLE[:(]\d+|Uncaught|Refused to)");
+  CHECK_FALSE(std::regex_search(dom.err, console));
+
+  const fs::path shot = fs::path(AQESIM_SOURCE_DIR) / "results" / "reports" / screenshot_name;
+  fs::create_directories(shot.parent_path());
+  Run png = Exec("timeout", [&] {
+    std::vector<std::string> a = {"180", chromium};
+    for (auto& x : ChromiumArgs(dir.path / "profile-shot", "--screenshot=" + shot.string(), page)) a.push_back(x);
+    return a;
+  }(), dir.path);
+  CHECK(png.exit_code == 0);
+  CHECK(fs::exists(shot));
+  CHECK(fs::file_size(shot) > 10000);
+}
+
+TEST_CASE("report in headless Chromium: a scenario's report renders every chart, no console errors",
+          "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path page = dir.path / "skew-join.html";
+  Run r = Exec(AQESIM_BINARY, {"report", std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", "-o", page.string()},
+               dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  // Self-contained: no external script or stylesheet; the page's Content-Security-Policy
+  // turns any network request into a console message (which fails the browser check).
+  CHECK(html.find("<script src") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK(html.find("default-src 'none'") != std::string::npos);
+  CHECK(html.find("spark.sql.adaptive.skewJoin.enabled true") != std::string::npos);
+  // Summary + 2 timelines + 2 exchanges before AQE + 2 reads after AQE.
+  CheckInBrowser(chromium, page, "skew-join-report.png", 7, dir);
+}
+
+TEST_CASE("report in headless Chromium: a sweep's report renders every chart, no console errors",
+          "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path sweep = dir.path / "sweep.json", page = dir.path / "sweep.html";
+  Run s = Exec(AQESIM_BINARY,
+               {"sweep", std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", "--grid",
+                "spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,64m,256m", "--grid",
+                "spark.sql.shuffle.partitions=50,100,200", "-o", sweep.string()},
+               dir.path);
+  INFO(s.err);
+  REQUIRE(s.exit_code == 0);
+  Run r = Exec(AQESIM_BINARY, {"report", sweep.string(), "-o", page.string()}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // Makespan vs each of the 2 keys + the heatmap.
+  CheckInBrowser(chromium, page, "skew-join-sweep-report.png", 3, dir);
+}
+
+}  // namespace
+}  // namespace aqesim::e2e
