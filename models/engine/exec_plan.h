@@ -32,6 +32,7 @@ std::string_view RuntimeHintName(RuntimeHint h);
 struct ShuffleData {
   int num_reducers = 0;
   /// Rows = the child's partitions as planned without AQE, columns = reducers, true bytes.
+  /// Moved into `actual` (and left 0 x 0) when the map stage's task t wrote exactly row t.
   SizeMatrix planned;
   /// Rows = the map tasks that actually ran (after the child's own AQE reads), true bytes.
   /// Set when the map stage completes.

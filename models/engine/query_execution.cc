@@ -348,6 +348,67 @@ class Engine {
     int64_t shuffle_read_bytes = 0;
   };
 
+  /// Per coalesced read spec of an exchange read (a finished shuffle): bytes and fetch
+  /// requests over all maps, the same per executor of the maps (executor-major: index
+  /// executor * num_specs + spec), and the true column sums. Exactly the sums EvalRead's
+  /// per-map loop forms.
+  struct CoalescedReadSums {
+    const void* specs = nullptr;  // identity of the read's spec list (nullptr: default read)
+    size_t num_specs = 0;
+    size_t executors = 0;
+    std::vector<int64_t> bytes, requests, exec_bytes, exec_requests, column;
+  };
+  /// Null when the per-executor table would be too large (the caller then loops per map).
+  const CoalescedReadSums* CoalescedSums(const ExecNode& n) const {
+    constexpr size_t kMaxCells = size_t{1} << 23;
+    const ShuffleData& d = *n.shuffle->data;
+    const void* specs_id = n.shuffle->read_specs ? static_cast<const void*>(n.shuffle->read_specs->data()) : nullptr;
+    const size_t num_specs = n.shuffle->read_specs ? n.shuffle->read_specs->size() : static_cast<size_t>(d.num_reducers);
+    if (num_specs * static_cast<size_t>(std::max(1, s_.cluster.executors)) > kMaxCells) return nullptr;
+    CoalescedReadSums& c = coalesced_sums_[&n];
+    if (c.specs == specs_id && c.num_specs == num_specs && !c.column.empty()) return &c;
+    const SizeMatrix& a = d.actual;
+    const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
+    c.specs = specs_id;
+    c.num_specs = num_specs;
+    c.executors = static_cast<size_t>(std::max(0, s_.cluster.executors));
+    c.bytes.assign(num_specs, 0);
+    c.requests.assign(num_specs, 0);
+    c.exec_bytes.assign(num_specs * c.executors, 0);
+    c.exec_requests.assign(num_specs * c.executors, 0);
+    c.column = a.PartitionBytes();
+    // Coalesced ranges of the read, in spec order (other spec kinds are not summed here).
+    std::vector<std::pair<int, int>> ranges(num_specs, {0, 0});
+    for (size_t j = 0; j < num_specs; ++j) {
+      if (!n.shuffle->read_specs) {
+        ranges[j] = {static_cast<int>(j), static_cast<int>(j) + 1};
+      } else if (auto* cs = std::get_if<CoalescedPartitionSpec>(&(*n.shuffle->read_specs)[j])) {
+        ranges[j] = {std::max(0, cs->start_reducer_index), std::min(a.num_reducers(), cs->end_reducer_index)};
+      }
+    }
+    for (int m = 0; m < a.num_maps(); ++m) {
+      const int64_t* row = a.row(m).data();
+      const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
+      const bool known = me >= 0 && static_cast<size_t>(me) < c.executors;
+      for (size_t j = 0; j < num_specs; ++j) {
+        int64_t sum = 0, blocks = 0;
+        for (int r = ranges[j].first; r < ranges[j].second; ++r) {
+          sum += row[r];
+          blocks += row[r] > 0;
+        }
+        if (sum <= 0) continue;
+        const int64_t req = batch ? 1 : blocks;
+        c.bytes[j] += sum;
+        c.requests[j] += req;
+        if (known) {
+          c.exec_bytes[static_cast<size_t>(me) * num_specs + j] += sum;
+          c.exec_requests[static_cast<size_t>(me) * num_specs + j] += req;
+        }
+      }
+    }
+    return &c;
+  }
+
   /// Bytes one read spec of exchange `n` fetches; fills fetch terms and shares.
   int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) const {
     const ShuffleData& d = *n.shuffle->data;
@@ -369,7 +430,23 @@ class Engine {
       }
       total += bytes;
     };
-    if (auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
+    const auto* c = std::get_if<CoalescedPartitionSpec>(&spec);
+    if (const CoalescedReadSums* cached = c && d.stage && d.stage->done ? CoalescedSums(n) : nullptr) {
+      // The finished shuffle's coalesced reads, summed once per (spec, map executor) in one
+      // row-major pass (a spec's per-map loop would walk the matrix column-wise per task).
+      const CoalescedReadSums& sums = *cached;
+      const size_t j = static_cast<size_t>(task);
+      const size_t e = static_cast<size_t>(executor);
+      const bool has_local = executor >= 0 && e < sums.executors;
+      const int64_t local_bytes = has_local ? sums.exec_bytes[e * sums.num_specs + j] : 0;
+      const int64_t local_requests = has_local ? sums.exec_requests[e * sums.num_specs + j] : 0;
+      ev->work.local_shuffle_bytes += local_bytes;
+      ev->work.local_fetch_requests += local_requests;
+      ev->work.remote_shuffle_bytes += sums.bytes[j] - local_bytes;
+      ev->work.remote_fetch_requests += sums.requests[j] - local_requests;
+      total = sums.bytes[j];
+      for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r) shares->push_back({r, sums.column[r]});
+    } else if (c) {
       const int lo = c->start_reducer_index, hi = c->end_reducer_index;
       std::vector<int64_t> col(std::max(0, hi - lo), 0);
       for (int m = 0; m < a.num_maps(); ++m) {
@@ -665,14 +742,20 @@ class Engine {
     ShuffleData& d = *st->output->shuffle->data;
     const SizeMatrix& planned = d.planned;
     const int reducers = d.num_reducers;
-    SizeMatrix actual(st->num_tasks, reducers);
     // Owners of each planned row: (task, weight).
     std::vector<std::vector<std::pair<int, int64_t>>> owners(planned.num_maps());
     for (int t = 0; t < st->num_tasks; ++t)
       for (auto& [p, b] : st->shares[t])
         if (p >= 0 && p < planned.num_maps()) owners[p].push_back({t, b});
+    // Task t wrote exactly planned row t (e.g. scan tasks): `actual` is `planned`; move it
+    // instead of copying (planned is not read once its stage has finished).
+    bool identity = planned.num_maps() == st->num_tasks && planned.num_reducers() == reducers;
+    for (int p = 0; identity && p < planned.num_maps(); ++p)
+      identity = owners[p].size() == 1 && owners[p][0].first == p;
+    SizeMatrix actual = identity ? std::move(d.planned) : SizeMatrix(st->num_tasks, reducers);
+    if (identity) d.planned = SizeMatrix();
     int last_owner = 0;
-    for (int p = 0; p < planned.num_maps(); ++p) {
+    for (int p = 0; !identity && p < planned.num_maps(); ++p) {
       auto& own = owners[p];
       auto row = planned.row(p);
       if (own.empty()) {
@@ -864,6 +947,7 @@ class Engine {
   std::deque<QueryStage> stages_;
   std::map<std::string, QueryStage*> broadcast_stage_;
   std::vector<std::pair<QueryStage*, ExecNode*>> read_index_;
+  mutable std::map<const ExecNode*, CoalescedReadSums> coalesced_sums_;
   mutable std::map<int, std::vector<int64_t>> partition_totals_;
   mutable std::map<int, std::vector<int>> first_owner_;
   QueryStage* result_stage_ = nullptr;

@@ -16,29 +16,69 @@ std::vector<int> Permutation(int n, Rng& rng) {
   return p;
 }
 
-// Floors of total * weight share into `out`, remainders into `remainder`; returns the bytes
+constexpr uint32_t kSelectBuckets = 4096;
+
+// The selection bucket of a remainder in [0, 1): its leading bits, through double (rounding is
+// monotone, so the map is monotone; the conversion avoids x87 rounding-mode switches).
+inline uint32_t BucketOf(long double r) {
+  const auto b = static_cast<uint32_t>(static_cast<double>(r) * kSelectBuckets);
+  return b < kSelectBuckets ? b : kSelectBuckets - 1;
+}
+
+// Floors of total * weight share into `out`, remainders into scratch->remainder, and each
+// remainder's selection bucket (scratch->bucket, counts in scratch->counts); returns the bytes
 // still to hand out (may be negative through rounding). The arithmetic is the reference's:
 // long double shares w / sum(w), quota = total * share, floor, remainder = quota - floor.
-int64_t SplitFloors(int64_t total, std::span<const double> weights, std::span<int64_t> out,
-                    std::vector<long double>* remainder) {
+// quota is in [0, total] (share <= 1, rounding is monotone), so truncation is the floor.
+template <typename Truncate>
+[[gnu::always_inline]] inline int64_t SplitFloorsBody(int64_t total, std::span<const double> weights,
+                                                     std::span<int64_t> out, SplitScratch* scratch, Truncate trunc) {
   const size_t n = weights.size();
   long double sum_w = 0;
   for (double w : weights) sum_w += w > 0 ? w : 0;
   const bool even = !(sum_w > 0);
-  remainder->resize(n);
-  long double* rem = remainder->data();
+  scratch->remainder.resize(n);
+  scratch->bucket.resize(n);
+  scratch->counts.assign(kSelectBuckets, 0);
+  long double* rem = scratch->remainder.data();
+  uint16_t* bucket = scratch->bucket.data();
+  uint32_t* counts = scratch->counts.data();
   const long double total_ld = static_cast<long double>(total);
   int64_t assigned = 0;
   for (size_t i = 0; i < n; ++i) {
     const long double share = even ? 1.0L / n : (weights[i] > 0 ? weights[i] / sum_w : 0.0L);
     const long double quota = total_ld * share;
-    // quota is in [0, total] (share <= 1, rounding is monotone), so truncation is the floor.
-    const int64_t fl = static_cast<int64_t>(quota);
+    const int64_t fl = trunc(quota);
     out[i] = fl;
-    rem[i] = quota - static_cast<long double>(fl);
+    const long double r = quota - static_cast<long double>(fl);
+    rem[i] = r;
+    const uint32_t b = BucketOf(r);
+    bucket[i] = static_cast<uint16_t>(b);
+    ++counts[b];
     assigned += fl;
   }
   return total - assigned;
+}
+
+int64_t SplitFloorsGeneric(int64_t total, std::span<const double> weights, std::span<int64_t> out,
+                           SplitScratch* scratch) {
+  return SplitFloorsBody(total, weights, out, scratch, [](long double q) { return static_cast<int64_t>(q); });
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// With SSE3 the truncating conversion is one fisttp instead of two x87 control-word switches.
+[[gnu::target("sse3")]] int64_t SplitFloorsSse3(int64_t total, std::span<const double> weights,
+                                                std::span<int64_t> out, SplitScratch* scratch) {
+  return SplitFloorsBody(total, weights, out, scratch, [](long double q) { return static_cast<int64_t>(q); });
+}
+#endif
+
+int64_t SplitFloors(int64_t total, std::span<const double> weights, std::span<int64_t> out, SplitScratch* scratch) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool sse3 = __builtin_cpu_supports("sse3");
+  if (sse3) return SplitFloorsSse3(total, weights, out, scratch);
+#endif
+  return SplitFloorsGeneric(total, weights, out, scratch);
 }
 
 // Whole rounds of a deficit >= n; returns what is left (< n).
@@ -59,25 +99,13 @@ struct Selection {
   long double v = 0;
   uint32_t bucket = 0;  // v's bucket: cells in higher buckets are above v
 };
-constexpr uint32_t kSelectBuckets = 4096;
 
-inline uint32_t BucketOf(long double r) {
-  // Through double: rounding is monotone, and the conversion avoids x87 mode switches.
-  const auto b = static_cast<uint32_t>(static_cast<double>(r) * kSelectBuckets);
-  return b < kSelectBuckets ? b : kSelectBuckets - 1;
-}
-
-Selection SelectKth(const std::vector<long double>& rem, size_t k, SplitScratch* scratch) {
+// After SplitFloors filled the remainders, buckets and counts (1 <= k <= n).
+Selection SelectKth(size_t k, SplitScratch* scratch) {
+  const std::vector<long double>& rem = scratch->remainder;
+  const uint16_t* bucket = scratch->bucket.data();
+  const uint32_t* counts = scratch->counts.data();
   const size_t n = rem.size();
-  std::vector<uint32_t>& counts = scratch->counts;
-  std::vector<uint16_t>& bucket = scratch->bucket;
-  counts.assign(kSelectBuckets, 0);
-  bucket.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t b = BucketOf(rem[i]);
-    bucket[i] = static_cast<uint16_t>(b);
-    ++counts[b];
-  }
   size_t above = 0;
   uint32_t b = kSelectBuckets - 1;
   while (above + counts[b] < k) above += counts[b--];
@@ -116,18 +144,21 @@ void SplitByLargestRemainderInto(int64_t total, std::span<const double> weights,
   const size_t n = weights.size();
   std::fill(out.begin(), out.end(), 0);
   if (n == 0 || total <= 0) return;
-  int64_t deficit = SplitFloors(total, weights, out, &scratch->remainder);
+  int64_t deficit = SplitFloors(total, weights, out, scratch);
   const std::vector<long double>& rem = scratch->remainder;
   if (deficit > 0) {
     // Floating error can leave the deficit at or above n; hand out whole rounds first.
     deficit = AddRounds(deficit, out);
     const size_t k = static_cast<size_t>(deficit);
     if (k == 0) return;
-    const Selection s = SelectKth(rem, k, scratch);
+    const Selection s = SelectKth(k, scratch);
     const uint16_t* bucket = scratch->bucket.data();
     size_t need = k;
     for (size_t i = 0; i < n; ++i) {
-      if (bucket[i] > s.bucket || (bucket[i] == s.bucket && rem[i] > s.v)) ++out[i], --need;
+      const int64_t up = bucket[i] > s.bucket;  // branch-free: about half the cells are above
+      out[i] += up;
+      need -= static_cast<size_t>(up);
+      if (bucket[i] == s.bucket && rem[i] > s.v) ++out[i], --need;
     }
     const size_t t = tie_start % n;
     for (size_t j = 0; need > 0 && j < n; ++j) {
@@ -200,7 +231,7 @@ const GeneratedRowStream::SplitPlan& GeneratedRowStream::PlanFor(int64_t total) 
   p.at.clear();
   p.need_at = 0;
   if (total <= 0) return p;
-  int64_t deficit = SplitFloors(total, column_weights_, p.floors, &scratch_.remainder);
+  int64_t deficit = SplitFloors(total, column_weights_, p.floors, &scratch_);
   if (deficit < 0) {
     p.general = true;
     return p;
@@ -209,7 +240,7 @@ const GeneratedRowStream::SplitPlan& GeneratedRowStream::PlanFor(int64_t total) 
   const size_t k = static_cast<size_t>(deficit);
   if (k == 0) return p;
   const std::vector<long double>& rem = scratch_.remainder;
-  const Selection s = SelectKth(rem, k, &scratch_);
+  const Selection s = SelectKth(k, &scratch_);
   const uint16_t* bucket = scratch_.bucket.data();
   for (size_t i = 0; i < n; ++i) {
     if (bucket[i] < s.bucket) continue;

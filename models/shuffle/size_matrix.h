@@ -7,10 +7,51 @@
 #define AQESIM_MODELS_SHUFFLE_SIZE_MATRIX_H_
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <span>
 #include <vector>
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
 
 namespace aqesim {
+
+namespace size_matrix_internal {
+/// Allocator of the cells: a block of 64 MiB or more is 2 MiB-aligned and advised to use
+/// transparent huge pages, so that zero-filling a 10^8-cell matrix (800 MB) takes a few hundred
+/// page faults instead of ~200,000. Smaller blocks come from std::allocator.
+template <typename T>
+struct LargePageAllocator {
+  using value_type = T;
+  static constexpr size_t kLargeBytes = size_t{64} << 20;
+  static constexpr size_t kHugePageBytes = size_t{2} << 20;
+  LargePageAllocator() = default;
+  template <typename U>
+  LargePageAllocator(const LargePageAllocator<U>&) {}  // NOLINT: rebinding
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < kLargeBytes) return std::allocator<T>().allocate(n);
+    const size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    void* p = std::aligned_alloc(kHugePageBytes, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+    madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure leaves normal pages
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < kLargeBytes) {
+      std::allocator<T>().deallocate(p, n);
+    } else {
+      std::free(p);
+    }
+  }
+  template <typename U>
+  bool operator==(const LargePageAllocator<U>&) const { return true; }
+};
+}  // namespace size_matrix_internal
 
 class SizeMatrix {
  public:
@@ -62,7 +103,7 @@ class SizeMatrix {
   }
   int num_maps_ = 0;
   int num_reducers_ = 0;
-  std::vector<int64_t> cells_;
+  std::vector<int64_t, size_matrix_internal::LargePageAllocator<int64_t>> cells_;
 };
 
 }  // namespace aqesim
