@@ -1,6 +1,7 @@
 #include "models/scenario/scenario.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "models/conf/did_you_mean.h"
+#include "models/scenario/byte_totals.h"
 #include "models/scenario/json_reader.h"
 #include "models/scenario/plan_reader.h"
 #include "models/scenario/properties_file.h"
@@ -187,6 +189,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     }
     if (doc.contains("plan")) {
       scenario->plan = ReadPlan(doc["plan"], "/plan", dir, &sink);
+      // Sums of user-given sizes must not wrap later (checked once the plan itself is valid).
+      if (scenario->plan && sink.error_count() == 0) CheckPlanByteTotals(*scenario->plan, &sink);
     } else {
       sink.Error("", "missing field \"plan\" (the physical plan to simulate)");
     }
@@ -286,10 +290,41 @@ std::pair<size_t, size_t> LineColumn(const std::string& text, size_t offset) {
   return {line, column};
 }
 
+// Byte offset of the first number that overflows a double (where nlohmann's parser stops
+// with out_of_range 406); 0 if none is found.
+size_t NumberOverflowOffset(const std::string& text) {
+  struct Locator : nlohmann::json_sax<Json> {
+    size_t offset = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
+      offset = position >= token.size() ? position - token.size() : 0;
+      return false;
+    }
+  } locator;
+  Json::sax_parse(text, &locator);
+  return locator.offset;
+}
+
 }  // namespace
 
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
   LoadResult result;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(EISDIR)});
+    return result;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(errno)});
@@ -311,10 +346,31 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
     const size_t column = message.find(", column ");
     const size_t colon = column == std::string::npos ? std::string::npos : message.find(": ", column);
     if (colon != std::string::npos) message = message.substr(colon + 2);
+    // "last read: '...'" echoes raw input: show bytes outside printable ASCII as \xNN.
+    std::string printable;
+    for (unsigned char c : message) {
+      if (c >= 0x20 && c < 0x7f) {
+        printable += static_cast<char>(c);
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02X", c);
+        printable += hex;
+      }
+    }
+    message = std::move(printable);
     // e.byte is one past the character where parsing stopped.
     const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
     result.errors.push_back(
         {path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
+    return result;
+  } catch (const Json::out_of_range& e) {
+    // A number beyond double's range ("1e400"): nlohmann gives no position, a SAX pass does.
+    const auto [line, col] = LineColumn(text, NumberOverflowOffset(text));
+    std::string message = e.what();
+    const size_t quote = message.find('\'');
+    const std::string literal = quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
+    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "expected a number within the range of a double (about 1.8e308), found " + literal});
     return result;
   }
   return LoadDocument(doc, path, overrides);
