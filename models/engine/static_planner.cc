@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "models/shuffle/generators.h"
 #include "sim/rng.h"
 
 namespace aqesim {
@@ -199,6 +200,11 @@ class Planner {
           ComputePlannedProperties(&child, conf_);
         }
       }
+      // The matrix is materialised: bound its cells as the loader bounds explicit ones.
+      if (int64_t{child.planned_partitions} * reducers > kMaxSizeMatrixCells)
+        throw PlanError{p.pointer, "expected at most " + std::to_string(kMaxSizeMatrixCells) +
+                                       " cells (map tasks x partitions), found " +
+                                       std::to_string(child.planned_partitions) + " x " + std::to_string(reducers)};
       SizesContext ctx;
       ctx.configured_partitions = reducers;
       ctx.default_map_tasks = child.planned_partitions;
@@ -265,6 +271,9 @@ bool CanBuildShuffledHashLeft(JoinType t) {
 }
 bool CanBuildShuffledHashRight(JoinType) { return true; }
 
+// Most tasks a planned operator may have (scan splits, CartesianProduct partitions).
+constexpr int64_t kMaxPlannedTasks = 100'000'000;
+
 void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
   const PlanNode* p = n->source;
   auto est_override = [&](int64_t v) { return (p && p->estimated_bytes) ? *p->estimated_bytes : v; };
@@ -278,7 +287,12 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
         n->planned_partitions = *n->scan_tasks_from_sizes;
       } else {
         const int64_t split = std::max<int64_t>(1, conf.files_max_partition_bytes);
-        n->planned_partitions = static_cast<int>(std::max<int64_t>(1, (bytes + split - 1) / split));
+        const int64_t tasks = std::max<int64_t>(1, bytes / split + (bytes % split != 0));  // ceil, no overflow
+        if (tasks > kMaxPlannedTasks)
+          throw PlanError{p ? p->pointer : "/plan", "expected at most " + std::to_string(kMaxPlannedTasks) +
+                                          " scan tasks (bytes / spark.sql.files.maxPartitionBytes), found " +
+                                          std::to_string(tasks) + "; give \"tasks\""};
+        n->planned_partitions = static_cast<int>(tasks);
       }
       n->estimated_bytes = est_override(bytes);
       break;
@@ -297,9 +311,16 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
         case JoinStrategy::kBroadcastNestedLoop:
           n->planned_partitions = n->child(StreamedChildIndex(j.build_side.value_or(BuildSide::kRight))).planned_partitions;
           break;
-        case JoinStrategy::kCartesianProduct:
-          n->planned_partitions = l.planned_partitions * r.planned_partitions;
+        case JoinStrategy::kCartesianProduct: {
+          const int64_t product = int64_t{l.planned_partitions} * r.planned_partitions;
+          if (product > kMaxPlannedTasks)
+            throw PlanError{p ? p->pointer : "/plan", "expected a CartesianProduct of at most " +
+                                                         std::to_string(kMaxPlannedTasks) + " partitions, found " +
+                                                         std::to_string(l.planned_partitions) + " x " +
+                                                         std::to_string(r.planned_partitions)};
+          n->planned_partitions = static_cast<int>(product);
           break;
+        }
         default:
           n->planned_partitions = l.planned_partitions;
       }
