@@ -482,7 +482,10 @@ class Parser {
   }
 
   void FinishExecutions() {
-    for (auto& [id, ex] : app_->executions) {
+    for (auto& entry : app_->executions) {
+      // Named references, not a structured binding: lambdas below capture them (clang < 16).
+      const int64_t id = entry.first;
+      RecordedSqlExecution& ex = entry.second;
       if (ex.plans.empty()) continue;
       const SqlPlanNode& first = ex.plans.front();
       const SqlPlanNode& last = ex.plans.back();
