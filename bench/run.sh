@@ -57,7 +57,8 @@ def field(name):
 wall = field("Elapsed (wall clock) time (h:mm:ss or m:ss)")
 parts = [float(p) for p in wall.split(":")]
 secs = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
-json.dump({"command": sys.argv[3], "wall_seconds": secs,
+command = sys.argv[3] if len(sys.argv[3]) <= 300 else sys.argv[3][:300] + " ..."
+json.dump({"command": command, "wall_seconds": secs,
            "user_seconds": float(field("User time (seconds)")),
            "system_seconds": float(field("System time (seconds)")),
            "max_rss_bytes": int(field("Maximum resident set size (kbytes)")) * 1024},

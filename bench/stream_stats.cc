@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   g.hot_fraction = 0.3;
   g.noise = argc > 4 ? std::atof(argv[4]) : 0.0;
   const int threads = argc > 5 ? std::atoi(argv[5]) : 1;
-  const int64_t total = int64_t{100} << 40;  // 100 TiB
+  const int64_t total = int64_t{2} << 40;  // 2 TiB: ~20 MiB per reducer, so coalescing has work
 
   const auto t0 = std::chrono::steady_clock::now();
   GeneratedRowStream rows(g, maps, reducers, total, 7);

@@ -5,12 +5,86 @@
 #include <cassert>
 #include <utility>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace aqesim {
 namespace {
 
 constexpr size_t kRoaringChunkWords = 65536 / 64;
 
 int64_t Align8(int64_t n) { return (n + 7) / 8 * 8; }
+
+struct RowScan {
+  uint64_t sum = 0;             // of every block, wrapping like a Java long
+  uint64_t non_zero = 0;        // blocks > 0
+  uint64_t at_least_sum = 0;    // of the blocks >= threshold, wrapping
+  uint64_t at_least_count = 0;  // blocks >= threshold
+};
+
+[[gnu::always_inline]] inline RowScan ScanRowBody(const int64_t* v, size_t n, int64_t threshold) {
+  RowScan s;
+  for (size_t r = 0; r < n; ++r) {
+    const uint64_t u = static_cast<uint64_t>(v[r]);
+    const uint64_t at_least = 0 - static_cast<uint64_t>(v[r] >= threshold);  // all ones or zero
+    s.sum += u;
+    s.non_zero += (u | (0 - u)) >> 63;
+    s.at_least_sum += u & at_least;
+    s.at_least_count += at_least & 1;
+  }
+  return s;
+}
+
+RowScan ScanRowGeneric(const int64_t* v, size_t n, int64_t threshold) { return ScanRowBody(v, n, threshold); }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The baseline x86-64 ISA (SSE2) has no 64-bit compare; with AVX2 the loop vectorises fully.
+[[gnu::target("avx2")]] RowScan ScanRowAvx2(const int64_t* v, size_t n, int64_t threshold) {
+  return ScanRowBody(v, n, threshold);
+}
+#endif
+
+// Appends, ascending, every r with v[r] >= threshold (threshold > 0, so those are non-empty).
+void FindAtLeastGeneric(const int64_t* v, size_t n, int64_t threshold, std::vector<int32_t>* out) {
+  for (size_t r = 0; r < n; ++r)
+    if (v[r] >= threshold) out->push_back(static_cast<int32_t>(r));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// Four blocks per compare; the few hits are read off the mask (huge blocks are rare).
+[[gnu::target("avx2")]] void FindAtLeastAvx2(const int64_t* v, size_t n, int64_t threshold,
+                                             std::vector<int32_t>* out) {
+  const __m256i below = _mm256_set1_epi64x(threshold - 1);  // v >= t  <=>  v > t - 1 (t > 0)
+  size_t r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + r));
+    int mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x, below)));
+    while (mask != 0) {
+      out->push_back(static_cast<int32_t>(r + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)))));
+      mask &= mask - 1;
+    }
+  }
+  for (; r < n; ++r)
+    if (v[r] >= threshold) out->push_back(static_cast<int32_t>(r));
+}
+#endif
+
+void FindAtLeast(const int64_t* v, size_t n, int64_t threshold, std::vector<int32_t>* out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return FindAtLeastAvx2(v, n, threshold, out);
+#endif
+  FindAtLeastGeneric(v, n, threshold, out);
+}
+
+RowScan ScanRow(const int64_t* v, size_t n, int64_t threshold) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return ScanRowAvx2(v, n, threshold);
+#endif
+  return ScanRowGeneric(v, n, threshold);
+}
 
 }  // namespace
 
@@ -69,38 +143,19 @@ void ReportedShuffleSizes::Builder::AddHighlyCompressed(std::span<const int64_t>
   uint64_t* bits = out_.empty_bits_.data() + bits_base;
   const size_t huge_base = out_.huge_reducers_.size();
 
-  // Pass 1 streams the row once with a few vectorisable operations per block: the sum, the
-  // number of non-empty blocks and the OR of all sizes (an upper bound of the largest one, as
-  // sizes are >= 0). If that bound is below the threshold there is no huge block and the sum is
-  // the small-block total. Otherwise pass 1b recounts exactly (the row is now in cache).
-  // Passes 2 and 3 run only when the map has empty or huge blocks.
+  // One pass over the row with a few vectorisable operations per block: the sum, the number of
+  // non-empty blocks, and the sum and number of blocks >= threshold. Sizes are >= 0, so with a
+  // positive threshold the blocks at or above it are exactly the huge ones and the small ones
+  // are the non-empty rest; with threshold <= 0 every non-empty block is huge. Passes 2 and 3
+  // run only when the map has empty or huge blocks.
   const int64_t* v = sizes.data();
-  uint64_t sum = 0;  // wraps like a Java long
-  uint64_t non_zero = 0;
-  uint64_t or_all = 0;
-  for (size_t r = 0; r < n; ++r) {
-    const uint64_t u = static_cast<uint64_t>(v[r]);
-    sum += u;
-    non_zero += (u | (0 - u)) >> 63;
-    or_all |= u;
-  }
-  int64_t zero_count = static_cast<int64_t>(n - non_zero);
-  uint64_t small_total = sum;
-  int64_t small_count = static_cast<int64_t>(non_zero);
-  if (!(threshold > 0 && or_all < static_cast<uint64_t>(threshold))) {
-    uint64_t below_total = 0;
-    int64_t below_count = 0;
-    zero_count = 0;
-    for (size_t r = 0; r < n; ++r) {
-      const int64_t s = v[r];
-      const bool below = s < threshold;
-      below_total += below ? static_cast<uint64_t>(s) : 0;
-      below_count += below;
-      zero_count += s == 0;
-    }
-    // Zeros are "below" iff threshold > 0; they are empty blocks, never small ones.
-    small_total = below_total;
-    small_count = threshold > 0 ? below_count - zero_count : below_count;
+  const RowScan scan = ScanRow(v, n, threshold);
+  const int64_t zero_count = static_cast<int64_t>(n - scan.non_zero);
+  uint64_t small_total = 0;  // wraps like a Java long
+  int64_t small_count = 0;
+  if (threshold > 0) {
+    small_total = scan.sum - scan.at_least_sum;
+    small_count = static_cast<int64_t>(scan.non_zero - scan.at_least_count);
   }
   const int64_t huge_count = static_cast<int64_t>(n) - zero_count - small_count;
   if (zero_count > 0) {
@@ -113,13 +168,15 @@ void ReportedShuffleSizes::Builder::AddHighlyCompressed(std::span<const int64_t>
     }
   }
   if (huge_count > 0) {
-    for (size_t r = 0; r < n; ++r) {
-      const int64_t s = v[r];
-      if (s != 0 && s >= threshold) {
-        out_.huge_reducers_.push_back(static_cast<int32_t>(r));
-        out_.huge_codes_.push_back(CompressSize(s));
-      }
+    const size_t first = out_.huge_reducers_.size();
+    if (threshold > 0) {
+      FindAtLeast(v, n, threshold, &out_.huge_reducers_);
+    } else {
+      for (size_t r = 0; r < n; ++r)
+        if (v[r] != 0) out_.huge_reducers_.push_back(static_cast<int32_t>(r));
     }
+    for (size_t h = first; h < out_.huge_reducers_.size(); ++h)
+      out_.huge_codes_.push_back(CompressSize(v[out_.huge_reducers_[h]]));
   }
   const int64_t avg = small_count > 0 ? static_cast<int64_t>(small_total) / small_count : 0;
   out_.map_avg_bytes_.push_back(avg);
