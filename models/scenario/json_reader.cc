@@ -63,9 +63,12 @@ std::string DescribeJson(const Json& value) {
     case Json::value_t::array: return value.empty() ? "an empty array" : "an array";
     case Json::value_t::object: return value.empty() ? "an empty object" : "an object";
     case Json::value_t::string: {
+      // Strings from csv or properties files may hold invalid UTF-8, and the cut may split a
+      // character: such bytes print as U+FFFD instead of making dump() throw.
+      constexpr auto kReplace = Json::error_handler_t::replace;
       const std::string& s = value.get_ref<const std::string&>();
-      if (s.size() > 60) return Json(s.substr(0, 57) + "...").dump();
-      return value.dump();
+      if (s.size() > 60) return Json(s.substr(0, 57) + "...").dump(-1, ' ', false, kReplace);
+      return value.dump(-1, ' ', false, kReplace);
     }
     default: return value.dump();
   }
