@@ -49,9 +49,10 @@ class SimTime {
   /// Rounds to the nearest microsecond; negative and NaN inputs become 0.
   static SimTime Seconds(double s) {
     if (!(s > 0)) return SimTime(0);
-    const double us = std::llround(s * 1e6);
-    if (us >= static_cast<double>(std::numeric_limits<int64_t>::max())) return Max();
-    return SimTime(static_cast<int64_t>(us));
+    const double us = s * 1e6;
+    // Clamp before rounding: llround of a value beyond int64 (or of +inf) is unspecified.
+    if (!(us < 9.2e18)) return Max();
+    return SimTime(static_cast<int64_t>(std::llround(us)));
   }
   static constexpr SimTime Zero() { return SimTime(0); }
   static constexpr SimTime Max() { return SimTime(std::numeric_limits<int64_t>::max()); }
