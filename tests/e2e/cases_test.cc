@@ -85,7 +85,7 @@ TEST_CASE("C01 SPARK-36967: HighlyCompressedMapStatus hides a skewed reducer", "
   }
 }
 
-TEST_CASE("C04 SPARK-31070: skew splits merge small pieces; a single piece is not skew", "[e2e][cases]") {
+TEST_CASE("C04 SPARK-31070: skew splits merge small pieces and a single piece is not skew", "[e2e][cases]") {
   const json ex = Explain(kDir + "c04_split_merge_small_pieces.json");
   CHECK(SplitStartsOf(ReadSpecsOf(ex, "l1"), 0) == std::vector<int>{0, 2, 5});
   CHECK(SplitStartsOf(ReadSpecsOf(ex, "l2"), 0) == std::vector<int>{0, 2, 4, 5});

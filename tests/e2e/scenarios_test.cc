@@ -58,7 +58,7 @@ TEST_CASE("e2e: every scenario in scenarios/ runs, as a table and as JSON", "[e2
   }
 }
 
-TEST_CASE("e2e: -o writes the output file; a failing command leaves no file", "[e2e]") {
+TEST_CASE("e2e: -o writes the output file and a failing command leaves no file", "[e2e]") {
   const fs::path dir = fs::temp_directory_path() / "aqesim-e2e-output";
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -124,7 +124,7 @@ TEST_CASE("Rng: Uniform01, UniformInt, Normal", "[sim][rng]") {
   }
 }
 
-TEST_CASE("Rng: same seed, same stream; different seeds differ", "[sim][rng]") {
+TEST_CASE("Rng: same seed, same stream - different seeds differ", "[sim][rng]") {
   Rng a(123), b(123), c(124);
   for (int i = 0; i < 100; ++i) REQUIRE(a.NextU64() == b.NextU64());
   CHECK(Rng(123).NextU64() != c.NextU64());

@@ -89,7 +89,7 @@ TEST_CASE("QueryExecution: two map stages share the slots FIFO by stage id", "[e
   CHECK(r.makespan_seconds == Approx(3.0));
 }
 
-TEST_CASE("QueryExecution: 70/30/20/10/50 MB with a 64 MB target reads as [0], [1,4), [4]", "[engine][aqe]") {
+TEST_CASE("QueryExecution: 70/30/20/10/50 MB with a 64 MB target reads as 0, 1 to 3, 4", "[engine][aqe]") {
   const int64_t mb = 1 << 20;
   auto s = Load({{"name", "blog"}, {"cluster", Cluster(2, 4)},
                  {"conf", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},

@@ -34,7 +34,7 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-TEST_CASE("Journal: rows survive reopening; a torn last row is dropped", "[sweep][journal]") {
+TEST_CASE("Journal: rows survive reopening and a torn last row is dropped", "[sweep][journal]") {
   TempDir dir;
   const std::string path = (dir.path / "out.csv.journal").string();
   const std::vector<std::string> keys = {"k"};
