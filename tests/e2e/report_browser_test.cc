@@ -94,7 +94,8 @@ size_t Count(const std::string& text, const std::string& needle) {
   return n;
 }
 
-// Opens the report; checks every chart rendered and nothing was logged; saves a screenshot.
+// Opens the report; checks every chart rendered and nothing was logged; saves a screenshot
+// (build/tests/output/reports/).
 void CheckInBrowser(const std::string& chromium, const fs::path& page, const std::string& screenshot_name,
                     size_t min_charts, const Scratch& dir) {
   Run dom = Exec("timeout", [&] {
@@ -117,7 +118,8 @@ void CheckInBrowser(const std::string& chromium, const fs::path& page, const std
   std::regex console(R"(:CONSOLE[:(]\d+|Uncaught|Refused to)");
   CHECK_FALSE(std::regex_search(dom.err, console));
 
-  const fs::path shot = fs::path(AQESIM_SOURCE_DIR) / "results" / "reports" / screenshot_name;
+  // Into the build tree: the samples under results/reports/ are refreshed by hand, not by tests.
+  const fs::path shot = fs::path(AQESIM_TEST_OUTPUT_DIR) / "reports" / screenshot_name;
   fs::create_directories(shot.parent_path());
   Run png = Exec("timeout", [&] {
     std::vector<std::string> a = {"180", chromium};

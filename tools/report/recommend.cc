@@ -373,10 +373,16 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   // A point within 2% of the scenario's own values is not worth a change: keep the baseline.
   if (best->baseline_point && passes(*baseline_row) &&
       (*winner)["makespanSecondsAqeOn"].get<double>() >= kAqeGainRatio * *best->baseline_makespan_seconds) {
-    if (winner != baseline_row)
-      r.notes.push_back("The fastest point (" + std::to_string((*winner)["point"].get<uint64_t>()) + ", " +
-                        Fixed((*winner)["makespanSecondsAqeOn"].get<double>(), 2) +
-                        " s) is within 2% of the scenario's own values: no change recommended for the swept keys.");
+    if (winner != baseline_row) {
+      const double fastest = (*winner)["makespanSecondsAqeOn"].get<double>();
+      const std::string point = std::to_string((*winner)["point"].get<uint64_t>());
+      r.notes.push_back(fastest >= *best->baseline_makespan_seconds
+                            ? "No point is faster than the scenario's own values (point " + point + " ties at " +
+                                  Fixed(fastest, 2) + " s): no change recommended for the swept keys."
+                            : "The fastest point (" + point + ", " + Fixed(fastest, 2) +
+                                  " s) is within 2% of the scenario's own values: no change recommended for the "
+                                  "swept keys.");
+    }
     winner = baseline_row;
   }
   best->point = (*winner)["point"].get<uint64_t>();

@@ -218,6 +218,12 @@ TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing
   const Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 0);
   CHECK(r.lines.empty());
+  auto has_note = [&](const std::string& text) {
+    for (const std::string& n : r.notes)
+      if (n.find(text) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(has_note("The fastest point (1, 24.60 s) is within 2% of the scenario's own values"));
 }
 
 TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[report][recommend]") {
@@ -234,6 +240,13 @@ TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[re
   CHECK(best.baseline_point == 1u);
   CHECK(*best.point == 1);
   CHECK(r.lines.empty());
+  // A tie is not called "within 2%": the fastest point is no faster at all.
+  REQUIRE(r.notes.size() >= 1);
+  bool tie_note = false;
+  for (const std::string& n : r.notes)
+    tie_note |= n == "No point is faster than the scenario's own values (point 0 ties at 22.85 s): no change "
+                     "recommended for the swept keys.";
+  CHECK(tie_note);
 }
 
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
