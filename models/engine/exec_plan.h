@@ -17,6 +17,7 @@
 #include "models/plan/plan.h"
 #include "models/shuffle/map_output_statistics.h"
 #include "models/shuffle/partition_spec.h"
+#include "models/shuffle/shuffle_sizes.h"
 #include "models/shuffle/size_matrix.h"
 
 namespace aqesim {
@@ -33,10 +34,11 @@ struct ShuffleData {
   int num_reducers = 0;
   /// Rows = the child's partitions as planned without AQE, columns = reducers, true bytes.
   /// Moved into `actual` (and left 0 x 0) when the map stage's task t wrote exactly row t.
-  SizeMatrix planned;
+  /// Streamed (never materialised) when the scenario generates it; dense otherwise.
+  ShuffleSizes planned;
   /// Rows = the map tasks that actually ran (after the child's own AQE reads), true bytes.
-  /// Set when the map stage completes.
-  SizeMatrix actual;
+  /// Set when the map stage completes (still streamed when it is `planned` moved).
+  ShuffleSizes actual;
   /// What the driver sees (MapStatus) of `actual`, set when the map stage completes.
   std::unique_ptr<ReportedShuffleSizes> reported;
   /// Executor that ran each actual map task (for local vs remote fetch).

@@ -249,7 +249,7 @@ class Engine {
           result_.warnings.push_back(n->id + ": rows resampled from " + std::to_string(d.planned.num_maps()) + " to " +
                                      std::to_string(n->child(0).planned_partitions) +
                                      " after the plan below it changed");
-          d.planned = ResampleMaps(d.planned, n->child(0).planned_partitions);
+          d.planned = ResampleMaps(d.planned.ToDense(), n->child(0).planned_partitions);
         }
         QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
         LinkParents(st, &n->child(0));
@@ -367,7 +367,7 @@ class Engine {
     if (num_specs * static_cast<size_t>(std::max(1, s_.cluster.executors)) > kMaxCells) return nullptr;
     CoalescedReadSums& c = coalesced_sums_[&n];
     if (c.specs == specs_id && c.num_specs == num_specs && !c.column.empty()) return &c;
-    const SizeMatrix& a = d.actual;
+    const ShuffleSizes& a = d.actual;
     const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
     c.specs = specs_id;
     c.num_specs = num_specs;
@@ -376,7 +376,6 @@ class Engine {
     c.requests.assign(num_specs, 0);
     c.exec_bytes.assign(num_specs * c.executors, 0);
     c.exec_requests.assign(num_specs * c.executors, 0);
-    c.column = a.PartitionBytes();
     // Coalesced ranges of the read, in spec order (other spec kinds are not summed here).
     std::vector<std::pair<int, int>> ranges(num_specs, {0, 0});
     for (size_t j = 0; j < num_specs; ++j) {
@@ -386,8 +385,9 @@ class Engine {
         ranges[j] = {std::max(0, cs->start_reducer_index), std::min(a.num_reducers(), cs->end_reducer_index)};
       }
     }
-    for (int m = 0; m < a.num_maps(); ++m) {
-      const int64_t* row = a.row(m).data();
+    // One pass over the rows (a streamed shuffle's column sums come from the same pass).
+    a.ForEachRow([&](int m, std::span<const int64_t> row_span) {
+      const int64_t* row = row_span.data();
       const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
       const bool known = me >= 0 && static_cast<size_t>(me) < c.executors;
       for (size_t j = 0; j < num_specs; ++j) {
@@ -405,14 +405,15 @@ class Engine {
           c.exec_requests[static_cast<size_t>(me) * num_specs + j] += req;
         }
       }
-    }
+    });
+    c.column = a.PartitionBytes();
     return &c;
   }
 
   /// Bytes one read spec of exchange `n` fetches; fills fetch terms and shares.
   int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) const {
     const ShuffleData& d = *n.shuffle->data;
-    const SizeMatrix& a = d.actual;
+    const ShuffleSizes& a = d.actual;
     const ShufflePartitionSpec spec =
         n.shuffle->read_specs ? (*n.shuffle->read_specs)[task] : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
     const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
@@ -461,9 +462,16 @@ class Engine {
       }
       for (int r = lo; r < hi; ++r) shares->push_back({r, col[r - lo]});
     } else if (auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
+      // A streamed shuffle: every skew-split reducer of this read extracted in one pass.
+      if (a.streamed() && !a.HasColumn(p->reducer_index) && n.shuffle->read_specs) {
+        std::vector<int> split;
+        for (const ShufflePartitionSpec& x : *n.shuffle->read_specs)
+          if (auto* px = std::get_if<PartialReducerPartitionSpec>(&x)) split.push_back(px->reducer_index);
+        a.PrefetchColumns(split);
+      }
       int64_t sum = 0;
       for (int m = p->start_map_index; m < p->end_map_index; ++m) {
-        const int64_t v = a.at(m, p->reducer_index);
+        const int64_t v = a.streamed() ? a.Column(p->reducer_index)[m] : a.at(m, p->reducer_index);
         fetch(m, v, 1, false);
         sum += v;
       }
@@ -646,12 +654,12 @@ class Engine {
 
   /// Bytes task `task` of a map stage writes: its share of each planned row it covers.
   int64_t PlannedWriteBytes(const QueryStage& st, int task) const {
-    const SizeMatrix& planned = st.output->shuffle->data->planned;
+    const ShuffleSizes& planned = st.output->shuffle->data->planned;
     const auto& sh = st.shares[task];
     int64_t total = 0;
     for (auto& [p, bytes] : sh) {
       if (p < 0 || p >= planned.num_maps()) continue;
-      const int64_t row = RowTotal(planned, p);
+      const int64_t row = planned.RowTotal(p);
       const int64_t denom = PartitionReadTotal(st, p);
       if (denom <= 0) {
         total += FirstOwner(st, p) == task ? row : 0;
@@ -660,11 +668,6 @@ class Engine {
       }
     }
     return total;
-  }
-  static int64_t RowTotal(const SizeMatrix& m, int row) {
-    int64_t t = 0;
-    for (int64_t v : m.row(row)) t += v;
-    return t;
   }
   /// Total bytes read for planned partition p by every task of the stage (tasks launch in
   /// order, but shares are computable without running: computed lazily once).
@@ -740,7 +743,7 @@ class Engine {
   /// Returns the driver's MapOutputStatistics aggregation time, seconds.
   double FinishMapStage(QueryStage* st) {
     ShuffleData& d = *st->output->shuffle->data;
-    const SizeMatrix& planned = d.planned;
+    const ShuffleSizes& planned = d.planned;
     const int reducers = d.num_reducers;
     // Owners of each planned row: (task, weight).
     std::vector<std::vector<std::pair<int, int64_t>>> owners(planned.num_maps());
@@ -752,8 +755,9 @@ class Engine {
     bool identity = planned.num_maps() == st->num_tasks && planned.num_reducers() == reducers;
     for (int p = 0; identity && p < planned.num_maps(); ++p)
       identity = owners[p].size() == 1 && owners[p][0].first == p;
-    SizeMatrix actual = identity ? std::move(d.planned) : SizeMatrix(st->num_tasks, reducers);
-    if (identity) d.planned = SizeMatrix();
+    // Otherwise the rows are apportioned into a dense matrix (a streamed `planned` is read
+    // once, in row order).
+    SizeMatrix actual = identity ? SizeMatrix() : SizeMatrix(st->num_tasks, reducers);
     int last_owner = 0;
     for (int p = 0; !identity && p < planned.num_maps(); ++p) {
       auto& own = owners[p];
@@ -784,11 +788,17 @@ class Engine {
       }
       last_owner = own.back().first;
     }
-    for (int t = 0; t < st->num_tasks; ++t) st->tasks[t].shuffle_write_bytes = RowTotal(actual, t);
-    d.actual = std::move(actual);
+    if (identity) {
+      d.actual = std::move(d.planned);
+      d.planned = ShuffleSizes();
+    } else {
+      d.actual = std::move(actual);
+    }
+    const std::vector<int64_t>& written = d.actual.MapBytes();
+    for (int t = 0; t < st->num_tasks; ++t) st->tasks[t].shuffle_write_bytes = written[t];
     if (!conf_.adaptive_enabled) return 0;
     d.reported = std::make_unique<ReportedShuffleSizes>(
-        ReportedShuffleSizes::FromMatrix(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode));
+        ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode));
     return static_cast<double>(d.actual.num_maps()) * reducers * s_.cost.map_status_aggregate_seconds_per_block;
   }
 

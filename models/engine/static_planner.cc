@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/shuffle/generators.h"
+#include "models/shuffle/shuffle_sizes.h"
 #include "sim/rng.h"
 
 namespace aqesim {
@@ -200,31 +201,28 @@ class Planner {
           ComputePlannedProperties(&child, conf_);
         }
       }
-      // The matrix is materialised: bound its cells as the loader bounds explicit ones.
-      if (int64_t{child.planned_partitions} * reducers > kMaxSizeMatrixCells)
-        throw PlanError{p.pointer, "expected at most " + std::to_string(kMaxSizeMatrixCells) +
-                                       " cells (map tasks x partitions), found " +
-                                       std::to_string(child.planned_partitions) + " x " + std::to_string(reducers)};
       SizesContext ctx;
       ctx.configured_partitions = reducers;
       ctx.default_map_tasks = child.planned_partitions;
       ctx.default_total_bytes = child.estimated_bytes;
       ctx.seed = IdSeed(s_.seed, n->id);
-      SizeMatrix m;
-      if (p.sizes) {
-        m = MaterializeSizes(*p.sizes, ctx);
-      } else {
-        SizesSpec uniform;
-        uniform.form = GenerateSizes{};
-        uniform.source = "uniform (no sizes given)";
-        m = MaterializeSizes(uniform, ctx);
-      }
-      if (m.num_reducers() != reducers) m = ResampleReducers(m, reducers);
+      SizesSpec uniform;
+      uniform.form = GenerateSizes{};
+      uniform.source = "uniform (no sizes given)";
+      const SizesSpec& spec = p.sizes ? *p.sizes : uniform;
+      // A generated matrix of the planned shape is streamed; anything else (given, or
+      // resampled) is materialised. Bound the cells either way.
+      const SizesShape shape = ShapeOfSizes(spec, ctx);
+      const bool streamed = shape.generated && shape.partitions == reducers && shape.map_tasks == child.planned_partitions;
+      CheckShuffleCells(p.pointer, child.planned_partitions, reducers, streamed);
+      if (!streamed) CheckShuffleCells(p.pointer, shape.map_tasks, shape.partitions, false);
+      ShuffleSizes m = streamed ? PlanShuffleSizes(spec, ctx) : ShuffleSizes(MaterializeSizes(spec, ctx));
+      if (m.num_reducers() != reducers) m = ResampleReducers(m.dense(), reducers);
       if (m.num_maps() != child.planned_partitions) {
         out_->warnings.push_back(p.pointer + "/sizes: the matrix has " + std::to_string(m.num_maps()) +
                                  " map rows but the child plans " + std::to_string(child.planned_partitions) +
                                  " partitions; rows resampled");
-        m = ResampleMaps(m, child.planned_partitions);
+        m = ResampleMaps(m.dense(), child.planned_partitions);
       }
       sh.num_reducers = reducers;
       sh.planned = std::move(m);
@@ -238,6 +236,32 @@ class Planner {
     }
     ComputePlannedProperties(n, conf_);
     if (n->is_join()) CheckJoinPartitions(*n);
+  }
+
+  /// Bounds an exchange's matrix: a materialised one as the loader bounds given matrices
+  /// (kMaxSizeMatrixCells); a streamed one by kMaxGeneratedCells / kMaxGeneratedPartitions and
+  /// by what the driver would hold per cell when AQE is on (CompressedMapStatus: one byte a
+  /// block, exact mode: eight; HighlyCompressedMapStatus: a bit).
+  void CheckShuffleCells(const std::string& pointer, int64_t maps, int64_t reducers, bool streamed) const {
+    const int64_t cells = maps * reducers;
+    auto fail = [&](int64_t limit, const std::string& what) {
+      throw PlanError{pointer, "expected at most " + std::to_string(limit) + " cells (map tasks x partitions)" + what +
+                                   ", found " + std::to_string(maps) + " x " + std::to_string(reducers)};
+    };
+    if (!streamed) {
+      if (cells > kMaxSizeMatrixCells) fail(kMaxSizeMatrixCells, "");
+      return;
+    }
+    if (reducers > kMaxGeneratedPartitions)
+      throw PlanError{pointer, "expected at most " + std::to_string(kMaxGeneratedPartitions) +
+                                   " partitions in a generated shuffle, found " + std::to_string(reducers)};
+    if (cells > kMaxGeneratedCells) fail(kMaxGeneratedCells, " in a generated shuffle");
+    if (!conf_.adaptive_enabled) return;
+    if (s_.map_status_mode == MapStatusMode::kExact) {
+      if (cells > kMaxSizeMatrixCells) fail(kMaxSizeMatrixCells, " with exact map statuses");
+    } else if (reducers <= conf_.min_num_partitions_to_highly_compress && cells > 8 * kMaxSizeMatrixCells) {
+      fail(8 * kMaxSizeMatrixCells, " with CompressedMapStatus (one byte a block in the driver)");
+    }
   }
 
   void CheckJoinPartitions(const ExecNode& n) const {

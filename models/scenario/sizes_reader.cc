@@ -7,6 +7,7 @@
 
 #include "models/scenario/plan_reader.h"
 #include "models/shuffle/generators.h"
+#include "models/shuffle/shuffle_sizes.h"
 #include "sim/units.h"
 
 namespace aqesim {
@@ -371,8 +372,11 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
   }
 
   const int64_t rows = g.map_tasks ? *g.map_tasks : g.map_bytes ? static_cast<int64_t>(g.map_bytes->size()) : 0;
-  if (rows > 0 && g.partitions && rows * *g.partitions > kMaxSizeMatrixCells)
-    sink->Error(pointer, CellsMessage(rows, *g.partitions));
+  // Generated shuffles are streamed by the engine (shuffle_sizes.h), not materialised.
+  if (rows > 0 && g.partitions && rows * *g.partitions > kMaxGeneratedCells)
+    sink->Error(pointer, "expected at most " + std::to_string(kMaxGeneratedCells) +
+                             " cells (map tasks x partitions) in a generated shuffle, found " + std::to_string(rows) +
+                             " x " + std::to_string(*g.partitions));
   if (sink->error_count() != before) return std::nullopt;
   return g;
 }

@@ -215,7 +215,36 @@ GeneratedRowStream::GeneratedRowStream(const GenerateSizes& g, int map_tasks, in
     row_totals_.assign(static_cast<size_t>(map_tasks), 0);
     SplitByLargestRemainderInto(std::max<int64_t>(total_bytes, 0), equal, 0, row_totals_, &scratch_);
   }
-  if (noise_ > 0) cell_weights_.resize(static_cast<size_t>(partitions));
+  if (noise_ > 0) {
+    cell_weights_.resize(static_cast<size_t>(partitions));
+    checkpoints_.push_back(rng_);
+  }
+}
+
+void GeneratedRowStream::Checkpoint() {
+  if (next_map_ % kCheckpointRows == 0 && static_cast<size_t>(next_map_ / kCheckpointRows) == checkpoints_.size())
+    checkpoints_.push_back(rng_);
+}
+
+void GeneratedRowStream::Seek(int map) {
+  map = std::clamp(map, 0, num_maps());
+  if (noise_ <= 0 || map == next_map_) {
+    next_map_ = map;
+    return;
+  }
+  // Start from the current position when it is between the target and its checkpoint.
+  const size_t k = std::min(static_cast<size_t>(map / kCheckpointRows), checkpoints_.size() - 1);
+  const int from = static_cast<int>(k) * kCheckpointRows;
+  if (!(next_map_ >= from && next_map_ < map)) {
+    rng_ = checkpoints_[k];
+    next_map_ = from;
+  }
+  const size_t n = column_weights_.size();
+  while (next_map_ < map) {
+    for (size_t r = 0; r < n; ++r) rng_.NextU64();  // one Uniform01 per cell
+    ++next_map_;
+    Checkpoint();
+  }
 }
 
 const GeneratedRowStream::SplitPlan& GeneratedRowStream::PlanFor(int64_t total) {
@@ -260,6 +289,7 @@ void GeneratedRowStream::NextRow(std::span<int64_t> out) {
     for (size_t r = 0; r < n; ++r) {
       cell_weights_[r] = column_weights_[r] * (1.0 + noise_ * (2.0 * rng_.Uniform01() - 1.0));
     }
+    Checkpoint();
     SplitByLargestRemainderInto(total, cell_weights_, tie_start, out, &scratch_);
     return;
   }

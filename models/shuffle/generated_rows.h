@@ -58,6 +58,13 @@ class GeneratedRowStream {
 
   /// Writes row next_map() into `out` (size num_reducers()) and advances. Precondition: !done().
   void NextRow(std::span<int64_t> out);
+  /// Makes `map` (0 <= map <= num_maps()) the next row NextRow produces, so rows can be read
+  /// in any order (and a shuffle streamed more than once). Without noise rows are independent
+  /// and this is O(1); with noise the Rng state at the row's start is restored from a
+  /// checkpoint (one every kCheckpointRows rows, recorded as rows go by) and advanced by
+  /// num_reducers() draws per skipped row, so the rows are the same bits as in one pass.
+  void Seek(int map);
+  static constexpr int kCheckpointRows = 64;
 
  private:
   // The split of one row total when every row has the same weights: the floors (after whole
@@ -74,8 +81,11 @@ class GeneratedRowStream {
   };
   const SplitPlan& PlanFor(int64_t total);
 
+  // Noise only: the Rng state at the start of row k * kCheckpointRows, for k < size().
+  void Checkpoint();
   double noise_ = 0;
   Rng rng_;
+  std::vector<Rng> checkpoints_;
   std::vector<double> column_weights_;
   std::vector<int64_t> row_totals_;
   std::vector<double> cell_weights_;

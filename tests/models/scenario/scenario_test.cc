@@ -315,9 +315,9 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/sizes/generate/exponnt: unknown field \"exponnt\" of generate; did you mean \"exponent\"?"}},
       {"generate too large",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
-                   "sizes": {"generate": {"mapTasks": 100000, "partitions": 100000}}})"),
-       {"s.json: /plan/sizes/generate: expected at most 200000000 cells (map tasks x partitions), found 100000 x "
-        "100000"}},
+                   "sizes": {"generate": {"mapTasks": 1000000, "partitions": 100000}}})"),
+       {"s.json: /plan/sizes/generate: expected at most 20000000000 cells (map tasks x partitions) in a generated "
+        "shuffle, found 1000000 x 100000"}},
       {"union children",
        WithPlan(R"({"op": "union", "children": []})"),
        {"s.json: /plan/children: expected a non-empty array of plan nodes, found an empty array"}},
