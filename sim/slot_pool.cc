@@ -5,7 +5,7 @@
 
 namespace aqesim {
 
-SlotPool::SlotPool(int executors, int slots_per_executor)
+SlotPool::SlotPool(int executors, int slots_per_executor, bool all_present)
     : executors_(executors), slots_per_executor_(slots_per_executor), free_count_(0) {
   if (executors < 0 || slots_per_executor < 0) {
     throw std::logic_error("SlotPool: negative executors (" + std::to_string(executors) +
@@ -14,10 +14,35 @@ SlotPool::SlotPool(int executors, int slots_per_executor)
   }
   const int64_t total = int64_t{executors} * slots_per_executor;
   if (total > (int64_t{1} << 30)) throw std::logic_error("SlotPool: too many slots");
-  free_count_ = static_cast<int>(total);
   words_.assign(static_cast<size_t>((total + 63) / 64), 0);
-  for (int64_t i = 0; i < total; ++i) words_[i / 64] |= uint64_t{1} << (i % 64);
+  busy_.assign(static_cast<size_t>(total), 0);
+  present_.assign(static_cast<size_t>(executors), 0);
   acquisitions_.assign(static_cast<size_t>(executors), 0);
+  if (all_present) {
+    for (int e = 0; e < executors; ++e) SetPresent(e, true);
+  }
+}
+
+void SlotPool::SetPresent(int executor, bool present) {
+  if (executor < 0 || executor >= executors_) {
+    throw std::logic_error("SlotPool::SetPresent: no executor " + std::to_string(executor));
+  }
+  if ((present_[executor] != 0) == present) return;
+  present_[executor] = present ? 1 : 0;
+  present_count_ += present ? 1 : -1;
+  for (int s = 0; s < slots_per_executor_; ++s) {
+    const int id = FlatId(SlotRef{executor, s});
+    if (busy_[id]) continue;  // a running task keeps its slot until Release()
+    const uint64_t bit = uint64_t{1} << (id % 64);
+    if (present) {
+      words_[id / 64] |= bit;
+      ++free_count_;
+      if (static_cast<size_t>(id / 64) < first_word_) first_word_ = id / 64;
+    } else {
+      words_[id / 64] &= ~bit;
+      --free_count_;
+    }
+  }
 }
 
 std::optional<SlotRef> SlotPool::Acquire() {
@@ -27,6 +52,8 @@ std::optional<SlotRef> SlotPool::Acquire() {
   const int bit = __builtin_ctzll(word);
   word &= word - 1;
   --free_count_;
+  ++busy_count_;
+  busy_[first_word_ * 64 + bit] = 1;
   const SlotRef s = FromFlatId(static_cast<int>(first_word_ * 64) + bit);
   ++acquisitions_[s.executor];
   ++total_acquisitions_;
@@ -43,11 +70,14 @@ void SlotPool::Release(SlotRef s) {
     throw std::logic_error("SlotPool::Release: no slot (" + std::to_string(s.executor) + ", " +
                            std::to_string(s.slot) + ")");
   }
-  if (IsFree(s)) {
+  if (!IsBusy(s)) {
     throw std::logic_error("SlotPool::Release: slot (" + std::to_string(s.executor) + ", " +
                            std::to_string(s.slot) + ") is already free");
   }
   const int id = FlatId(s);
+  busy_[id] = 0;
+  --busy_count_;
+  if (!present_[s.executor]) return;  // removed while running: not granted again
   words_[id / 64] |= uint64_t{1} << (id % 64);
   if (static_cast<size_t>(id / 64) < first_word_) first_word_ = id / 64;
   ++free_count_;

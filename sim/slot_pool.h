@@ -1,4 +1,4 @@
-// SlotPool: the task slots of a static cluster, E executors × S slots each.
+// SlotPool: the task slots of a cluster, E executors × S slots each.
 //
 // A slot is one concurrent task (Spark: an executor runs floor(executorCores /
 // spark.task.cpus) tasks at once; the caller computes S). Slots are named by
@@ -9,6 +9,12 @@
 // the offers randomly; we do not, so runs reproduce): the next acquired slot is the
 // free one with the smallest (slot index, executor). With every slot free, the first
 // E acquisitions land on executors 0..E-1 (slot 0), the next E on slot 1, and so on.
+//
+// Executors may be absent (dynamic allocation: not yet registered, or removed): an absent
+// executor's slots are never granted. A slot still running a task when its executor is
+// removed keeps its task until Release(), and is then not granted again (the executor is
+// draining, as Spark's decommissioning lets running tasks finish). By default every executor
+// is present (a static cluster).
 //
 // Also a slot model in ninja's sense (ninja's Pool); knows nothing of time.
 #ifndef AQESIM_SIM_SLOT_POOL_H_
@@ -32,20 +38,33 @@ class SlotPool {
   /// `executors` (E) >= 0 and `slots_per_executor` (S) >= 0; a pool with zero slots
   /// never grants one. Negative counts are a programmer error (std::logic_error) —
   /// user input is validated by the scenario loader before it gets here.
-  SlotPool(int executors, int slots_per_executor);
+  /// `all_present`: every executor starts present (false: none does; see SetPresent).
+  SlotPool(int executors, int slots_per_executor, bool all_present = true);
 
   int executors() const { return executors_; }
   int slots_per_executor() const { return slots_per_executor_; }
+  /// Capacity: E × S, present or not.
   int total_slots() const { return executors_ * slots_per_executor_; }
+  /// Slots Acquire() may grant: not running a task, on a present executor.
   int free_slots() const { return free_count_; }
-  int busy_slots() const { return total_slots() - free_count_; }
+  /// Slots running a task (taken by Acquire() and not yet released).
+  int busy_slots() const { return busy_count_; }
+
+  /// Registers (true) or removes (false) `executor`, in [0, E) (else std::logic_error).
+  /// Idempotent. Removing keeps running tasks; their slots are not granted again.
+  void SetPresent(int executor, bool present);
+  bool IsPresent(int executor) const { return present_[executor] != 0; }
+  int present_executors() const { return present_count_; }
 
   /// Takes the free slot with the smallest (slot index, executor); nullopt if none.
   std::optional<SlotRef> Acquire();
-  /// Returns a slot taken by Acquire(). Releasing a free or out-of-range slot is a
-  /// programmer error (std::logic_error).
+  /// Returns a slot taken by Acquire(). Releasing a slot that is not running a task, or an
+  /// out-of-range slot, is a programmer error (std::logic_error).
   void Release(SlotRef slot);
+  /// True when Acquire() could grant this slot (idle, executor present).
   bool IsFree(SlotRef slot) const;
+  /// True while the slot runs a task.
+  bool IsBusy(SlotRef slot) const { return busy_[FlatId(slot)] != 0; }
 
   /// Dense id of a slot, slot * E + executor, in [0, total_slots()); ids increase in
   /// acquisition preference order.
@@ -60,7 +79,11 @@ class SlotPool {
   int executors_;
   int slots_per_executor_;
   int free_count_;
-  // Bit i of words_ set <=> slot with FlatId i is free. first_word_ is a lower bound
+  int busy_count_ = 0;
+  int present_count_ = 0;
+  std::vector<char> present_;  // per executor
+  std::vector<char> busy_;     // per FlatId
+  // Bit i of words_ set <=> slot with FlatId i is free (idle, executor present). first_word_ is a lower bound
   // on the index of the first non-zero word.
   std::vector<uint64_t> words_;
   size_t first_word_ = 0;

@@ -1,5 +1,6 @@
 #include "sim/task_scheduler.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -9,6 +10,31 @@ namespace aqesim {
 TaskScheduler::TaskScheduler(Simulator& sim, int executors, int slots_per_executor)
     : sim_(sim), slots_(executors, slots_per_executor) {
   running_.resize(static_cast<size_t>(slots_.total_slots()));
+}
+
+TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline, int slots_per_executor)
+    : sim_(sim), slots_(static_cast<int>(timeline.size()), slots_per_executor, /*all_present=*/false) {
+  running_.resize(static_cast<size_t>(slots_.total_slots()));
+  for (size_t i = 0; i < timeline.size(); ++i) {
+    const int e = static_cast<int>(i);
+    const ExecutorWindow& w = timeline[i];
+    if (w.remove && *w.remove <= sim_.Now()) continue;  // gone before the start: never present
+    if (w.remove && *w.remove <= w.add) {
+      throw std::logic_error("TaskScheduler: executor " + std::to_string(e) + " removed at or before its registration");
+    }
+    if (w.add <= sim_.Now()) {
+      slots_.SetPresent(e, true);
+    } else {
+      sim_.ScheduleAt(w.add, kTaskEndTier, [this, e] {
+        slots_.SetPresent(e, true);
+        if (!runnable_.empty()) RequestDispatch();
+      });
+    }
+    if (w.remove) {
+      const SimTime at = std::max(*w.remove, sim_.Now());
+      sim_.ScheduleAt(at, kTaskEndTier, [this, e] { slots_.SetPresent(e, false); });
+    }
+  }
 }
 
 TaskSetId TaskScheduler::Submit(TaskSetSpec spec) {

@@ -1,8 +1,10 @@
 // TaskScheduler: runs task sets on a SlotPool inside a Simulator, FIFO by priority.
 //
 // Mirrors the behaviour of Spark's TaskSchedulerImpl with the FIFO scheduling pool
-// (FIFOSchedulingAlgorithm) on a static cluster; no locality waits, speculation,
-// failures or barrier stages.
+// (FIFOSchedulingAlgorithm); no locality waits, speculation, failures or barrier stages.
+// The cluster is static, or follows an executor timeline (dynamic allocation as recorded:
+// CoarseGrainedSchedulerBackend offers an executor's cores from its registration on, and
+// stops offering them once the executor is being removed).
 //
 // Semantics:
 //   - A task set is submitted with a priority key (int, Spark's stage id; lower runs
@@ -16,6 +18,10 @@
 //     submissions and anything else at time t happen first (their events use lower
 //     tiers), then one launch pass at tier kDispatchTier starts as many tasks as slots
 //     allow, then time advances to the next completion.
+//   - Executor timeline (optional): executor i registers at timeline[i].add (at or before
+//     time 0: present from the start) and, if timeline[i].remove is set, takes no new task
+//     from then on; its running tasks finish. Registrations and removals are events of tier
+//     kTaskEndTier, followed by a launch pass. Pending tasks wait while no slot is present.
 //   - duration(task_index, executor) is asked at launch; a task launched at t ends at
 //     t + duration, when its slot is freed, on_task_end(record) is called, and after
 //     the last task of the set on_task_set_complete(end time).
@@ -28,6 +34,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -49,6 +56,12 @@ struct TaskRecord {
   int slot = 0;        // slot index within the executor
   SimTime start;       // launch time
   SimTime end;         // completion time = start + duration
+};
+
+/// When one executor of the timeline can take tasks: [add, remove), seconds from time 0.
+struct ExecutorWindow {
+  SimTime add = SimTime::Zero();       // <= 0: present from the start
+  std::optional<SimTime> remove;       // none: until the end; > add (or <= 0: never present)
 };
 
 struct TaskSetSpec {
@@ -78,6 +91,10 @@ class TaskScheduler {
 
   /// `executors` × `slots_per_executor` slots (see SlotPool).
   TaskScheduler(Simulator& sim, int executors, int slots_per_executor);
+  /// One executor per timeline entry (executor id = index), `slots_per_executor` slots each.
+  /// A window ending at or before time 0 is never present; otherwise a removal not after its
+  /// registration is a programmer error (std::logic_error).
+  TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline, int slots_per_executor);
   TaskScheduler(const TaskScheduler&) = delete;
   TaskScheduler& operator=(const TaskScheduler&) = delete;
 

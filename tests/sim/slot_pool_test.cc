@@ -64,5 +64,45 @@ TEST_CASE("SlotPool: empty pools never grant a slot", "[sim][slot_pool]") {
   CHECK_THROWS_AS(SlotPool(-1, 2), std::logic_error);
 }
 
+TEST_CASE("SlotPool: executors registered late and removed (dynamic allocation)", "[sim][slot_pool]") {
+  SlotPool pool(3, 2, /*all_present=*/false);
+  CHECK(pool.total_slots() == 6);
+  CHECK(pool.free_slots() == 0);
+  CHECK(pool.present_executors() == 0);
+  CHECK_FALSE(pool.Acquire().has_value());
+  pool.SetPresent(2, true);
+  CHECK(pool.free_slots() == 2);
+  CHECK(*pool.Acquire() == SlotRef{2, 0});
+  pool.SetPresent(0, true);
+  pool.SetPresent(0, true);  // idempotent
+  CHECK(pool.present_executors() == 2);
+  CHECK(pool.free_slots() == 3);
+  // Smallest (slot, executor) among present executors: (0, 0), then (0, 1), then (2, 1).
+  CHECK(*pool.Acquire() == SlotRef{0, 0});
+  CHECK(*pool.Acquire() == SlotRef{0, 1});
+  CHECK(pool.busy_slots() == 3);
+
+  SECTION("a removed executor's running task keeps its slot; released, it is not granted again") {
+    pool.SetPresent(2, false);
+    CHECK(pool.free_slots() == 0);  // (2, 1) was idle: gone; (2, 0) still busy
+    CHECK(pool.IsBusy({2, 0}));
+    CHECK_FALSE(pool.Acquire().has_value());
+    pool.Release({2, 0});
+    CHECK(pool.busy_slots() == 2);
+    CHECK(pool.free_slots() == 0);
+    CHECK_FALSE(pool.IsFree({2, 0}));
+    CHECK_THROWS_AS(pool.Release({2, 0}), std::logic_error);
+    pool.Release({0, 1});
+    CHECK(*pool.Acquire() == SlotRef{0, 1});
+    pool.SetPresent(2, true);  // registered again: both of its slots are free
+    CHECK(pool.free_slots() == 2);
+    CHECK(*pool.Acquire() == SlotRef{2, 0});
+  }
+  SECTION("an executor out of range is a logic error") {
+    CHECK_THROWS_AS(pool.SetPresent(3, true), std::logic_error);
+    CHECK_THROWS_AS(pool.SetPresent(-1, false), std::logic_error);
+  }
+}
+
 }  // namespace
 }  // namespace aqesim

@@ -265,6 +265,61 @@ TEST_CASE("TaskScheduler: stages chained through completion callbacks", "[sim][t
   CHECK(sched.task_sets_completed() == 2);
 }
 
+TEST_CASE("TaskScheduler: executors registering late and removed, as an executor timeline",
+          "[sim][task_scheduler][timeline]") {
+  Simulator sim;
+  SECTION("no executor at the start: tasks wait for the first registration") {
+    // Executor 0 registers at 2.5 s, executor 1 at 4 s, one slot each; 5 tasks of 2 s.
+    // 2.5: t0 on e0 [2.5, 4.5]; 4: t1 on e1 [4, 6]; 4.5: t2 on e0 [4.5, 6.5];
+    // 6: t3 on e1 [6, 8]; 6.5: t4 on e0 [6.5, 8.5] -> the set completes at 8.5 s.
+    TaskScheduler sched(sim, {ExecutorWindow{Ms(2500), std::nullopt}, ExecutorWindow{Sec(4), std::nullopt}}, 1);
+    CHECK(sched.slots().free_slots() == 0);
+    Recorder rec;
+    sched.Submit(rec.Spec(0, 5, [](int, int) { return Sec(2); }));
+    sim.Run();
+    const std::vector<std::pair<SimTime, int>> expected = {
+        {Ms(2500), 0}, {Sec(4), 1}, {Ms(4500), 0}, {Sec(6), 1}, {Ms(6500), 0}};
+    for (int i = 0; i < 5; ++i) {
+      INFO("task " << i);
+      CHECK(rec.Task(i).start == expected[i].first);
+      CHECK(rec.Task(i).executor == expected[i].second);
+    }
+    CHECK(*rec.completed_at == Ms(8500));
+  }
+  SECTION("a removed executor finishes its running task and takes no new one") {
+    // e0 present from the start, removed at 3 s; e1 registers at 1 s; one slot each; 4 tasks
+    // of 2 s. 0: t0 on e0 [0, 2]; 1: t1 on e1 [1, 3]; 2: t2 on e0 [2, 4] (e0 still present);
+    // 3: e0 removed, t3 on e1 [3, 5]; t2 ends at 4 on e0 and e0 takes nothing more -> 5 s.
+    TaskScheduler sched(sim, {ExecutorWindow{SimTime::Zero(), Sec(3)}, ExecutorWindow{Sec(1), std::nullopt}}, 1);
+    Recorder rec;
+    sched.Submit(rec.Spec(0, 4, [](int, int) { return Sec(2); }));
+    sim.Run();
+    CHECK(rec.Task(0).start == Sec(0));
+    CHECK(rec.Task(0).executor == 0);
+    CHECK(rec.Task(1).start == Sec(1));
+    CHECK(rec.Task(1).executor == 1);
+    CHECK(rec.Task(2).start == Sec(2));
+    CHECK(rec.Task(2).executor == 0);
+    CHECK(rec.Task(2).end == Sec(4));
+    CHECK(rec.Task(3).start == Sec(3));
+    CHECK(rec.Task(3).executor == 1);
+    CHECK(*rec.completed_at == Sec(5));
+    CHECK(sched.slots().present_executors() == 1);
+    CHECK(sched.slots().free_slots() == 1);
+  }
+  SECTION("a window that ended before the start is never present; bad windows are logic errors") {
+    TaskScheduler sched(sim, {ExecutorWindow{SimTime::Zero(), SimTime::Zero()}, ExecutorWindow{Sec(1), std::nullopt}}, 2);
+    CHECK(sched.slots().present_executors() == 0);
+    Recorder rec;
+    sched.Submit(rec.Spec(0, 1, [](int, int) { return Sec(1); }));
+    sim.Run();
+    CHECK(rec.Task(0).start == Sec(1));
+    CHECK(rec.Task(0).executor == 1);
+    Simulator other;
+    CHECK_THROWS_AS(TaskScheduler(other, {ExecutorWindow{Sec(2), Sec(1)}}, 1), std::logic_error);
+  }
+}
+
 // Throughput check, run by hand: ./aqesim_tests "[bench]" (no timed assertion).
 TEST_CASE("TaskScheduler: throughput benchmark", "[.][bench]") {
   constexpr int kExecutors = 100;
