@@ -1,10 +1,20 @@
-// ClusterSpec: the modelled cluster (static allocation: executors × cores).
+// ClusterSpec: the modelled cluster: executors × cores, static or following a recorded
+// executor timeline (dynamic allocation as it happened).
 #ifndef AQESIM_MODELS_CLUSTER_CLUSTER_H_
 #define AQESIM_MODELS_CLUSTER_CLUSTER_H_
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace aqesim {
+
+/// One executor of a timeline: seconds from the start of the simulation (the query's
+/// submission) at which it registers and, optionally, stops taking tasks.
+struct ExecutorLifetime {
+  double add_seconds = 0;                // <= 0: registered from the start
+  std::optional<double> remove_seconds;  // none: never removed; > add_seconds
+};
 
 struct ClusterSpec {
   /// Number of executors (E). JSON `executors`, > 0.
@@ -25,6 +35,12 @@ struct ClusterSpec {
   int64_t driver_network_bytes_per_second = 1250LL * 1000 * 1000;
   /// Driver heap, bytes (JSON `driverMemory`, default 1 GiB = spark.driver.memory).
   int64_t driver_memory_bytes = int64_t{1} << 30;
+
+  /// JSON `executorTimeline`: when each executor registers and is removed. Empty: `executors`
+  /// executors present throughout. Non-empty: the scheduler's executors are these entries;
+  /// `executors` still sets defaultParallelism (executors × cores; Spark: the cores
+  /// registered), and defaults to the most executors present at once.
+  std::vector<ExecutorLifetime> executor_timeline;
 
   int total_cores() const { return executors * executor_cores; }
 };

@@ -49,8 +49,12 @@ struct PlanNode {
   /// Bytes the scan reads from storage.
   int64_t scan_bytes = 0;
   std::optional<int64_t> rows;
-  /// Number of scan tasks; default ceil(scan_bytes / spark.sql.files.maxPartitionBytes), >= 1.
+  /// Number of scan tasks; default ceil(scan_bytes / spark.sql.files.maxPartitionBytes), >= 1
+  /// (or the length of task_bytes).
   std::optional<int> tasks;
+  /// Bytes each scan task reads (JSON `taskBytes`, e.g. a recorded stage's Input Metrics per
+  /// task index); sums to scan_bytes. Empty: scan_bytes split evenly over the tasks.
+  std::vector<int64_t> task_bytes;
 
   // --- filter / project / aggregate / join ---
   /// Output bytes ÷ input bytes of this operator, used for the planner's size estimate and

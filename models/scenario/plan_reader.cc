@@ -25,7 +25,7 @@ struct OpFields {
 
 const OpFields& FieldsOf(PlanOp op) {
   static const std::map<PlanOp, OpFields> kFields = {
-      {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "estimatedBytes"}, {"bytes"}}},
+      {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes"}, {"bytes"}}},
       {PlanOp::kExchange,
        {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "advisoryPartitionSizeInBytes",
          "singlePartition", "estimatedBytes"},
@@ -172,6 +172,46 @@ class PlanReader {
       if (auto t = ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, INT32_MAX, "a positive integer", sink_))
         node->tasks = static_cast<int>(*t);
     }
+    if (v.contains("taskBytes")) ReadTaskBytes(v["taskBytes"], node);
+  }
+
+  // `taskBytes`: one byte count per scan task; its length is the task count (`tasks`, when
+  // given, must agree) and its sum must be `bytes`.
+  void ReadTaskBytes(const Json& v, PlanNode* node) {
+    const std::string p = PointerAppend(node->pointer, "taskBytes");
+    if (!v.is_array() || v.empty() || v.size() > static_cast<size_t>(INT32_MAX)) {
+      sink_->Error(p, "expected a non-empty array of byte counts, one per scan task, found " + DescribeJson(v));
+      return;
+    }
+    std::vector<int64_t> out;
+    out.reserve(v.size());
+    bool ok = true;
+    int64_t sum = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const auto b = ReadByteCount(v[i], PointerAppend(p, i), {}, sink_);
+      if (!b) {
+        ok = false;
+        continue;
+      }
+      if (__builtin_add_overflow(sum, *b, &sum)) {
+        sink_->Error(p, "expected byte counts whose sum fits in 63 bits, found a larger sum");
+        return;
+      }
+      out.push_back(*b);
+    }
+    if (!ok) return;
+    if (node->tasks && *node->tasks != static_cast<int64_t>(out.size())) {
+      sink_->Error(p, "expected one byte count per scan task (tasks = " + std::to_string(*node->tasks) + "), found " +
+                          std::to_string(out.size()));
+      return;
+    }
+    if (sum != node->scan_bytes) {
+      sink_->Error(p, "expected byte counts summing to the scan's bytes (" + std::to_string(node->scan_bytes) +
+                          "), found a sum of " + std::to_string(sum));
+      return;
+    }
+    node->tasks = static_cast<int>(out.size());
+    node->task_bytes = std::move(out);
   }
 
   void ReadExchange(const Json& v, PlanNode* node) {

@@ -1,6 +1,8 @@
 #include "models/scenario/scenario.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -25,15 +27,16 @@ std::string Diagnostic::ToString() const {
 namespace {
 
 const std::vector<std::string> kTopLevelFields = {"name", "description", "seed", "cluster",
-                                                  "conf", "cost",        "simulation", "plan",
-                                                  "estimated"};
+                                                  "conf", "costFile",    "cost",       "simulation",
+                                                  "plan", "estimated"};
 const std::vector<std::string> kClusterFields = {"executors",
                                                  "executorCores",
                                                  "executorMemory",
                                                  "networkBytesPerSecond",
                                                  "diskBytesPerSecond",
                                                  "driverNetworkBytesPerSecond",
-                                                 "driverMemory"};
+                                                 "driverMemory",
+                                                 "executorTimeline"};
 
 // Where a configuration value came from (the last writer wins), for messages and ordering.
 struct ConfOrigin {
@@ -47,6 +50,73 @@ struct ConfOrigin {
 struct ClusterGiven {
   bool executors = false, cores = false, memory = false;
 };
+
+// `executorTimeline`: [{"add": s, "remove": s}, ...], seconds from the start; "add" required
+// (<= 0: present from the start), "remove" optional and later than "add". At least one
+// executor must never be removed, so that every task finds a slot eventually.
+void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* cluster, DiagnosticSink* sink) {
+  if (!v.is_array() || v.empty() || v.size() > 1'000'000) {
+    sink->Error(p, "expected a non-empty array (at most 1000000) of executors {\"add\": seconds, \"remove\": seconds}, found " +
+                       DescribeJson(v));
+    return;
+  }
+  std::vector<ExecutorLifetime> out;
+  bool ok = true, one_stays = false;
+  auto finite = [](double d) { return std::isfinite(d); };
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string q = PointerAppend(p, i);
+    const Json& e = v[i];
+    if (!e.is_object()) {
+      sink->Error(q, "expected an executor {\"add\": seconds, \"remove\": seconds}, found " + DescribeJson(e));
+      ok = false;
+      continue;
+    }
+    CheckFields(e, q, {"add", "remove"}, "an executor of the timeline", sink);
+    ExecutorLifetime life;
+    if (!e.contains("add")) {
+      sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
+      ok = false;
+    } else if (auto a = ReadNumber(e["add"], PointerAppend(q, "add"), finite, "a number of seconds", sink)) {
+      life.add_seconds = *a;
+    } else {
+      ok = false;
+    }
+    if (e.contains("remove")) {
+      const double add = life.add_seconds;
+      if (auto r = ReadNumber(e["remove"], PointerAppend(q, "remove"), [&](double d) { return finite(d) && d > add; },
+                              "a number of seconds later than \"add\" (" + Json(add).dump() + ")", sink)) {
+        life.remove_seconds = *r;
+      } else {
+        ok = false;
+      }
+    } else {
+      one_stays = true;
+    }
+    out.push_back(life);
+  }
+  if (ok && !one_stays) {
+    sink->Error(p, "expected at least one executor without \"remove\" (tasks would wait forever once all are gone), "
+                   "found every executor removed");
+    ok = false;
+  }
+  if (ok) cluster->executor_timeline = std::move(out);
+}
+
+// Most executors of the timeline present at once (removals before registrations at a tie).
+int PeakExecutors(const std::vector<ExecutorLifetime>& timeline) {
+  std::vector<std::pair<double, int>> events;
+  for (const ExecutorLifetime& e : timeline) {
+    events.emplace_back(std::max(0.0, e.add_seconds), +1);
+    if (e.remove_seconds) events.emplace_back(std::max(0.0, *e.remove_seconds), -1);
+  }
+  std::sort(events.begin(), events.end());
+  int live = 0, peak = 0;
+  for (const auto& [t, d] : events) {
+    live += d;
+    peak = std::max(peak, live);
+  }
+  return std::max(peak, 1);
+}
 
 ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* sink) {
   ClusterGiven given;
@@ -78,11 +148,11 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   bytes("diskBytesPerSecond", &cluster->disk_bytes_per_second);
   bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
   bytes("driverMemory", &cluster->driver_memory_bytes);
+  if (v.contains("executorTimeline")) ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
   return given;
 }
 
-void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink) {
-  const std::string p = "/cost";
+void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink, const std::string& p = "/cost") {
   if (!v.is_object()) {
     sink->Error(p, "expected an object of cost parameters, found " + DescribeJson(v));
     return;
@@ -97,6 +167,57 @@ void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink) {
                             "a number >= 0 (" + std::string(info.unit) + ")", sink))
       cost->*(info.field) = *x;
   }
+}
+
+// `costFile`: a cost file (`aqesim calibrate -o`: an object of cost parameters, or
+// {"cost": {...}}), relative to the scenario's folder. Its parameters are applied before the
+// scenario's own `cost`, which therefore wins. Problems inside the file are reported as
+// "COSTFILE: /parameter: message", ordered at /costFile.
+void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, DiagnosticSink* sink) {
+  const std::string p = "/costFile";
+  if (!v.is_string() || v.get<std::string>().empty()) {
+    sink->Error(p, "expected the name of a cost file (written by aqesim calibrate), found " + DescribeJson(v));
+    return;
+  }
+  const std::string given = v.get<std::string>();
+  std::filesystem::path file = given;
+  if (file.is_relative() && !dir.empty()) file = std::filesystem::path(dir) / file;
+  const std::string name = file.string();
+  std::string text;
+  {
+    errno = 0;
+    std::ifstream in(name, std::ios::binary);
+    std::ostringstream buffer;
+    if (in) buffer << in.rdbuf();
+    if (!in || std::filesystem::is_directory(name)) {
+      const int err = std::filesystem::is_directory(name) ? EISDIR : (errno != 0 ? errno : ENOENT);
+      sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
+      return;
+    }
+    text = buffer.str();
+  }
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::exception& e) {
+    std::string message = e.what();
+    const size_t bracket = message.find("] ");
+    if (bracket != std::string::npos) message = message.substr(bracket + 2);
+    sink->Error(p, "cost file " + name + " is not valid JSON: " + message);
+    return;
+  }
+  std::string base;
+  const Json* params = &doc;
+  if (doc.is_object() && doc.contains("cost")) {
+    params = &doc["cost"];
+    base = "/cost";
+  }
+  DiagnosticSink file_sink(name);
+  ReadCost(*params, cost, &file_sink, base);
+  std::vector<Diagnostic> errors, warnings;
+  file_sink.Finish(doc, &errors, &warnings);
+  for (const Diagnostic& d : errors) sink->Add(true, d.file, d.pointer, p, d.message);
+  for (const Diagnostic& d : warnings) sink->Add(false, d.file, d.pointer, p, d.message);
 }
 
 void ReadSimulation(const Json& v, Scenario* scenario, DiagnosticSink* sink) {
@@ -174,6 +295,7 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
         }
       }
     }
+    if (doc.contains("costFile")) ReadCostFile(doc["costFile"], dir, &scenario->cost, &sink);
     if (doc.contains("cost")) ReadCost(doc["cost"], &scenario->cost, &sink);
     if (doc.contains("simulation")) ReadSimulation(doc["simulation"], scenario.get(), &sink);
     if (doc.contains("estimated")) {
@@ -251,6 +373,9 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   } else {
     reconcile(cluster_given.executors, "executors", "spark.executor.instances", sc.executor_instances,
               &cluster.executors, render_int);
+  }
+  if (!cluster.executor_timeline.empty() && !cluster_given.executors && !sc.executor_instances) {
+    cluster.executors = PeakExecutors(cluster.executor_timeline);
   }
   reconcile(cluster_given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores,
             render_int);

@@ -238,7 +238,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /cost/taskLaunch: unknown field \"taskLaunch\" of cost; did you mean \"taskLaunchSeconds\"?",
         "s.json: /plan: missing field \"bytes\" of a scan node",
         "s.json: /plan/bytez: unknown field \"bytez\" of a scan node; did you mean \"bytes\"?",
-        "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, "
+        "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, taskBytes, "
         "estimatedBytes)"}},
       {"join fields",
        WithPlan(R"({"op": "join", "strategy": "SortMergJoin", "joinType": "Sideways", "child": {"op": "scan", "bytes": 1},
