@@ -21,7 +21,7 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
   auto b = [](int64_t x) { return static_cast<double>(x); };
 
   TaskCost c;
-  c.launch_seconds = params_.task_launch_seconds;
+  c.launch_seconds = params_.task_launch_seconds + (w.first_wave_on_executor ? params_.executor_stage_warmup_seconds : 0.0);
   c.scan_seconds = b(w.scan_bytes) / disk_share + b(w.scan_bytes) * params_.scan_seconds_per_byte;
   c.fetch_seconds = b(w.remote_shuffle_bytes) / net_share +
                     b(w.remote_fetch_requests) * params_.remote_fetch_request_seconds +
@@ -42,6 +42,14 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
     // Spill files are compressed like shuffle files.
     c.spill_bytes = static_cast<int64_t>(spilled_in_memory_bytes / params_.compression_ratio);
     c.spill_seconds = 2.0 * b(c.spill_bytes) / disk_share;
+  }
+  if (w.first_wave_on_executor && params_.cold_code_slowdown > 0) {
+    const double f = 1.0 + params_.cold_code_slowdown;
+    c.scan_seconds *= f;
+    c.fetch_seconds *= f;
+    c.compute_seconds *= f;
+    c.write_seconds *= f;
+    c.spill_seconds *= f;
   }
   if (params_.task_noise_sigma > 0) {
     Rng rng(noise_seed);

@@ -3,6 +3,7 @@
 // A task's duration is a sum of independent terms (README.md "Cost model" has the table):
 //
 //   T = launch                                        taskLaunchSeconds
+//     + [first wave of its stage's code on this executor] * executorStageWarmupSeconds
 //     + scan_bytes / disk_share + scan_bytes * scanSecondsPerByte
 //     + remote_bytes / network_share + remote_requests * remoteFetchRequestSeconds
 //     + local_bytes / disk_share + local_requests * localFetchRequestSeconds
@@ -12,6 +13,7 @@
 //     + spill: if working_set > execution_memory_per_task:
 //              spill_bytes = working_set - execution_memory_per_task (compressed: ÷ compressionRatio)
 //              + 2 * spill_bytes / disk_share           (written once, read back once)
+//   first wave of its stage's code on this executor: every term after the launch × (1 + coldCodeSlowdown)
 //   T *= exp(N(0, taskNoiseSigma))                    (seeded per task; 1 when sigma = 0)
 //
 // where disk_share = diskBytesPerSecond / slots_per_executor and network_share =
@@ -48,11 +50,14 @@ struct TaskWork {
   /// Bytes the task must hold in execution memory at once (compressed bytes; the model
   /// multiplies by compressionRatio to get in-memory bytes).
   int64_t working_set_bytes = 0;
+  /// True when the task starts on an executor where no task with its stage's operators has
+  /// finished yet (it pays executorStageWarmupSeconds).
+  bool first_wave_on_executor = false;
 };
 
 /// The cost of one task, seconds per term, and the spill it caused.
 struct TaskCost {
-  double launch_seconds = 0;
+  double launch_seconds = 0;     // launch + warm-up
   double scan_seconds = 0;
   double fetch_seconds = 0;      // network + local reads + request costs + read CPU
   double compute_seconds = 0;    // operators

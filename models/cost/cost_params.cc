@@ -7,6 +7,13 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
   static const std::vector<CostParamInfo> kRegistry = {
       {"taskLaunchSeconds", "s", &CostParams::task_launch_seconds,
        "Per task: scheduler delay + task deserialization + result serialization. Default 0.01 s."},
+      {"executorStageWarmupSeconds", "s", &CostParams::executor_stage_warmup_seconds,
+       "Extra time of the first tasks of a stage's code on each executor (those starting before any task "
+       "with the same operators finished there): class loading, deserialization, JIT of generated code. "
+       "Default 0 s."},
+      {"coldCodeSlowdown", "ratio", &CostParams::cold_code_slowdown,
+       "The first tasks of a stage's code on an executor (as for executorStageWarmupSeconds) run every term "
+       "but the launch (1 + x) times longer: generated code not yet JIT-compiled, classes loading. Default 0."},
       {"stageOverheadSeconds", "s", &CostParams::stage_overhead_seconds,
        "Per stage on the driver: DAGScheduler submission, task-set creation, stage completion handling. "
        "Default 0.05 s."},

@@ -16,6 +16,18 @@ struct CostParams {
   /// Per task: scheduler delay + task deserialization + result serialization, seconds.
   /// Default 0.01 s: Spark UI's "Scheduler Delay" + "Task Deserialization Time" on small tasks.
   double task_launch_seconds = 0.01;
+  /// Extra time of the first tasks of a stage's code on each executor — every task that starts
+  /// on an executor before any task with the same operators (the same generated code) has
+  /// finished there: class loading, deserialization, JIT of the generated code (Spark UI: long
+  /// "Task Deserialization Time" and run time of the first wave on an executor). Seconds.
+  /// Default 0 (warm executors); calibration fits it.
+  double executor_stage_warmup_seconds = 0.0;
+  /// Slowdown of the work of those first tasks (the same first-wave tasks as
+  /// executorStageWarmupSeconds): every term but the launch runs (1 + x) times longer, since
+  /// the generated code is still interpreted or compiling (the JVM compiles hot code after
+  /// thousands of calls) and classes are loading. Ratio. Default 0 (warm executors);
+  /// calibration chooses it.
+  double cold_code_slowdown = 0.0;
   /// Per stage on the driver: DAGScheduler submission, task-set creation, stage completion
   /// handling, seconds. Default 0.05 s (typical gap between a stage's submission and its first task).
   double stage_overhead_seconds = 0.05;

@@ -84,7 +84,7 @@ class Engine {
       : s_(s),
         conf_(WithAdaptive(s.conf, adaptive)),
         slots_per_executor_(std::max(1, s.cluster.executor_cores / std::max(1, s.conf.task_cpus))),
-        scheduler_(sim_, s.cluster.executors, slots_per_executor_),
+        scheduler_(MakeScheduler(sim_, s.cluster, slots_per_executor_)),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction) {
     result_.adaptive = adaptive;
   }
@@ -106,6 +106,21 @@ class Engine {
   }
 
  private:
+  /// Static cluster, or one executor per timeline entry (registrations and removals as events).
+  static TaskScheduler MakeScheduler(Simulator& sim, const ClusterSpec& cluster, int slots_per_executor) {
+    if (cluster.executor_timeline.empty()) return TaskScheduler(sim, cluster.executors, slots_per_executor);
+    std::vector<ExecutorWindow> windows;
+    for (const ExecutorLifetime& e : cluster.executor_timeline) {
+      ExecutorWindow w;
+      w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds) : SimTime::Zero();
+      // Removed before the start: never present (the scheduler skips a window ending at 0).
+      if (e.remove_seconds) w.remove = *e.remove_seconds > 0 ? std::max(SimTime::Seconds(*e.remove_seconds), w.add + SimTime::Micros(1)) : SimTime::Zero();
+      windows.push_back(w);
+    }
+    return TaskScheduler(sim, windows, slots_per_executor);
+  }
+  int NumExecutors() const { return scheduler_.slots().executors(); }
+
   static SqlConf WithAdaptive(SqlConf c, bool adaptive) {
     c.adaptive_enabled = adaptive;
     return c;
@@ -364,14 +379,14 @@ class Engine {
     const ShuffleData& d = *n.shuffle->data;
     const void* specs_id = n.shuffle->read_specs ? static_cast<const void*>(n.shuffle->read_specs->data()) : nullptr;
     const size_t num_specs = n.shuffle->read_specs ? n.shuffle->read_specs->size() : static_cast<size_t>(d.num_reducers);
-    if (num_specs * static_cast<size_t>(std::max(1, s_.cluster.executors)) > kMaxCells) return nullptr;
+    if (num_specs * static_cast<size_t>(std::max(1, NumExecutors())) > kMaxCells) return nullptr;
     CoalescedReadSums& c = coalesced_sums_[&n];
     if (c.specs == specs_id && c.num_specs == num_specs && !c.column.empty()) return &c;
     const ShuffleSizes& a = d.actual;
     const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
     c.specs = specs_id;
     c.num_specs = num_specs;
-    c.executors = static_cast<size_t>(std::max(0, s_.cluster.executors));
+    c.executors = static_cast<size_t>(std::max(0, NumExecutors()));
     c.bytes.assign(num_specs, 0);
     c.requests.assign(num_specs, 0);
     c.exec_bytes.assign(num_specs * c.executors, 0);
@@ -510,7 +525,10 @@ class Engine {
       case PlanOp::kScan: {
         const int64_t bytes = n->source ? n->source->scan_bytes : 0;
         const int tasks = std::max(1, n->planned_partitions);
-        const int64_t part = bytes / tasks + (task < bytes % tasks ? 1 : 0);
+        const std::vector<int64_t>* given = n->source ? &n->source->task_bytes : nullptr;
+        const int64_t part = given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
+                                 ? (*given)[task]
+                                 : bytes / tasks + (task < bytes % tasks ? 1 : 0);
         ev->work.scan_bytes += part;
         ev->input_bytes += part;
         shares->push_back({task, part});
@@ -607,6 +625,8 @@ class Engine {
     st->submit = sim_.Now();
     st->tasks.assign(st->num_tasks, TaskResult{});
     st->task_seconds.assign(st->num_tasks, 0.0);
+    st->code_key = CodeKey(st->subtree);
+    warm_[st->code_key].resize(static_cast<size_t>(std::max(0, NumExecutors())), 0);
     if (st->kind == StageKind::kShuffleMap) st->shares.assign(st->num_tasks, {});
     if (st->kind == StageKind::kShuffleMap) st->output->shuffle->data->map_executor.assign(st->num_tasks, 0);
     TaskSetSpec spec;
@@ -614,7 +634,9 @@ class Engine {
     spec.num_tasks = st->num_tasks;
     spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
     spec.duration = [this, st](int task, int executor) { return RunTask(st, task, executor); };
-    spec.on_task_end = [st](const TaskRecord& rec) {
+    spec.on_task_end = [this, st](const TaskRecord& rec) {
+      std::vector<char>& warm = warm_[st->code_key];
+      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < warm.size()) warm[rec.executor] = 1;
       TaskResult& t = st->tasks[rec.task_index];
       t.executor = rec.executor;
       t.slot = rec.slot;
@@ -641,6 +663,8 @@ class Engine {
     }
     const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive), static_cast<uint64_t>(st->id),
                                   static_cast<uint64_t>(task));
+    const std::vector<char>& warm = warm_[st->code_key];
+    ev.work.first_wave_on_executor = executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
     const TaskCost c = cost_.EstimateTask(ev.work, seed);
     TaskResult& t = st->tasks[task];
     t.index = task;
@@ -929,6 +953,19 @@ class Engine {
     return out + ")";
   }
 
+  /// Describe() without ids: "HashAggregate(SortMergeJoin(read, read))", "scan".
+  static std::string CodeKey(const ExecNode* n) {
+    if (n->is_exchange()) return "read";
+    if (n->op == PlanOp::kScan) return "scan";
+    std::string out = n->is_join() ? std::string(JoinStrategyName(n->join->strategy)) : std::string(PlanOpName(n->op));
+    out += "(";
+    for (size_t i = 0; i < n->children.size(); ++i) {
+      const bool broadcast = n->is_join() && IsBroadcastJoin(*n) && i == BuildChildIndex(*n->join->build_side);
+      out += (i ? ", " : "") + (broadcast ? std::string("broadcast") : CodeKey(n->children[i].get()));
+    }
+    return out + ")";
+  }
+
   std::vector<ExecNode*> ReadsOf(QueryStage* st) const {
     std::vector<ExecNode*> out;
     std::function<void(ExecNode*)> walk = [&](ExecNode* n) {
@@ -960,6 +997,9 @@ class Engine {
   mutable std::map<const ExecNode*, CoalescedReadSums> coalesced_sums_;
   mutable std::map<int, std::vector<int64_t>> partition_totals_;
   mutable std::map<int, std::vector<int>> first_owner_;
+  /// Per stage code (QueryStage::code_key): 1 per executor once a task of that code finished
+  /// there; tasks of that code starting on it later are warm (no executorStageWarmupSeconds).
+  std::map<std::string, std::vector<char>> warm_;
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_replan_ = false;

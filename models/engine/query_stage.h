@@ -39,6 +39,9 @@ struct QueryStage {
   std::vector<std::vector<std::pair<int, int64_t>>> shares;
   std::vector<TaskResult> tasks;
   std::vector<double> task_seconds;
+  /// The stage's code: its operators without ids (two stages with the same key run the same
+  /// generated code, which an executor compiles and loads once).
+  std::string code_key;
   /// Broadcast stages: uncompressed relation bytes, and the broadcast's own time.
   int64_t broadcast_bytes = 0;
   double broadcast_seconds = 0;
