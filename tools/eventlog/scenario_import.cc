@@ -9,6 +9,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "models/conf/byte_string.h"
+
 namespace aqesim::eventlog {
 namespace {
 
@@ -169,6 +171,33 @@ class Importer {
       }
     }
     return out;
+  }
+
+  /// Bytes each task index of `st` read from storage (Input Metrics, first success per
+  /// index); empty when an index has no successful attempt or nothing was read.
+  static std::vector<int64_t> InputBytesByIndex(const RecordedStage& st) {
+    std::vector<int64_t> out(static_cast<size_t>(std::max(st.num_tasks, 0)), 0);
+    std::vector<bool> seen(out.size(), false);
+    int64_t total = 0;
+    for (const RecordedTask& t : st.tasks) {
+      if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || seen[t.index]) continue;
+      seen[t.index] = true;
+      out[t.index] = t.input_bytes;
+      total += t.input_bytes;
+    }
+    if (out.empty() || total <= 0 || std::find(seen.begin(), seen.end(), false) != seen.end()) return {};
+    return out;
+  }
+
+  /// A scan's `bytes`, `tasks` and, when the stage's tasks read different amounts, exact
+  /// per-task `taskBytes` (a skewed scan stage is then reproduced task by task).
+  static void SetScanTaskBytes(const RecordedStage& st, json* node) {
+    std::vector<int64_t> per_task = InputBytesByIndex(st);
+    if (per_task.empty()) return;
+    const auto [lo, hi] = std::minmax_element(per_task.begin(), per_task.end());
+    (*node)["bytes"] = std::accumulate(per_task.begin(), per_task.end(), int64_t{0});
+    (*node)["tasks"] = static_cast<int64_t>(per_task.size());
+    if (*hi - *lo > *hi / 100) (*node)["taskBytes"] = std::move(per_task);  // > 1% apart
   }
 
   /// Rows as planned without AQE from a stage that ran `n` coalesced tasks over `planned`
@@ -452,6 +481,7 @@ class SqlImporter : public Importer {
     }
     node["bytes"] = bytes;
     node["tasks"] = st.num_tasks;
+    if (scans == 1 && st.input_bytes > 0) SetScanTaskBytes(st, &node);
     const SqlPlanNode* twin = Twin(n, "number of output rows");
     if (twin != nullptr) {
       if (auto rows_id = twin->MetricId("number of output rows")) {
@@ -634,6 +664,8 @@ class RddImporter : public Importer {
       if (st->input_bytes == 0) {
         node["bytes"] = st->shuffle_write_bytes;
         Estimated(ptr + "/bytes");
+      } else {
+        SetScanTaskBytes(*st, &node);
       }
       return node;
     }
@@ -710,6 +742,77 @@ std::optional<std::string> Property(const RecordedApplication& app, const char* 
   auto it = app.spark_properties.find(key);
   if (it == app.spark_properties.end()) return std::nullopt;
   return it->second;
+}
+
+/// The executors of [from_ms, to_ms] as a scenario `executorTimeline` (seconds from from_ms):
+/// "add" = ExecutorAdded (0 when registered before the start), "remove" = when it stopped
+/// taking tasks, dropped when after to_ms. Under dynamic allocation an executor "killed by
+/// driver" stops taking tasks when ExecutorAllocationManager decides to remove it — idle for
+/// spark.dynamicAllocation.executorIdleTimeout (default 60 s) after its last task — while
+/// ExecutorRemoved is logged when the cluster manager confirms, often seconds later; that
+/// earlier time is used and listed in `estimated`. Empty when nothing changes within the
+/// window (a static cluster).
+json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, std::vector<std::string>* estimated) {
+  std::map<std::string, int64_t> last_task_end;  // executor -> latest task finish
+  for (const auto& [id, st] : app.stages) {
+    for (const RecordedTask& t : st.tasks) {
+      int64_t& v = last_task_end.emplace(t.executor_id, t.finish_time_ms).first->second;
+      v = std::max(v, t.finish_time_ms);
+    }
+  }
+  const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
+  double idle_seconds = 60;
+  if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout")) {
+    const TimeStringResult r = ParseTimeString(*v, 1.0);
+    if (r.ok) idle_seconds = r.seconds;
+  }
+  json out = json::array();
+  std::vector<size_t> estimated_remove;
+  bool changes = false;
+  for (const RecordedExecutor& ex : app.executors) {
+    if (ex.executor_id == "driver" || ex.added_time_ms > to_ms) continue;
+    std::optional<int64_t> remove = ex.removed_time_ms;
+    bool remove_estimated = false;
+    if (remove && dynamic && ex.removed_reason.find("killed by driver") != std::string::npos) {
+      // Idle since its last task that ended before the removal (or since it registered).
+      int64_t idle_from = ex.added_time_ms;
+      for (const auto& [id, st] : app.stages) {
+        for (const RecordedTask& t : st.tasks) {
+          if (t.executor_id == ex.executor_id && t.finish_time_ms <= *remove) idle_from = std::max(idle_from, t.finish_time_ms);
+        }
+      }
+      const int64_t decided = idle_from + static_cast<int64_t>(idle_seconds * 1000.0);
+      if (decided < *remove) {
+        remove = std::max(decided, ex.added_time_ms + 1);
+        remove_estimated = true;
+      }
+    }
+    if (remove && *remove <= from_ms) continue;  // gone before the start
+    if (remove && *remove > to_ms) remove.reset();
+    json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
+    changes |= ex.added_time_ms > from_ms;
+    if (remove) {
+      e["remove"] = static_cast<double>(*remove - from_ms) / 1000.0;
+      changes = true;
+      if (remove_estimated) estimated_remove.push_back(out.size());
+    }
+    out.push_back(std::move(e));
+  }
+  if (!changes || out.empty()) return json();
+  // At least one executor must stay (the simulation may outlast the recorded window).
+  bool one_stays = false;
+  for (const json& e : out) one_stays |= !e.contains("remove");
+  if (!one_stays) {
+    size_t last = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i]["remove"].get<double>() >= out[last]["remove"].get<double>()) last = i;
+    }
+    out[last].erase("remove");
+  }
+  for (size_t i : estimated_remove) {
+    if (out[i].contains("remove")) estimated->push_back("/cluster/executorTimeline/" + std::to_string(i) + "/remove");
+  }
+  return out;
 }
 
 /// Spark's default of spark.sql.adaptive.enabled for a version string ("3.2.1" -> true).
@@ -849,6 +952,10 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   }
   cluster["executors"] = executors;
   cluster["executorCores"] = cores;
+  if (!app.local_mode && window) {
+    json timeline = ExecutorTimeline(app, window->first, window->second, &out.estimated);
+    if (!timeline.is_null()) cluster["executorTimeline"] = std::move(timeline);
+  }
   std::optional<std::string> memory = Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
   if (!memory && app.profile_executor_memory_mib && !app.local_mode) {
     memory = std::to_string(*app.profile_executor_memory_mib) + "m";

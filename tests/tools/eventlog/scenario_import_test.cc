@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -125,6 +126,95 @@ TEST_CASE("ImportScenario: selection options and errors", "[eventlog][import]") 
   CHECK_THROWS_WITH(ImportScenario(app, no_exec, nullptr), Catch::Contains("no SQL execution 0 with a plan"));
   CHECK(DefaultScenarioName("/a/b/aqeshuffle_eventlog.zstd") == "aqeshuffle_eventlog");
   CHECK(JsonPointerToken("a/b~c") == "a~1b~0c");
+}
+
+}  // namespace
+}  // namespace aqesim::eventlog
+
+namespace aqesim::eventlog {
+namespace {
+
+// Values read from the logs by hand (`zstd -dc LOG | grep -E 'ExecutorAdded|ExecutorRemoved|
+// SQLExecutionStart|TaskEnd'`): timestamps in ms, relative to the execution's start.
+TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution", "[eventlog][import][timeline]") {
+  const RecordedApplication app = ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
+  SECTION("execution 0: no executor at the start; 4, 3, 5 register at +10.572, +12.550, +13.633 s") {
+    // SQL execution 0 starts at 1727966085193; ExecutorAdded 4 / 3 / 5 at 1727966095765 /
+    // 097743 / 098826; executors 1 and 2 were removed before; 6 registers after the end.
+    ImportOptions o;
+    o.execution_id = 0;
+    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const json& t = imp.scenario["cluster"]["executorTimeline"];
+    REQUIRE(t.size() == 3);
+    CHECK(t[0]["add"].get<double>() == Approx(10.572));
+    CHECK(t[1]["add"].get<double>() == Approx(12.550));
+    CHECK(t[2]["add"].get<double>() == Approx(13.633));
+    for (const json& e : t) CHECK_FALSE(e.contains("remove"));
+  }
+  SECTION("execution 1: 4, 3, 5 stop taking tasks 10 s (executorIdleTimeout) after their last task") {
+    // Execution 1 starts at 1727966106076. Last tasks of executors 4 / 3 / 5 end at
+    // 1727966107076 / 106748 / 106946, so the driver decides to remove them at +11.000,
+    // +10.672, +10.870 s (ExecutorRemoved only arrives at 1727966129950 and later); executor 6
+    // (added 1727966105352) stays.
+    ImportOptions o;
+    o.execution_id = 1;
+    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const json& t = imp.scenario["cluster"]["executorTimeline"];
+    REQUIRE(t.size() == 4);
+    CHECK(t[0]["remove"].get<double>() == Approx(11.000));
+    CHECK(t[1]["remove"].get<double>() == Approx(10.672));
+    CHECK(t[2]["remove"].get<double>() == Approx(10.870));
+    CHECK_FALSE(t[3].contains("remove"));
+    for (const json& e : t) CHECK(e["add"].get<double>() == 0.0);
+    CHECK(Has(imp.estimated, "/cluster/executorTimeline/0/remove"));
+    CHECK(Has(imp.estimated, "/cluster/executorTimeline/2/remove"));
+    CHECK_FALSE(Has(imp.estimated, "/cluster/executorTimeline/3/remove"));
+    CHECK(imp.scenario["cluster"]["executors"] == 4);  // peak during the execution (decisions)
+  }
+}
+
+TEST_CASE("ImportScenario: a static cluster has no timeline", "[eventlog][import][timeline]") {
+  const RecordedApplication app = ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
+  CHECK_FALSE(ImportScenario(app, {}, nullptr).scenario["cluster"].contains("executorTimeline"));
+}
+
+TEST_CASE("ImportScenario: skewed scan stages get per-task taskBytes", "[eventlog][import][scan]") {
+  SECTION("SQL scan (join_agg_on_yarn stage 3: Input Metrics Bytes Read per task index)") {
+    // Tasks 3, 10, 17, 24 read 59905559, 59906712, 59905539, 59906674 bytes; 28, 29 read
+    // 11682770, 11682767; the other 24 read 5562 each.
+    const RecordedApplication app = ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+    const ImportedScenario imp = ImportScenario(app, {}, nullptr);
+    const json* scan = nullptr;
+    std::function<void(const json&)> find = [&](const json& n) {
+      if (n.value("op", "") == "scan" && n.contains("taskBytes")) scan = &n;
+      for (const char* k : {"child", "left", "right"})
+        if (n.contains(k)) find(n[k]);
+    };
+    find(imp.scenario["plan"]);
+    REQUIRE(scan != nullptr);
+    const json& tb = (*scan)["taskBytes"];
+    REQUIRE(tb.size() == 30);
+    CHECK(tb[3] == 59905559);
+    CHECK(tb[10] == 59906712);
+    CHECK(tb[17] == 59905539);
+    CHECK(tb[24] == 59906674);
+    CHECK(tb[28] == 11682770);
+    CHECK(tb[29] == 11682767);
+    CHECK(tb[0] == 5562);
+    CHECK((*scan)["bytes"] == SumOf(tb));
+    CHECK(SumOf(tb) == 4 * 59906121 + 11682770 + 11682767 + 24 * 5562);
+  }
+  SECTION("RDD scan (Spark 1.6 job 0, stage 0)") {
+    // Task 164 read 22036917 bytes, task 51 14067149 (Input Metrics of their TaskEnd).
+    const RecordedApplication app = ReadEventLog(Fixture("application_1472176676028_407508_1.gz"), nullptr);
+    const ImportedScenario imp = ImportScenario(app, {}, nullptr);
+    const json& scan = imp.scenario["plan"]["child"]["child"];
+    REQUIRE(scan["op"] == "scan");
+    REQUIRE(scan["taskBytes"].size() == 544);
+    CHECK(scan["taskBytes"][164] == 22036917);
+    CHECK(scan["taskBytes"][51] == 14067149);
+    CHECK(scan["bytes"] == SumOf(scan["taskBytes"]));
+  }
 }
 
 }  // namespace
