@@ -34,6 +34,13 @@ double DefaultOf(const std::string& name) {
   return 0;
 }
 
+/// The value a parameter is probed at for its finite difference: its default, or 0.1 s for a
+/// parameter whose default is 0 (off).
+double ProbeOf(const std::string& name) {
+  const double d = DefaultOf(name);
+  return d > 0 ? d : 0.1;
+}
+
 json Merged(const json& base, const json& over) {
   json out = base.is_object() ? base : json::object();
   for (const auto& [k, v] : over.items()) out[k] = v;
@@ -95,7 +102,7 @@ const std::vector<std::string>& TaskLevelParameters() {
       "taskLaunchSeconds",        "scanSecondsPerByte",        "shuffleWriteSecondsPerByte",
       "shuffleReadSecondsPerByte", "sortSecondsPerByte",        "hashBuildSecondsPerByte",
       "joinProbeSecondsPerByte",  "aggregateSecondsPerByte",   "streamSecondsPerByte",
-      "remoteFetchRequestSeconds", "localFetchRequestSeconds"};
+      "remoteFetchRequestSeconds", "localFetchRequestSeconds", "executorStageWarmupSeconds"};
   return kParams;
 }
 
@@ -129,97 +136,137 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   json zero = options.base_cost.is_object() ? options.base_cost : json::object();
   for (const auto& p : params) zero[p] = 0.0;
   zero["taskNoiseSigma"] = 0.0;
-  std::vector<Row> rows;
-  for (size_t a = 0; a < apps.size(); ++a) {
-    const eventlog::RecordedApplication& app = *apps[a];
-    for (const ReplayedSelection& sel : base[a].selections) {
-      if (!sel.ok) continue;
-      std::string error;
-      std::optional<RunResult> r0 = RunWithCost(sel, zero, &error);
-      if (!r0) {
-        warnings->push_back(sel.label + ": " + error);
-        continue;
-      }
-      const Durations c0 = TaskDurations(*r0);
-      std::vector<Durations> unit(k);
-      bool ok = true;
-      for (size_t j = 0; j < k && ok; ++j) {
-        json c = zero;
-        c[params[j]] = DefaultOf(params[j]);
-        std::optional<RunResult> rj = RunWithCost(sel, c, &error);
-        if (!rj) {
-          ok = false;
-          break;
-        }
-        unit[j] = TaskDurations(*rj);
-      }
-      if (!ok) continue;
-      for (const StageMatch& m : sel.matches) {
-        if (!m.recorded_stage_id || m.simulated_name.empty()) continue;
-        const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
-        auto it0 = c0.find(m.simulated_name);
-        if (st == nullptr || it0 == c0.end()) continue;
-        const std::vector<double>& base_d = it0->second;
-        const size_t n = base_d.size();
-        bool consistent = true;
-        for (size_t j = 0; j < k; ++j) {
-          auto it = unit[j].find(m.simulated_name);
-          consistent &= it != unit[j].end() && it->second.size() == n;
-        }
-        if (!consistent) {
-          warnings->push_back(app.path + " " + sel.label + ": stage " + m.simulated_name +
-                              " ran a different number of tasks when the costs changed; not fitted");
+  // Step 1 for one value of coldCodeSlowdown (fixed in `zero`): rows, NNLS, weighted residual.
+  struct FitOut {
+    std::vector<Row> rows;
+    std::vector<double> theta;
+    double residual = 0;
+  };
+  std::vector<std::string> repeated;  // the same warnings again for every grid value
+  std::vector<std::string>* fit_warnings = warnings;
+  auto fit = [&](const json& zero_cost) {
+    FitOut out;
+    std::vector<Row>& rows = out.rows;
+    for (size_t a = 0; a < apps.size(); ++a) {
+      const eventlog::RecordedApplication& app = *apps[a];
+      for (const ReplayedSelection& sel : base[a].selections) {
+        if (!sel.ok) continue;
+        std::string error;
+        std::optional<RunResult> r0 = RunWithCost(sel, zero_cost, &error);
+        if (!r0) {
+          fit_warnings->push_back(sel.label + ": " + error);
           continue;
         }
-        const auto recorded = RecordedTaskSeconds(*st);
-        std::vector<double> rec_values;
-        for (const auto& r : recorded) {
-          if (r) rec_values.push_back(*r);
+        const Durations c0 = TaskDurations(*r0);
+        std::vector<Durations> unit(k);
+        bool ok = true;
+        for (size_t j = 0; j < k && ok; ++j) {
+          json c = zero_cost;
+          c[params[j]] = ProbeOf(params[j]);
+          std::optional<RunResult> rj = RunWithCost(sel, c, &error);
+          if (!rj) {
+            ok = false;
+            break;
+          }
+          unit[j] = TaskDurations(*rj);
         }
-        if (rec_values.empty()) continue;
-        const double med = std::max(Median(rec_values).value_or(1.0), 0.05);
-        auto feature = [&](size_t j, size_t t) { return (unit[j].at(m.simulated_name)[t] - base_d[t]) / DefaultOf(params[j]); };
-        if (recorded.size() == n) {
-          const double w = 1.0 / (med * std::sqrt(static_cast<double>(rec_values.size())));
-          for (size_t t = 0; t < n; ++t) {
-            if (!recorded[t]) continue;
+        if (!ok) continue;
+        for (const StageMatch& m : sel.matches) {
+          if (!m.recorded_stage_id || m.simulated_name.empty()) continue;
+          const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
+          auto it0 = c0.find(m.simulated_name);
+          if (st == nullptr || it0 == c0.end()) continue;
+          const std::vector<double>& base_d = it0->second;
+          const size_t n = base_d.size();
+          bool consistent = true;
+          for (size_t j = 0; j < k; ++j) {
+            auto it = unit[j].find(m.simulated_name);
+            consistent &= it != unit[j].end() && it->second.size() == n;
+          }
+          if (!consistent) {
+            fit_warnings->push_back(app.path + " " + sel.label + ": stage " + m.simulated_name +
+                                " ran a different number of tasks when the costs changed; not fitted");
+            continue;
+          }
+          const auto recorded = RecordedTaskSeconds(*st);
+          std::vector<double> rec_values;
+          for (const auto& r : recorded) {
+            if (r) rec_values.push_back(*r);
+          }
+          if (rec_values.empty()) continue;
+          const double med = std::max(Median(rec_values).value_or(1.0), 0.05);
+          auto feature = [&](size_t j, size_t t) { return (unit[j].at(m.simulated_name)[t] - base_d[t]) / ProbeOf(params[j]); };
+          if (recorded.size() == n) {
+            const double w = 1.0 / (med * std::sqrt(static_cast<double>(rec_values.size())));
+            for (size_t t = 0; t < n; ++t) {
+              if (!recorded[t]) continue;
+              Row row;
+              row.features.resize(k);
+              for (size_t j = 0; j < k; ++j) row.features[j] = feature(j, t);
+              row.c0 = base_d[t];
+              row.recorded = *recorded[t];
+              row.weight = w;
+              rows.push_back(std::move(row));
+            }
+          } else {
             Row row;
-            row.features.resize(k);
-            for (size_t j = 0; j < k; ++j) row.features[j] = feature(j, t);
-            row.c0 = base_d[t];
-            row.recorded = *recorded[t];
-            row.weight = w;
+            row.task_row = false;
+            row.features.assign(k, 0.0);
+            for (size_t t = 0; t < n; ++t) {
+              for (size_t j = 0; j < k; ++j) row.features[j] += feature(j, t);
+              row.c0 += base_d[t];
+            }
+            for (double r : rec_values) row.recorded += r;
+            // The sum of n tasks: scale to a per-task magnitude.
+            row.weight = 1.0 / (med * static_cast<double>(std::max<size_t>(rec_values.size(), 1)));
             rows.push_back(std::move(row));
           }
-        } else {
-          Row row;
-          row.task_row = false;
-          row.features.assign(k, 0.0);
-          for (size_t t = 0; t < n; ++t) {
-            for (size_t j = 0; j < k; ++j) row.features[j] += feature(j, t);
-            row.c0 += base_d[t];
-          }
-          for (double r : rec_values) row.recorded += r;
-          // The sum of n tasks: scale to a per-task magnitude.
-          row.weight = 1.0 / (med * static_cast<double>(std::max<size_t>(rec_values.size(), 1)));
-          rows.push_back(std::move(row));
         }
       }
     }
-  }
-  if (rows.empty()) throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
+    if (rows.empty()) return out;
 
-  std::vector<std::vector<double>> A;
-  std::vector<double> b;
-  for (const Row& r : rows) {
-    std::vector<double> f = r.features;
-    for (double& x : f) x *= r.weight;
-    A.push_back(std::move(f));
-    b.push_back((r.recorded - r.c0) * r.weight);
+    std::vector<std::vector<double>> A;
+    std::vector<double> b;
+    for (const Row& r : rows) {
+      std::vector<double> f = r.features;
+      for (double& x : f) x *= r.weight;
+      A.push_back(std::move(f));
+      b.push_back((r.recorded - r.c0) * r.weight);
+    }
+    out.theta = NonNegativeLeastSquares(A, b);
+    out.residual = 0;
+    for (size_t i = 0; i < A.size(); ++i) {
+      double pred = 0;
+      for (size_t j = 0; j < k && out.theta.size() == k; ++j) pred += out.theta[j] * A[i][j];
+      out.residual += (pred - b[i]) * (pred - b[i]);
+    }
+    return out;
+  };
+  // coldCodeSlowdown multiplies the work terms of first-wave tasks: given its value the model
+  // stays linear in the other parameters, so it is chosen on a grid by the NNLS residual.
+  static const std::vector<double> kSlowdownGrid = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
+  FitOut best_fit;
+  double best_slowdown = 0;
+  bool have_fit = false;
+  for (double x : kSlowdownGrid) {
+    json z = zero;
+    z["coldCodeSlowdown"] = x;
+    FitOut f = fit(z);
+    fit_warnings = &repeated;
+    if (f.rows.empty()) continue;
+    if (!have_fit || f.residual < best_fit.residual - 1e-12) {
+      best_fit = std::move(f);
+      best_slowdown = x;
+      have_fit = true;
+    }
   }
-  std::vector<double> theta = NonNegativeLeastSquares(A, b);
+  if (!have_fit) throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
+  std::vector<Row>& rows = best_fit.rows;
+  std::vector<double>& theta = best_fit.theta;
   json cost = options.base_cost.is_object() ? options.base_cost : json::object();
   for (size_t j = 0; j < k; ++j) cost[params[j]] = theta.size() == k ? theta[j] : DefaultOf(params[j]);
+  cost["coldCodeSlowdown"] = best_slowdown;
 
   // Fit quality on the task rows.
   {

@@ -14,6 +14,10 @@
 //    by 1 / (median recorded task time of the stage × √tasks of the stage), so every stage
 //    counts about equally and errors are relative (a log of 15-minute tasks does not drown a
 //    log of 50 ms tasks). Solved by Lawson–Hanson NNLS (all parameters are ≥ 0).
+//    coldCodeSlowdown multiplies the work terms of first-wave tasks (cost_model.h), so it is
+//    not linear with the others; for each value on a grid (0, 0.5, 1, 1.5, 2, 3, 4) the
+//    features are measured with it in place (the model is then linear in the rest) and the
+//    value with the least weighted NNLS residual is kept.
 // 2. Driver level, coordinate search: stageOverheadSeconds and replanSeconds (per stage and
 //    per AQE re-plan, not per task) over a fixed grid, minimising the mean over logs of
 //    (median |stage error| + |makespan error|) of full replays.

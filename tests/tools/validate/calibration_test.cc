@@ -42,5 +42,35 @@ TEST_CASE("Calibrate: customshuffle meets the targets on itself", "[validate][ca
   CheckCalibrationMeetsTargets("customshuffle_eventlog.zstd");
 }
 
+TEST_CASE("Calibrate: dynamic allocation with the executor timeline and first-wave warm-up", "[validate][calibrate]") {
+  // Before the executor timeline, execution 0's map stages (14.9 s: no executor for the first
+  // 10.6 s) were simulated at 2.8 s and the fit reached 39% / -9%. The target (15%) is not met:
+  // stage 9 holds one task with 15.1 s of deserialization on a new executor, which no term
+  // explains; bounds below are what the model reaches, not the target.
+  const eventlog::RecordedApplication app =
+      eventlog::ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
+  const CalibrationResult r = Calibrate({&app}, {}, nullptr);
+  CHECK(r.quality.task_rows == 235);  // every task of the 20 stages matched by index
+  REQUIRE(r.after.size() == 1);
+  REQUIRE(r.after[0].median_abs_stage_error);
+  REQUIRE(r.after[0].makespan_relative_error);
+  CHECK(*r.after[0].median_abs_stage_error <= 0.20);
+  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
+  // First waves run slower than later ones in this log (e.g. stage 13: 1.9 s vs 0.45 s).
+  REQUIRE(r.cost.contains("coldCodeSlowdown"));
+  CHECK(r.cost["coldCodeSlowdown"].get<double>() > 0);
+  // Execution 0's map stages now wait for the executors as Spark did (recorded 14.910 s).
+  ReplayOptions o;
+  o.cost = r.cost;
+  const Validation v = ValidateApplication(app, o, nullptr);
+  for (const StageComparison& s : v.stages) {
+    if (s.selection == "SQL execution 0" && s.stage_id && *s.stage_id == 0) {
+      REQUIRE(s.simulated_seconds);
+      CHECK(*s.simulated_seconds > 10.572);  // not before executor 4 registered
+      CHECK(std::abs(*s.relative_error) <= 0.15);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aqesim::validate
