@@ -400,8 +400,68 @@ class Engine {
         ranges[j] = {std::max(0, cs->start_reducer_index), std::min(a.num_reducers(), cs->end_reducer_index)};
       }
     }
+    // Skew-split reducers of the read: a streamed shuffle extracts their columns in the same
+    // pass (EvalRead of a PartialReducerPartitionSpec then looks them up).
+    std::vector<int> split;
+    if (a.streamed() && n.shuffle->read_specs)
+      for (const ShufflePartitionSpec& x : *n.shuffle->read_specs)
+        if (auto* px = std::get_if<PartialReducerPartitionSpec>(&x)) split.push_back(px->reducer_index);
+    const size_t reducers = static_cast<size_t>(a.num_reducers());
+    const size_t groups = c.executors + 1;  // map executors, then "unknown"
+    if (groups * (reducers + 1) <= kMaxCells) {
+      // Bytes and block counts are sums over maps of sums over the range (cells are >= 0, so a
+      // range summing to 0 has no block), so they are summed per (map executor, reducer) cell by
+      // cell, then per range; only batch fetches (one request per non-empty map block range)
+      // need a per-(map, spec) test, which stops at the first non-empty block.
+      std::vector<int64_t> cell_bytes(groups * (reducers + 1), 0), cell_blocks(groups * (reducers + 1), 0);
+      std::vector<uint8_t> group_used(groups, 0);
+      // Batch fetches: a one-reducer range has a request per non-empty block, like non-batch.
+      std::vector<size_t> multi;
+      for (size_t j = 0; j < num_specs; ++j)
+        if (ranges[j].second - ranges[j].first > 1) multi.push_back(j);
+      a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
+        const int64_t* row = row_span.data();
+        const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
+        const size_t g = me >= 0 && static_cast<size_t>(me) < c.executors ? static_cast<size_t>(me) : c.executors;
+        group_used[g] = 1;
+        AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1), cell_blocks.data() + g * (reducers + 1));
+        if (!batch) return;
+        int64_t* exec_req = g < c.executors ? c.exec_requests.data() + g * num_specs : nullptr;
+        for (size_t j : multi) {
+          bool any = false;
+          for (int r = ranges[j].first; r < ranges[j].second && !any; ++r) any = row[r] > 0;
+          if (!any) continue;
+          ++c.requests[j];
+          if (exec_req) ++exec_req[j];
+        }
+      });
+      for (size_t g = 0; g < groups; ++g) {
+        if (!group_used[g]) continue;
+        // Exclusive prefix sums over reducers, so a range is one subtraction.
+        int64_t* gb = cell_bytes.data() + g * (reducers + 1);
+        int64_t* gk = cell_blocks.data() + g * (reducers + 1);
+        int64_t pb = 0, pk = 0;
+        for (size_t r = 0; r <= reducers; ++r) {
+          const int64_t vb = gb[r], vk = gk[r];
+          gb[r] = pb, gk[r] = pk;
+          pb += vb, pk += vk;
+        }
+        for (size_t j = 0; j < num_specs; ++j) {
+          if (ranges[j].first >= ranges[j].second) continue;
+          const int64_t bytes = gb[ranges[j].second] - gb[ranges[j].first];
+          c.bytes[j] += bytes;
+          if (g < c.executors) c.exec_bytes[g * num_specs + j] += bytes;
+          if (batch && ranges[j].second - ranges[j].first > 1) continue;
+          const int64_t blocks = gk[ranges[j].second] - gk[ranges[j].first];
+          c.requests[j] += blocks;
+          if (g < c.executors) c.exec_requests[g * num_specs + j] += blocks;
+        }
+      }
+      c.column = a.PartitionBytes();
+      return &c;
+    }
     // One pass over the rows (a streamed shuffle's column sums come from the same pass).
-    a.ForEachRow([&](int m, std::span<const int64_t> row_span) {
+    a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
       const int64_t* row = row_span.data();
       const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
       const bool known = me >= 0 && static_cast<size_t>(me) < c.executors;
@@ -447,6 +507,8 @@ class Engine {
       total += bytes;
     };
     const auto* c = std::get_if<CoalescedPartitionSpec>(&spec);
+    // A finished streamed shuffle: the read's sums (and skew-split columns) in one pass.
+    if (a.streamed() && d.stage && d.stage->done) CoalescedSums(n);
     if (const CoalescedReadSums* cached = c && d.stage && d.stage->done ? CoalescedSums(n) : nullptr) {
       // The finished shuffle's coalesced reads, summed once per (spec, map executor) in one
       // row-major pass (a spec's per-map loop would walk the matrix column-wise per task).

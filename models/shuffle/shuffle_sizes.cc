@@ -91,23 +91,30 @@ void ShuffleSizes::ForEachRow(const std::function<void(int, std::span<const int6
   if (sum_columns) partition_bytes_ = std::move(columns);
 }
 
-void ShuffleSizes::PrefetchColumns(std::span<const int> reducers) const {
+void ShuffleSizes::ForEachRowExtracting(std::span<const int> reducers,
+                                        const std::function<void(int, std::span<const int64_t>)>& f) const {
   std::vector<int> missing;
   for (int r : reducers)
     if (r >= 0 && r < num_reducers() && !columns_.count(r)) missing.push_back(r);
   std::sort(missing.begin(), missing.end());
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-  if (missing.empty()) return;
-  std::vector<std::vector<int64_t>*> cols;
+  if (missing.empty()) {
+    if (f) ForEachRow(f);
+    return;
+  }
+  std::vector<int64_t*> cols;
   for (int r : missing) {
     auto& c = columns_[r];
     c.assign(static_cast<size_t>(num_maps()), 0);
-    cols.push_back(&c);
+    cols.push_back(c.data());
   }
   ForEachRow([&](int m, std::span<const int64_t> row) {
-    for (size_t i = 0; i < missing.size(); ++i) (*cols[i])[static_cast<size_t>(m)] = row[static_cast<size_t>(missing[i])];
+    for (size_t i = 0; i < missing.size(); ++i) cols[i][m] = row[static_cast<size_t>(missing[i])];
+    if (f) f(m, row);
   });
 }
+
+void ShuffleSizes::PrefetchColumns(std::span<const int> reducers) const { ForEachRowExtracting(reducers, nullptr); }
 
 const std::vector<int64_t>& ShuffleSizes::Column(int reducer) const {
   auto it = columns_.find(reducer);
@@ -135,6 +142,32 @@ std::span<int64_t> ShuffleSizes::mutable_row(int map) {
   partition_bytes_.reset();
   columns_.clear();
   return dense_.mutable_row(map);
+}
+
+namespace {
+template <int kUnused>
+[[gnu::always_inline]] inline void AddRowBody(const int64_t* row, size_t n, int64_t* bytes, int64_t* blocks) {
+  for (size_t r = 0; r < n; ++r) {
+    bytes[r] += row[r];
+    blocks[r] += row[r] > 0;
+  }
+}
+void AddRowGeneric(const int64_t* row, size_t n, int64_t* bytes, int64_t* blocks) {
+  AddRowBody<0>(row, n, bytes, blocks);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+[[gnu::target("avx2")]] void AddRowAvx2(const int64_t* row, size_t n, int64_t* bytes, int64_t* blocks) {
+  AddRowBody<1>(row, n, bytes, blocks);
+}
+#endif
+}  // namespace
+
+void AddRowBytesAndBlocks(std::span<const int64_t> row, int64_t* bytes, int64_t* blocks) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return AddRowAvx2(row.data(), row.size(), bytes, blocks);
+#endif
+  AddRowGeneric(row.data(), row.size(), bytes, blocks);
 }
 
 ReportedShuffleSizes ReportShuffleSizes(const ShuffleSizes& sizes, const MapStatusConfig& config,

@@ -81,6 +81,9 @@ class ShuffleSizes {
   /// by PrefetchColumns (or this one) is extracted in one pass and cached.
   const std::vector<int64_t>& Column(int reducer) const;
   bool HasColumn(int reducer) const { return columns_.count(reducer) > 0; }
+  /// ForEachRow that also extracts the given columns not yet cached (same pass).
+  void ForEachRowExtracting(std::span<const int> reducers,
+                            const std::function<void(int, std::span<const int64_t>)>& f) const;
   /// Extracts the given columns (streamed: in one pass), so that Column() is a lookup.
   void PrefetchColumns(std::span<const int> reducers) const;
 
@@ -102,6 +105,10 @@ class ShuffleSizes {
   mutable std::optional<std::vector<int64_t>> partition_bytes_;
   mutable std::map<int, std::vector<int64_t>> columns_;
 };
+
+/// bytes[r] += row[r] and blocks[r] += (row[r] > 0) for every r < row.size() (AVX2 when the
+/// CPU has it; same result either way).
+void AddRowBytesAndBlocks(std::span<const int64_t> row, int64_t* bytes, int64_t* blocks);
 
 /// What the driver sees of a shuffle (ReportedShuffleSizes::FromMatrix of the same matrix,
 /// identical), built in one pass; a streamed shuffle's column sums come from the same pass.
