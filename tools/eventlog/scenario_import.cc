@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "models/conf/byte_string.h"
+#include "tools/eventlog/coalesced_read_sizes.h"
 
 namespace aqesim::eventlog {
 namespace {
@@ -235,8 +236,19 @@ class Importer {
 
   /// Fills an exchange's sizes from its map stage and (when per-reducer sizes are
   /// observable) its reduce stage.
+  /// What an AQE coalesced read over an exchange recorded (see coalesced_read_sizes.h).
+  struct CoalescedRead {
+    std::vector<int64_t> driver_bytes;           // this shuffle's "partition data size" per spec
+    std::vector<int64_t> combined_driver_bytes;  // summed over the shuffles coalesced together
+    std::vector<int64_t> read_bytes;             // bytes each reading task fetched (empty: unknown)
+    bool compressed_map_status = true;           // R <= minNumPartitionsToHighlyCompress
+  };
+
+  /// Cells above which a reconstructed matrix is written as its marginals instead.
+  static constexpr int64_t kMaxMatrixCells = 100000;
+
   json Sizes(const std::string& ptr, const RecordedStage& map_stage, const std::vector<int64_t>* partition_bytes,
-             ImportedExchange* ex, int planned_map_tasks = 0) {
+             ImportedExchange* ex, int planned_map_tasks = 0, const CoalescedRead* coalesced = nullptr) {
     std::vector<int64_t> map_bytes = map_stage.map_output_bytes;
     if (planned_map_tasks > 0 && planned_map_tasks != static_cast<int>(map_bytes.size())) {
       map_bytes = ExpandRows(map_stage, planned_map_tasks);
@@ -263,6 +275,8 @@ class Importer {
       sizes["marginals"] = {{"mapBytes", map_bytes}, {"partitionBytes", cols}};
       ex->partition_sizes_observed = true;
       if (!map_stage.missing_map_indexes.empty()) Estimated(ptr + "/sizes/marginals/mapBytes");
+    } else if (coalesced != nullptr && total > 0 && CoalescedSizes(ptr, map_bytes, *coalesced, ex, &sizes)) {
+      // CoalescedSizes listed the reconstructed sizes as estimated.
     } else {
       sizes["generate"] = {{"distribution", "uniform"}, {"mapBytes", map_bytes}};
       Estimated(ptr + "/sizes/generate/distribution");
@@ -274,6 +288,65 @@ class Importer {
                            " have no successful TaskEnd; their rows are 0");
     }
     return sizes;
+  }
+
+  /// Per-reducer blocks behind a coalesced read (coalesced_read_sizes.h) as `sizes`: a matrix,
+  /// or its marginals beyond kMaxMatrixCells. False when the read's specs do not fit the
+  /// exchange (then the caller falls back to a uniform estimate).
+  bool CoalescedSizes(const std::string& ptr, const std::vector<int64_t>& map_bytes, const CoalescedRead& read,
+                      ImportedExchange* ex, json* sizes) {
+    const int reducers = ex->num_partitions;
+    const std::vector<int> starts = EstimateGroupStarts(read.combined_driver_bytes, reducers);
+    if (starts.empty() || starts.size() != read.driver_bytes.size()) return false;
+    const int64_t total = Sum(map_bytes);
+    std::vector<int64_t> group_bytes = read.read_bytes;
+    if (group_bytes.size() != starts.size() || Sum(group_bytes) <= 0) {
+      warnings_->push_back("exchange " + ex->id + ": no task read its coalesced partitions; their sizes follow " +
+                           "Spark's partition data sizes, scaled to the bytes written");
+      group_bytes = ScaleToTotal(read.driver_bytes, total);
+    } else if (Sum(group_bytes) != total) {
+      warnings_->push_back("exchange " + ex->id + ": its coalesced partitions read " + std::to_string(Sum(group_bytes)) +
+                           " bytes but map tasks wrote " + std::to_string(total) + "; scaled to the written total");
+      group_bytes = ScaleToTotal(group_bytes, total);
+    }
+    const std::vector<std::vector<int64_t>> blocks = ReconstructCoalescedBlocks(
+        map_bytes, starts, reducers, group_bytes,
+        read.compressed_map_status ? read.driver_bytes : std::vector<int64_t>{});
+    if (read.compressed_map_status) {
+      const std::vector<int64_t> encoded = EncodedGroupBytes(blocks, starts);
+      const int64_t seen = Sum(encoded), recorded = Sum(read.driver_bytes);
+      // Within 1% of every recorded size: as close as the encoding steps allow; say nothing.
+      int reached = 0;
+      for (size_t g = 0; g < encoded.size(); ++g) {
+        reached += std::abs(encoded[g] - read.driver_bytes[g]) * 100 <= read.driver_bytes[g] ? 1 : 0;
+      }
+      if (reached != static_cast<int>(encoded.size())) {
+        std::ostringstream os;
+        os.precision(3);
+        os << "exchange " << ex->id << ": reconstructed blocks come within 1% of Spark's driver size for " << reached
+           << " of " << encoded.size() << " coalesced partitions; encoded they total " << seen
+           << " bytes where Spark's driver saw " << recorded << " (x" << static_cast<double>(recorded) / std::max<int64_t>(seen, 1)
+           << ")";
+        if (recorded > seen + seen / 10) {
+          os << ": more than MapStatus encoding (<= 10% above the size) of the " << total
+             << " bytes read allows, so the simulated driver sees less than Spark's did";
+        }
+        warnings_->push_back(os.str());
+      }
+    }
+    if (static_cast<int64_t>(blocks.size()) * reducers <= kMaxMatrixCells) {
+      (*sizes)["matrix"] = blocks;
+      Estimated(ptr + "/sizes/matrix");
+    } else {
+      std::vector<int64_t> cols(static_cast<size_t>(reducers), 0);
+      for (const auto& row : blocks) {
+        for (int r = 0; r < reducers; ++r) cols[r] += row[r];
+      }
+      (*sizes)["marginals"] = {{"mapBytes", map_bytes}, {"partitionBytes", cols}};
+      Estimated(ptr + "/sizes/marginals/partitionBytes");
+    }
+    ex->partition_sizes_reconstructed = true;
+    return true;
   }
 
  protected:
@@ -563,7 +636,10 @@ class SqlImporter : public Importer {
         planned_map_tasks = below.num_partitions;
       }
     }
-    node["sizes"] = Sizes(ptr, *map_stage, observable ? &cols : nullptr, &ex, planned_map_tasks);
+    std::optional<CoalescedRead> coalesced;
+    if (!observable && reader != nullptr) coalesced = CoalescedReadOf(*reader, partitions, map_stage->stage_id, read_ids);
+    node["sizes"] = Sizes(ptr, *map_stage, observable ? &cols : nullptr, &ex, planned_map_tasks,
+                          coalesced ? &*coalesced : nullptr);
     if (auto ds = twin->MetricId("data size")) {
       const int64_t data_size = MetricTotal(ds, map_stage->stage_id);
       if (data_size > 0) {
@@ -573,6 +649,77 @@ class SqlImporter : public Importer {
     }
     out_->exchanges[slot] = std::move(ex);
     return node;
+  }
+
+  /// The exchange node (any plan of the execution) whose "shuffle bytes written" is `id`.
+  const SqlPlanNode* ExchangeByWriteMetric(int64_t id) const {
+    const SqlPlanNode* found = nullptr;
+    std::function<void(const SqlPlanNode&)> walk = [&](const SqlPlanNode& n) {
+      if (found != nullptr) return;
+      if (IsExchange(BaseName(n.node_name)) && n.MetricId("shuffle bytes written") == id) {
+        found = &n;
+        return;
+      }
+      for (const auto& c : n.children) walk(c);
+    };
+    for (auto it = ex_.plans.rbegin(); it != ex_.plans.rend() && found == nullptr; ++it) walk(*it);
+    return found;
+  }
+
+  /// The stage that read the exchange writing metric `write_id`, nullptr if none ran.
+  const RecordedStage* ReadStageOfWriteMetric(std::optional<int64_t> write_id) const {
+    if (!write_id) return nullptr;
+    const SqlPlanNode* exchange = ExchangeByWriteMetric(*write_id);
+    const RecordedStage* map_stage = StageOfMetric(write_id);
+    if (exchange == nullptr || map_stage == nullptr) return nullptr;
+    for (const char* m : {"remote bytes read", "local bytes read", "records read"}) {
+      if (const RecordedStage* st = StageOfMetric(exchange->MetricId(m), map_stage->stage_id)) return st;
+    }
+    return nullptr;
+  }
+
+  /// What a purely coalescing AQE read over this exchange recorded, when its specs can be
+  /// laid over the exchange's `partitions` reducers: one "partition data size" per spec, fewer
+  /// specs than reducers. Shuffles read through coalesced specs by the same stage, with as
+  /// many specs, were coalesced together (both sides of a join): their sizes are summed to
+  /// place the shared spec boundaries.
+  std::optional<CoalescedRead> CoalescedReadOf(const RecordedShuffleRead& reader, int partitions, int map_stage_id,
+                                               const std::set<int64_t>& read_ids) const {
+    const size_t specs = reader.partition_data_sizes_bytes.size();
+    if (!reader.coalesced || reader.skewed || reader.local || specs == 0 ||
+        static_cast<int64_t>(specs) >= partitions ||
+        (reader.num_partitions && *reader.num_partitions != static_cast<int64_t>(specs))) {
+      return std::nullopt;
+    }
+    CoalescedRead out;
+    out.driver_bytes = reader.partition_data_sizes_bytes;
+    out.combined_driver_bytes = out.driver_bytes;
+    const RecordedStage* read_stage = ReadStageOfWriteMetric(reader.exchange_write_metric_id);
+    if (read_stage != nullptr) {
+      for (const auto& other : app_.shuffle_reads) {
+        if (&other == &reader || other.execution_id != ex_.execution_id || !other.coalesced || other.skewed ||
+            other.local || other.partition_data_sizes_bytes.size() != specs ||
+            ReadStageOfWriteMetric(other.exchange_write_metric_id) != read_stage) {
+          continue;
+        }
+        for (size_t i = 0; i < specs; ++i) out.combined_driver_bytes[i] += other.partition_data_sizes_bytes[i];
+      }
+      // This exchange's own read metrics (a join's stage reads two shuffles).
+      if (!read_ids.empty() && read_stage->num_tasks == static_cast<int>(specs) &&
+          read_stage->stage_id != map_stage_id) {
+        out.read_bytes = ReadBytesByIndex(*read_stage, read_ids);
+      }
+    }
+    int highly_compress_above = 2000;  // spark.shuffle.minNumPartitionsToHighlyCompress
+    if (auto it = app_.spark_properties.find("spark.shuffle.minNumPartitionsToHighlyCompress");
+        it != app_.spark_properties.end()) {
+      try {
+        highly_compress_above = std::stoi(it->second);
+      } catch (...) {
+      }
+    }
+    out.compressed_map_status = partitions <= highly_compress_above;
+    return out;
   }
 
   json BuildReusedExchange(const SqlPlanNode& n, const std::string& ptr) {
@@ -993,14 +1140,20 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
                     : "")
        << (app.local_mode ? ", local mode" : "") << "). ";
   int64_t shuffle_total = 0;
-  int observed = 0;
+  int observed = 0, reconstructed = 0;
   for (const auto& e : out.exchanges) {
     shuffle_total += e.shuffle_bytes;
     observed += e.partition_sizes_observed ? 1 : 0;
+    reconstructed += e.partition_sizes_reconstructed ? 1 : 0;
   }
   desc << out.exchanges.size() << " exchange(s), " << FormatBytes(shuffle_total)
        << " shuffled; map-output row sums exact from ShuffleMapTask Shuffle Bytes Written";
-  desc << "; per-reducer sizes observed for " << observed << " of " << out.exchanges.size() << ". ";
+  desc << "; per-reducer sizes observed for " << observed << " of " << out.exchanges.size();
+  if (reconstructed > 0) {
+    desc << ", reconstructed for " << reconstructed
+         << " from their AQE reads' partition data sizes and task reads (estimated)";
+  }
+  desc << ". ";
   std::vector<std::string> recorded;
   for (const auto& e : out.exchanges) {
     if (e.recorded_read_partitions) {

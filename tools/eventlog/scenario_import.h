@@ -55,6 +55,9 @@ struct ImportedExchange {
   int64_t shuffle_bytes = 0;
   std::optional<int64_t> data_size_bytes;  // uncompressed ("data size" metric)
   bool partition_sizes_observed = false;   // partitionBytes read from the log
+  /// Per-reducer sizes reconstructed from an AQE coalesced read's recorded sizes
+  /// (coalesced_read_sizes.h): a matrix (or its marginals) listed as estimated.
+  bool partition_sizes_reconstructed = false;
   /// AQE reader over it in the final plan: its partition count and kind.
   std::optional<int64_t> recorded_read_partitions;
   std::string recorded_read_kind;  // "coalesced", "skewed", "coalesced and skewed", "local", ""

@@ -26,6 +26,8 @@ TEST_CASE("Imported scenarios load with the scenario loader", "[eventlog][import
   SECTION("aqeshuffle") { CheckLoads("aqeshuffle_eventlog.zstd"); }
   SECTION("customshuffle") { CheckLoads("customshuffle_eventlog.zstd"); }
   SECTION("Spark 1.6 job") { CheckLoads("application_1472176676028_407508_1.gz"); }
+  SECTION("dynamic allocation") { CheckLoads("eventlog_4nodes_8cores_dynamic_alloc.zstd"); }
+  SECTION("EMR join_agg") { CheckLoads("join_agg_on_yarn_eventlog.zstd"); }
 }
 
 }  // namespace

@@ -47,9 +47,25 @@ TEST_CASE("ImportScenario: aqeshuffle SQL execution", "[eventlog][import]") {
   CHECK(join["joinType"] == "Inner");
   const json& left = join["left"];
   CHECK(left["op"] == "exchange");
-  // Exact row sums of stage 0; reducer sizes are not observable (coalesced read), so uniform.
-  CHECK(left["sizes"]["generate"]["distribution"] == "uniform");
-  CHECK(left["sizes"]["generate"]["mapBytes"] == json({8694187, 8402371, 8400968, 8401572, 8403661, 8401989}));
+  // Reducer sizes behind the coalesced read are rebuilt (coalesced_read_sizes.h): 6 map rows
+  // with stage 0's exact Shuffle Bytes Written, 200 reducers; Spark's 13 partition data sizes
+  // (DriverAccumUpdates 195: 4208129, ..., 2097577) place the groups at 16 reducers each and
+  // 8 for the last; the groups hold what stage 4's tasks read of this exchange ("local bytes
+  // read", accumulator 91: task 0 read 4058378, task 12 read 2031472).
+  const json& matrix = left["sizes"]["matrix"];
+  REQUIRE(matrix.size() == 6);
+  const std::vector<int64_t> map_bytes = {8694187, 8402371, 8400968, 8401572, 8403661, 8401989};
+  int64_t first_group = 0, last_group = 0;
+  for (size_t m = 0; m < 6; ++m) {
+    REQUIRE(matrix[m].size() == 200);
+    CHECK(SumOf(matrix[m]) == map_bytes[m]);
+    for (int r = 0; r < 16; ++r) first_group += matrix[m][r].get<int64_t>();
+    for (int r = 192; r < 200; ++r) last_group += matrix[m][r].get<int64_t>();
+  }
+  CHECK(first_group == 4058378);
+  CHECK(last_group == 2031472);
+  CHECK(imp.exchanges[1].partition_sizes_reconstructed);
+  CHECK(!imp.exchanges[1].partition_sizes_observed);
   CHECK(left["dataSizeBytes"] == 160000000);
   CHECK(left["child"]["op"] == "scan");
   CHECK(left["child"]["tasks"] == 6);
@@ -74,8 +90,8 @@ TEST_CASE("ImportScenario: aqeshuffle SQL execution", "[eventlog][import]") {
   CHECK(imp.stage_ids == std::vector<int>{0, 1, 4, 8});
 
   const auto& est = imp.estimated;
-  CHECK(Has(est, "/plan/child/child/left/sizes/generate/distribution"));
-  CHECK(Has(est, "/plan/child/child/right/sizes/generate/distribution"));
+  CHECK(Has(est, "/plan/child/child/left/sizes/matrix"));
+  CHECK(Has(est, "/plan/child/child/right/sizes/matrix"));
   CHECK(Has(est, "/plan/child/sizes/marginals/mapBytes"));
   CHECK(Has(est, "/plan/child/child/left/child/bytes"));  // in-memory scan: no input metrics
   CHECK(doc["estimated"].size() == est.size());
