@@ -383,6 +383,10 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
     const ConfKeyInfo* info = nullptr;
     for (const ConfKeyInfo& candidate : table)
       if (candidate.key == key) info = &candidate;
+    if (info == nullptr && key.find_first_not_of(" \t") == std::string::npos) {
+      problems->push_back({key, "expected a configuration key, found \"" + key + "\"", true});
+      continue;
+    }
     if (info == nullptr) {
       const bool spark_key = key.rfind("spark.", 0) == 0;
       std::string message = spark_key ? "unused configuration key '" + key + "'"

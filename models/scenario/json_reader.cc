@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <tuple>
 
 #include "models/conf/byte_string.h"
@@ -86,6 +87,58 @@ std::string PointerAppend(const std::string& pointer, std::string_view key) {
 
 std::string PointerAppend(const std::string& pointer, size_t index) {
   return pointer + "/" + std::to_string(index);
+}
+
+std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
+  // One frame per open container; the pointer of a key is built only when it is a duplicate
+  // (a 100000-deep document must not build 100000 pointers).
+  struct Finder : nlohmann::json_sax<Json> {
+    struct Frame {
+      bool object = false;
+      std::set<std::string> keys, reported;  // objects: keys seen, duplicates reported
+      std::string key;                       // objects: the current key
+      size_t next_index = 0;                 // arrays: index of the next element
+    };
+    std::vector<Frame> frames;
+    std::vector<DuplicateKey> found;
+
+    void Element() {  // a value starts: arrays count it
+      if (!frames.empty() && !frames.back().object) ++frames.back().next_index;
+    }
+    std::string Pointer() const {
+      std::string p;
+      for (const Frame& f : frames) p = f.object ? PointerAppend(p, f.key) : PointerAppend(p, f.next_index - 1);
+      return p;
+    }
+    bool null() override { return Element(), true; }
+    bool boolean(bool) override { return Element(), true; }
+    bool number_integer(number_integer_t) override { return Element(), true; }
+    bool number_unsigned(number_unsigned_t) override { return Element(), true; }
+    bool number_float(number_float_t, const string_t&) override { return Element(), true; }
+    bool string(string_t&) override { return Element(), true; }
+    bool binary(binary_t&) override { return Element(), true; }
+    bool start_object(std::size_t) override {
+      Element();
+      frames.push_back({true, {}, {}, {}, 0});
+      return true;
+    }
+    bool key(string_t& k) override {
+      Frame& f = frames.back();
+      f.key = k;
+      if (!f.keys.insert(k).second && f.reported.insert(k).second) found.push_back({Pointer(), k});
+      return true;
+    }
+    bool end_object() override { return frames.pop_back(), true; }
+    bool start_array(std::size_t) override {
+      Element();
+      frames.push_back({false, {}, {}, {}, 0});
+      return true;
+    }
+    bool end_array() override { return frames.pop_back(), true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  } finder;
+  Json::sax_parse(text, &finder);
+  return finder.found;
 }
 
 void DiagnosticSink::Add(bool is_error, std::string file, std::string location, std::string sort_pointer,

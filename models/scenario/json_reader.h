@@ -29,6 +29,15 @@ std::string DescribeJson(const Json& value);
 std::string PointerAppend(const std::string& pointer, std::string_view key);
 std::string PointerAppend(const std::string& pointer, size_t index);
 
+/// Keys given more than once in one object of `text` (a syntactically valid JSON document):
+/// the JSON pointer of each such key (once per object and key, in document order) and the
+/// key. JSON parsers silently keep one of the values; a scenario treats it as an error.
+struct DuplicateKey {
+  std::string pointer;
+  std::string key;
+};
+std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text);
+
 /// Where a problem came from, for ordering: the scenario document (by the document position
 /// of `sort_pointer`), then the --properties-file (by line), then --conf (by position).
 enum class ProblemOrigin { kDocument = 0, kPropertiesFile = 1, kCommandLine = 2 };

@@ -8,6 +8,8 @@
 #include <boost/program_options/options_description.hpp>
 #include <boost/program_options/parsers.hpp>
 
+#include "models/scenario/input_file.h"
+
 namespace aqesim {
 namespace {
 
@@ -24,11 +26,13 @@ std::string Trim(std::string_view s) {
 std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vector<Diagnostic>* errors,
                                               std::vector<Diagnostic>* warnings) {
   std::vector<PropertyEntry> entries;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    errors->push_back({path, "", std::string("cannot read properties file: ") + std::strerror(errno)});
+  std::string text;
+  if (const int err = ReadInputFile(path, &text); err != 0) {  // no hang on a FIFO
+    errors->push_back({path, "", std::string("cannot read properties file: ") + std::strerror(err)});
     return entries;
   }
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM (editors on Windows write one)
+  std::istringstream in(text);
   // Normalise each property line to "key=value" for Boost, remembering its line number.
   std::string normalised;
   std::vector<int> line_of_entry;
@@ -58,10 +62,6 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
     normalised += key + "=" + value + "\n";
     line_of_entry.push_back(line_number);
     key_of_entry.push_back(key);
-  }
-  if (in.bad()) {
-    errors->push_back({path, "", std::string("cannot read properties file: ") + std::strerror(errno)});
-    return entries;
   }
 
   namespace po = boost::program_options;

@@ -12,6 +12,7 @@
 
 #include "models/conf/did_you_mean.h"
 #include "models/scenario/byte_totals.h"
+#include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
 #include "models/scenario/plan_reader.h"
 #include "models/scenario/properties_file.h"
@@ -21,7 +22,19 @@ namespace aqesim {
 std::string Diagnostic::ToString() const {
   std::string out = file;
   if (!pointer.empty()) out += (out.empty() ? "" : ": ") + pointer;
-  return out + (out.empty() ? "" : ": ") + message;
+  out += (out.empty() ? "" : ": ") + message;
+  // One line whatever the input: control characters (a key "a\nb" in a pointer) print as \xNN.
+  std::string line;
+  for (unsigned char c : out) {
+    if (c >= 0x20 && c != 0x7f) {
+      line += static_cast<char>(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      line += hex;
+    }
+  }
+  return line;
 }
 
 namespace {
@@ -445,23 +458,11 @@ size_t NumberOverflowOffset(const std::string& text) {
 
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
   LoadResult result;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(EISDIR)});
+  std::string text;
+  if (const int err = ReadInputFile(path, &text); err != 0) {  // a FIFO nobody writes to reads as empty
+    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(err)});
     return result;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(errno)});
-    return result;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(errno)});
-    return result;
-  }
-  const std::string text = buffer.str();
   Json doc;
   try {
     doc = Json::parse(text);
@@ -498,6 +499,18 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
                              "expected a number within the range of a double (about 1.8e308), found " + literal});
     return result;
   }
+  // nlohmann's parser took a NUL byte for the end of the input: what follows was ignored.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const auto [line, col] = LineColumn(text, nul);
+    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "unexpected NUL byte (\\x00): not a JSON text"});
+    return result;
+  }
+  // The parser keeps the last of duplicate keys; which value is meant is the user's call.
+  for (const DuplicateKey& d : FindDuplicateKeys(text)) {
+    result.errors.push_back({path, d.pointer, "duplicate key " + DescribeJson(Json(d.key)) + " in an object (which value is meant?)"});
+  }
+  if (!result.errors.empty()) return result;
   return LoadDocument(doc, path, overrides);
 }
 

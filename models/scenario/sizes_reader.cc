@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "models/scenario/input_file.h"
 #include "models/scenario/plan_reader.h"
 #include "models/shuffle/generators.h"
 #include "models/shuffle/shuffle_sizes.h"
@@ -105,11 +106,12 @@ std::optional<int64_t> ParseCsvCell(const std::string& cell, std::string* proble
     return std::nullopt;
   }
   const Json as_string(cell);
+  const std::string shown = cell.size() > 60 ? cell.substr(0, 57) + "..." : cell;  // a 10 MB cell is not echoed
   if (cell.find_first_not_of("0123456789") != std::string::npos) {
     if (cell[0] == '-' && cell.size() > 1 && cell.find_first_not_of("0123456789", 1) == std::string::npos)
-      *problem = "expected a non-negative byte count, found " + cell;
+      *problem = "expected a non-negative byte count, found " + shown;
     else if (cell.find_first_not_of("0123456789.") == std::string::npos && cell.find('.') != std::string::npos)
-      *problem = "expected a whole number of bytes, found " + cell;
+      *problem = "expected a whole number of bytes, found " + shown;
     else
       *problem = "expected a non-negative integer byte count, found " + DescribeJson(as_string);
     return std::nullopt;
@@ -117,7 +119,7 @@ std::optional<int64_t> ParseCsvCell(const std::string& cell, std::string* proble
   int64_t value = 0;
   for (char c : cell) {
     if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, c - '0', &value)) {
-      *problem = "expected a byte count below 2^63, found " + cell;
+      *problem = "expected a byte count below 2^63, found " + shown;
       return std::nullopt;
     }
   }
@@ -133,14 +135,15 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
     return std::nullopt;
   }
   const std::string resolved = ResolvePath(dir, *path);
-  std::ifstream in(resolved, std::ios::binary);
-  if (!in) {
-    const int err = errno;
+  std::string text;
+  if (const int err = ReadInputFile(resolved, &text); err != 0) {  // no hang on a FIFO
     std::string where = Json(*path).dump();
     if (resolved != *path) where += " (" + resolved + ")";
     sink->Error(pointer, "cannot read csv file " + where + ": " + std::strerror(err));
     return std::nullopt;
   }
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM (spreadsheets write one)
+  std::istringstream in(text);
   size_t problems = 0;
   auto problem = [&](size_t line, size_t column, const std::string& message) {
     ++problems;
@@ -188,10 +191,6 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
       if (auto sum = CheckedAdd(total, *value)) total = *sum;
       else total_overflow = true;
     }
-  }
-  if (in.bad()) {
-    sink->Error(pointer, "cannot read csv file " + Json(*path).dump() + ": " + std::strerror(errno));
-    return std::nullopt;
   }
   if (problems > kMaxProblemsPerTable)
     sink->Add(true, resolved, "", pointer,

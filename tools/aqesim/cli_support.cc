@@ -12,14 +12,61 @@
 
 namespace aqesim::cli {
 
-void WriteOutputAtomically(const std::string& path, const std::string& content) {
+namespace {
+
+// Writes to what is not a regular file (/dev/null, /dev/full, a FIFO with a reader) in place:
+// renaming a temporary over a device node would replace the device.
+void WriteInPlace(const std::string& path, const std::string& content) {
+  // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting for one.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  int err = fd < 0 ? errno : 0;
+  if (err == 0 && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) err = errno;
+  const char* p = content.data();
+  size_t left = content.size();
+  while (err == 0 && left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno != EINTR) err = errno;
+      continue;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (fd >= 0 && ::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) throw InputError(path + ": cannot write output: " + std::strerror(err));
+}
+
+}  // namespace
+
+void CheckOutputIsNotInput(const std::string& path, const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  for (const std::string& input : inputs) {
+    if (path != "-" && !input.empty() && std::filesystem::equivalent(path, input, ec))
+      throw InputError(path + ": cannot write output: it is the input " + input + " (choose another output file)");
+  }
+}
+
+void WriteOutputAtomically(const std::string& path, const std::string& content, const std::vector<std::string>& inputs) {
   if (path == "-") {
     std::cout << content;
     std::cout.flush();
     return;
   }
   namespace fs = std::filesystem;
-  const fs::path target(path);
+  CheckOutputIsNotInput(path, inputs);
+  std::error_code ec;
+  fs::path target(path);
+  const fs::file_status status = fs::status(target, ec);  // follows symbolic links
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw InputError(path + ": cannot write output: " + ec.message());  // e.g. a symbolic link loop
+  if (fs::is_directory(status)) throw InputError(path + ": cannot write output: " + std::strerror(EISDIR));
+  if (fs::exists(status) && !fs::is_regular_file(status)) return WriteInPlace(path, content);
+  // A symbolic link keeps pointing at its target: the target is replaced, not the link.
+  while (fs::is_symlink(fs::symlink_status(target, ec))) {  // ends: a loop failed status() above
+    const fs::path next = fs::read_symlink(target, ec);
+    if (ec) throw InputError(path + ": cannot write output: " + ec.message());
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = mkstemp(tmpl.data());
@@ -49,7 +96,7 @@ void WriteOutputAtomically(const std::string& path, const std::string& content) 
     ::unlink(tmpl.c_str());
     throw InputError(path + ": cannot write output: " + std::strerror(err));
   }
-  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
+  if (std::rename(tmpl.c_str(), target.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());
     throw InputError(path + ": cannot write output: " + std::strerror(err));

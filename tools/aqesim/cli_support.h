@@ -27,8 +27,14 @@ class InputError : public std::runtime_error {
 /// Writes `content` to `path` atomically: a temporary file in the same directory, fsync,
 /// then rename over the target. On any failure the temporary is removed, the previous
 /// file (if any) is left intact, and InputError names the path and the reason.
-/// `path` "-" writes to stdout.
-void WriteOutputAtomically(const std::string& path, const std::string& content);
+/// `path` "-" writes to stdout. A path that is one of `inputs` (the same file, however named)
+/// is refused; a device or FIFO (/dev/null, /dev/full) is written in place, not replaced; a
+/// symbolic link stays and its target is replaced.
+void WriteOutputAtomically(const std::string& path, const std::string& content,
+                           const std::vector<std::string>& inputs = {});
+
+/// Throws InputError when `path` is the same file as one of `inputs` (however named).
+void CheckOutputIsNotInput(const std::string& path, const std::vector<std::string>& inputs);
 
 /// Prints a warning line "aqesim: warning: MESSAGE" on stderr.
 void Warn(const std::string& message);

@@ -70,7 +70,9 @@ void RunCalibrate(const CalibrateArgs& args) {
   if (!args.quiet) {
     for (const auto& w : warnings) Warn(w);
   }
-  WriteOutputAtomically(args.output, result.cost.dump(2) + "\n");
+  std::vector<std::string> inputs = args.logs;
+  inputs.push_back(args.base_cost);
+  WriteOutputAtomically(args.output, result.cost.dump(2) + "\n", inputs);
   std::ostream& out = args.output == "-" ? std::cerr : std::cout;
   char buf[256];
   std::snprintf(buf, sizeof buf,

@@ -19,7 +19,7 @@ void RegisterExplain(CLI::App& app) {
   cmd->callback([args, out] {
     auto scenario = LoadOrThrow(*args);
     RunResult run = SimulateOrThrow(*scenario, /*adaptive=*/true);
-    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n");
+    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n", {args->path, args->properties_file});
   });
 }
 

@@ -39,7 +39,7 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
   if (!args.quiet) {
     for (const auto& w : warnings) Warn(w);
   }
-  WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n");
+  WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n", {args.log});
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // aqesim merge SHARD... -o OUT
 // Joins the outputs of `aqesim sweep --shard K/N` runs (all CSV or all JSON, as OUT's
 // extension says) into exactly the bytes the unsharded sweep writes.
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "models/scenario/input_file.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/sweep/sweep_output.h"
@@ -33,19 +35,17 @@ void RegisterMerge(CLI::App& app) {
                          " shard, like the output");
         continue;
       }
-      std::ifstream in(path, std::ios::binary);
-      if (!in) {
-        errors.push_back(path + ": cannot read the file");
+      std::string text;
+      if (const int err = ReadInputFile(path, &text); err != 0) {  // no hang on a FIFO
+        errors.push_back(path + ": cannot read the file: " + std::strerror(err));
         continue;
       }
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      shards.push_back({path, ss.str()});
+      shards.push_back({path, std::move(text)});
     }
     if (!errors.empty()) throw InputError(errors);
     std::optional<std::string> merged = sweep::MergeShards(*format, shards, &errors);
     if (!merged) throw InputError(errors);
-    WriteOutputAtomically(o->output, *merged);
+    WriteOutputAtomically(o->output, *merged, o->inputs);
   });
 }
 

@@ -3,19 +3,44 @@
 // INPUT is a scenario (simulated here, AQE off and on: the fullest report), the output of
 // `aqesim run --format json --tasks`, or the JSON output of `aqesim sweep`
 // (tools/report/report_input.h). HTML is one self-contained file that opens offline.
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 
+#include "models/scenario/input_file.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
+#include "tools/sweep/sweep_row.h"
 
 namespace aqesim::cli {
+
+namespace {
+
+// The rows of a sweep document are what `aqesim sweep` writes (a hand-cut or foreign file is
+// an error, not an empty or silently partial report); the first bad row is reported.
+void CheckSweepRows(const nlohmann::json& doc, const std::string& path, std::vector<std::string>* errors) {
+  std::vector<std::string> keys;
+  if (doc["sweep"].contains("grid") && doc["sweep"]["grid"].is_array())
+    for (const auto& a : doc["sweep"]["grid"])
+      if (a.is_object() && a.contains("key") && a["key"].is_string()) keys.push_back(a["key"].get<std::string>());
+  const nlohmann::json& rows = doc["rows"];
+  if (rows.empty()) errors->push_back(path + ": /rows: expected at least one row of aqesim sweep, found an empty array");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::string why;
+    if (!sweep::RowFromJson(rows[i], keys, &why)) {
+      errors->push_back(path + ": /rows/" + std::to_string(i) + ": " + why);
+      return;
+    }
+  }
+}
+
+}  // namespace
 
 void RegisterReport(CLI::App& app) {
   struct Options {
@@ -38,11 +63,10 @@ void RegisterReport(CLI::App& app) {
       const std::string& out = o->output;
       format = out.size() > 3 && (out.substr(out.size() - 3) == ".md") ? "md" : "html";
     }
-    std::ifstream in(o->scenario.path, std::ios::binary);
-    if (!in) throw InputError(o->scenario.path + ": cannot read the file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+    std::string text;
+    if (const int err = ReadInputFile(o->scenario.path, &text); err != 0)  // no hang on a FIFO
+      throw InputError(o->scenario.path + ": cannot read the file: " + std::strerror(err));
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     report::ReportInput input;
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
       auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
@@ -54,11 +78,13 @@ void RegisterReport(CLI::App& app) {
         throw InputError("--conf and --properties-file apply to a scenario input, not to " + o->scenario.path);
       std::vector<std::string> errors;
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
-      if (!parsed) throw InputError(errors);
+      if (parsed && parsed->kind == report::InputKind::kSweep) CheckSweepRows(doc, o->scenario.path, &errors);
+      if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
     }
     WriteOutputAtomically(o->output, format == "md" ? report::RenderMarkdownReport(input)
-                                                    : report::RenderHtmlReport(input));
+                                                    : report::RenderHtmlReport(input),
+                          {o->scenario.path, o->scenario.properties_file});
   });
 }
 

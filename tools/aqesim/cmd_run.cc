@@ -112,7 +112,7 @@ void RegisterRun(CLI::App& app) {
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
       }
     }
-    WriteOutputAtomically(o->output, text);
+    WriteOutputAtomically(o->output, text, {o->scenario.path, o->scenario.properties_file});
   });
 }
 

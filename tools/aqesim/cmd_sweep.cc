@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/input_file.h"
+#include "models/scenario/json_reader.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -31,12 +33,14 @@ namespace {
 // A sweep definition file: its scenario (relative to the file) and grids go into `spec`.
 // Not a definition (e.g. a scenario): nothing happens.
 void ReadSweepDefinition(const std::string& path, sweep::SweepSpec* spec, std::vector<std::string>* errors) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return;  // PrepareSweep reports it
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  std::string text;
+  if (ReadInputFile(path, &text) != 0) return;  // PrepareSweep reports it
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || doc.contains("plan") || !doc.contains("scenario") || !doc.contains("grid")) return;
+  for (const DuplicateKey& d : FindDuplicateKeys(text))
+    errors->push_back(path + ": " + d.pointer + ": duplicate key " + DescribeJson(Json(d.key)) +
+                      " in an object (which value is meant?)");
+  if (!errors->empty()) return;
   if (!doc["scenario"].is_string()) {
     errors->push_back(path + ": /scenario: expected the path of a scenario file");
     return;
@@ -79,7 +83,7 @@ void RegisterSweep(CLI::App& app) {
   cmd->add_option("--grid", o->grids,
                   "KEY=V1,V2,... (repeatable; KEY is a Spark key, cluster.FIELD, cost.PARAM or simulation.FIELD)")
       ;
-  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 65536));
   cmd->add_option("--shard", o->shard, "Run slice K of N (points i with i % N == K-1); join with aqesim merge");
   cmd->add_flag("--keep-journal", o->keep_journal, "Keep OUT.journal after OUT is written");
   cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
@@ -112,6 +116,8 @@ void RegisterSweep(CLI::App& app) {
     spec.journal_path = o->output + ".journal";
     spec.progress = ::isatty(STDERR_FILENO) != 0;
 
+    // Refused before hours of simulation, not after.
+    CheckOutputIsNotInput(o->output, {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
     std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);
     if (!prepared) throw InputError(errors);
     for (const std::string& w : prepared->base_warnings) Warn(w);
@@ -128,7 +134,8 @@ void RegisterSweep(CLI::App& app) {
     for (const std::string& w : outcome->warnings) Warn(w);
     std::vector<std::string> keys;
     for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
-    WriteOutputAtomically(o->output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows));
+    WriteOutputAtomically(o->output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows),
+                          {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
     if (!o->keep_journal) std::remove(spec.journal_path.c_str());
   });
 }

@@ -45,7 +45,7 @@ void RunValidate(const ValidateArgs& args) {
   }
   const std::string text =
       args.format == "json" ? validate::ValidationToJson(v).dump(2) + "\n" : validate::ValidationToTable(v);
-  WriteOutputAtomically(args.output, text);
+  WriteOutputAtomically(args.output, text, {args.log, args.cost});
 }
 
 }  // namespace

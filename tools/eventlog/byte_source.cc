@@ -1,5 +1,7 @@
 #include "tools/eventlog/byte_source.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <lz4.h>
@@ -64,8 +66,13 @@ class RawInput {
 class FileInput : public RawInput {
  public:
   explicit FileInput(const std::string& path) : RawInput(path) {
-    file_ = std::fopen(path.c_str(), "rb");
+    // O_NONBLOCK: opening a FIFO nobody writes to must not wait (it then reads as empty).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0) file_ = ::fdopen(fd, "rb");
     if (file_ == nullptr) {
+      const int err = errno;
+      if (fd >= 0) ::close(fd);
+      errno = err;
       throw EventLogError(path + ": cannot open: " + std::strerror(errno));
     }
   }

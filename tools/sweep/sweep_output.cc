@@ -61,6 +61,7 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
                           " is in more than one shard");
       }
     }
+    if (line_no == 0) errors->push_back(f.path + ": expected the header of an aqesim sweep CSV (point,...), found an empty file");
   }
   // A CSV does not name the grid's size: the points must be 0..n-1 without a gap.
   std::vector<uint64_t> missing;
@@ -69,7 +70,8 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
     while (expect < i) missing.push_back(expect++);
     expect = i + 1;
   }
-  if (!missing.empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  // Points of a rejected shard are not reported again as missing.
+  if (!missing.empty() && errors->empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
   if (!errors->empty()) return std::nullopt;
   std::string out = header + "\n";
   for (const auto& [_, line] : lines) out += line + "\n";
@@ -92,7 +94,10 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
     nlohmann::ordered_json this_info = doc["sweep"];
     if (this_info.contains("shard") && this_info["shard"].is_string()) {
       const std::string s = this_info["shard"].get<std::string>();
-      if (!shard_names.insert(s).second) errors->push_back(f.path + ": /sweep/shard: shard " + s + " is given twice");
+      if (!shard_names.insert(s).second) {
+        errors->push_back(f.path + ": /sweep/shard: shard " + s + " is given twice");
+        continue;
+      }
       this_info.erase("shard");
     }
     if (!info) {
@@ -124,7 +129,7 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
   for (uint64_t i = 0; i < total && missing.size() <= 10'000; ++i) {
     if (!rows.count(i)) missing.push_back(i);
   }
-  if (!missing.empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  if (!missing.empty() && errors->empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
   if (!rows.empty() && rows.rbegin()->first >= total) {
     errors->push_back("point " + std::to_string(rows.rbegin()->first) + " is outside the grid of " +
                       std::to_string(total) + " points");

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -18,6 +19,8 @@
 #include "models/cost/cost_params.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
+#include "models/scenario/input_file.h"
+#include "models/scenario/json_reader.h"
 #include "tools/sweep/journal.h"
 
 namespace aqesim::sweep {
@@ -27,14 +30,7 @@ namespace {
 constexpr uint64_t kMaxPoints = 10'000'000;
 const char* const kDocPrefixes[] = {"cluster.", "cost.", "simulation."};
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
-  return true;
-}
+bool ReadFile(const std::string& path, std::string* out) { return ReadInputFile(path, out) == 0; }  // no hang on a FIFO
 
 std::optional<std::string> DocSection(const std::string& key) {
   for (const char* p : kDocPrefixes) {
@@ -168,13 +164,14 @@ void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
-  if (!ReadFile(spec.scenario_path, &text)) {
-    errors->push_back(spec.scenario_path + ": cannot read the scenario file");
+  if (const int err = ReadInputFile(spec.scenario_path, &text); err != 0) {
+    errors->push_back(spec.scenario_path + ": cannot read scenario: " + std::strerror(err));
     return std::nullopt;
   }
   p.doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   LoadResult base = LoadScenarioJson(p.doc, spec.scenario_path, spec.overrides);
-  if (p.doc.is_discarded()) base = LoadScenarioFile(spec.scenario_path, spec.overrides);  // for its parse message
+  if (p.doc.is_discarded() || text.find('\0') != std::string::npos || !FindDuplicateKeys(text).empty())
+    base = LoadScenarioFile(spec.scenario_path, spec.overrides);  // for its parse or duplicate-key message
   if (!base.errors.empty()) {
     for (const Diagnostic& d : base.errors) errors->push_back(d.ToString());
     return std::nullopt;
