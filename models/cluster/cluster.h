@@ -14,6 +14,8 @@ namespace aqesim {
 struct ExecutorLifetime {
   double add_seconds = 0;                // <= 0: registered from the start
   std::optional<double> remove_seconds;  // none: never removed; > add_seconds
+  /// Its JVM already ran tasks before the start (no executorStartupSeconds). JSON `warm`.
+  bool warm = false;
 };
 
 struct ClusterSpec {
@@ -41,6 +43,10 @@ struct ClusterSpec {
   /// `executors` still sets defaultParallelism (executors × cores; Spark: the cores
   /// registered), and defaults to the most executors present at once.
   std::vector<ExecutorLifetime> executor_timeline;
+  /// Static cluster: executors [0, warm_executors) have JVMs that already ran tasks before the
+  /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
+  /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)
+  int warm_executors = 0;
 
   int total_cores() const { return executors * executor_cores; }
 };

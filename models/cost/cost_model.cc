@@ -21,7 +21,8 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
   auto b = [](int64_t x) { return static_cast<double>(x); };
 
   TaskCost c;
-  c.launch_seconds = params_.task_launch_seconds + (w.first_wave_on_executor ? params_.executor_stage_warmup_seconds : 0.0);
+  c.launch_seconds = params_.task_launch_seconds + (w.first_wave_on_executor ? params_.executor_stage_warmup_seconds : 0.0) +
+                     (w.fresh_executor ? params_.executor_startup_seconds : 0.0);
   c.scan_seconds = b(w.scan_bytes) / disk_share + b(w.scan_bytes) * params_.scan_seconds_per_byte;
   c.fetch_seconds = b(w.remote_shuffle_bytes) / net_share +
                     b(w.remote_fetch_requests) * params_.remote_fetch_request_seconds +

@@ -4,6 +4,7 @@
 //
 //   T = launch                                        taskLaunchSeconds
 //     + [first wave of its stage's code on this executor] * executorStageWarmupSeconds
+//     + [fresh executor: its JVM has finished no task yet] * executorStartupSeconds
 //     + scan_bytes / disk_share + scan_bytes * scanSecondsPerByte
 //     + remote_bytes / network_share + remote_requests * remoteFetchRequestSeconds
 //     + local_bytes / disk_share + local_requests * localFetchRequestSeconds
@@ -53,6 +54,9 @@ struct TaskWork {
   /// True when the task starts on an executor where no task with its stage's operators has
   /// finished yet (it pays executorStageWarmupSeconds).
   bool first_wave_on_executor = false;
+  /// True when the task starts on an executor whose JVM has not finished any task yet (it pays
+  /// executorStartupSeconds).
+  bool fresh_executor = false;
 };
 
 /// The cost of one task, seconds per term, and the spill it caused.

@@ -7,6 +7,9 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
   static const std::vector<CostParamInfo> kRegistry = {
       {"taskLaunchSeconds", "s", &CostParams::task_launch_seconds,
        "Per task: scheduler delay + task deserialization + result serialization. Default 0.01 s."},
+      {"executorStartupSeconds", "s", &CostParams::executor_startup_seconds,
+       "Extra time of every task that starts on a fresh executor (whose JVM has not finished a task yet): "
+       "class loading, first deserializations. Default 0 s."},
       {"executorStageWarmupSeconds", "s", &CostParams::executor_stage_warmup_seconds,
        "Extra time of the first tasks of a stage's code on each executor (those starting before any task "
        "with the same operators finished there): class loading, deserialization, JIT of generated code. "

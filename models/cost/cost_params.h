@@ -16,6 +16,12 @@ struct CostParams {
   /// Per task: scheduler delay + task deserialization + result serialization, seconds.
   /// Default 0.01 s: Spark UI's "Scheduler Delay" + "Task Deserialization Time" on small tasks.
   double task_launch_seconds = 0.01;
+  /// Extra time of every task that starts on a fresh executor — one whose JVM has not finished
+  /// a task yet (cluster `warmExecutors` / timeline `warm` name those that ran tasks before the
+  /// start): JVM class loading, first deserializations, connections (Spark UI: 1–2 s of "Task
+  /// Deserialization Time" on the first tasks of a new executor). Seconds. Default 0;
+  /// calibration fits it.
+  double executor_startup_seconds = 0.0;
   /// Extra time of the first tasks of a stage's code on each executor — every task that starts
   /// on an executor before any task with the same operators (the same generated code) has
   /// finished there: class loading, deserialization, JIT of the generated code (Spark UI: long

@@ -87,6 +87,13 @@ class Engine {
         scheduler_(MakeScheduler(sim_, s.cluster, slots_per_executor_)),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction) {
     result_.adaptive = adaptive;
+    // JVMs that ran tasks before the start (the others pay executorStartupSeconds until their
+    // first task finishes).
+    jvm_warm_.assign(static_cast<size_t>(std::max(0, NumExecutors())), 0);
+    for (size_t e = 0; e < jvm_warm_.size(); ++e) {
+      jvm_warm_[e] = s.cluster.executor_timeline.empty() ? static_cast<int>(e) < s.cluster.warm_executors
+                                                         : s.cluster.executor_timeline[e].warm;
+    }
   }
 
   RunResult Run() {
@@ -699,6 +706,7 @@ class Engine {
     spec.on_task_end = [this, st](const TaskRecord& rec) {
       std::vector<char>& warm = warm_[st->code_key];
       if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < warm.size()) warm[rec.executor] = 1;
+      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < jvm_warm_.size()) jvm_warm_[rec.executor] = 1;
       TaskResult& t = st->tasks[rec.task_index];
       t.executor = rec.executor;
       t.slot = rec.slot;
@@ -727,6 +735,7 @@ class Engine {
                                   static_cast<uint64_t>(task));
     const std::vector<char>& warm = warm_[st->code_key];
     ev.work.first_wave_on_executor = executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
+    ev.work.fresh_executor = executor >= 0 && static_cast<size_t>(executor) < jvm_warm_.size() && !jvm_warm_[executor];
     const TaskCost c = cost_.EstimateTask(ev.work, seed);
     TaskResult& t = st->tasks[task];
     t.index = task;
@@ -1062,6 +1071,8 @@ class Engine {
   /// Per stage code (QueryStage::code_key): 1 per executor once a task of that code finished
   /// there; tasks of that code starting on it later are warm (no executorStageWarmupSeconds).
   std::map<std::string, std::vector<char>> warm_;
+  /// Per executor: 1 once its JVM has finished a task (or it was warm at the start).
+  std::vector<char> jvm_warm_;
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_replan_ = false;

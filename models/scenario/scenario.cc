@@ -49,7 +49,8 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "diskBytesPerSecond",
                                                  "driverNetworkBytesPerSecond",
                                                  "driverMemory",
-                                                 "executorTimeline"};
+                                                 "executorTimeline",
+                                                 "warmExecutors"};
 
 // Where a configuration value came from (the last writer wins), for messages and ordering.
 struct ConfOrigin {
@@ -84,7 +85,7 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       ok = false;
       continue;
     }
-    CheckFields(e, q, {"add", "remove"}, "an executor of the timeline", sink);
+    CheckFields(e, q, {"add", "remove", "warm"}, "an executor of the timeline", sink);
     ExecutorLifetime life;
     if (!e.contains("add")) {
       sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
@@ -104,6 +105,10 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       }
     } else {
       one_stays = true;
+    }
+    if (e.contains("warm")) {
+      if (auto w = ReadBool(e["warm"], PointerAppend(q, "warm"), sink)) life.warm = *w;
+      else ok = false;
     }
     out.push_back(life);
   }
@@ -161,6 +166,10 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   bytes("diskBytesPerSecond", &cluster->disk_bytes_per_second);
   bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
   bytes("driverMemory", &cluster->driver_memory_bytes);
+  if (v.contains("warmExecutors")) {
+    if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000, "a non-negative integer", sink))
+      cluster->warm_executors = static_cast<int>(*n);
+  }
   if (v.contains("executorTimeline")) ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
   return given;
 }
@@ -197,17 +206,9 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
   if (file.is_relative() && !dir.empty()) file = std::filesystem::path(dir) / file;
   const std::string name = file.string();
   std::string text;
-  {
-    errno = 0;
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream buffer;
-    if (in) buffer << in.rdbuf();
-    if (!in || std::filesystem::is_directory(name)) {
-      const int err = std::filesystem::is_directory(name) ? EISDIR : (errno != 0 ? errno : ENOENT);
-      sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
-      return;
-    }
-    text = buffer.str();
+  if (const int err = ReadInputFile(name, &text); err != 0) {  // never blocks on a FIFO
+    sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
+    return;
   }
   Json doc;
   try {

@@ -891,14 +891,36 @@ std::optional<std::string> Property(const RecordedApplication& app, const char* 
   return it->second;
 }
 
+/// True when `executor_id` finished a task at or before `ms` (its JVM is warm from then on).
+bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_id, int64_t ms) {
+  for (const auto& [id, st] : app.stages) {
+    for (const RecordedTask& t : st.tasks) {
+      if (t.executor_id == executor_id && t.finish_time_ms <= ms) return true;
+    }
+  }
+  return false;
+}
+
+/// Executors alive at `ms` (the driver in local mode) that had finished a task by then: the
+/// scenario's `warmExecutors` for a static cluster.
+int WarmExecutorsAt(const RecordedApplication& app, int64_t ms) {
+  if (app.local_mode) return RanTaskBefore(app, "driver", ms) ? 1 : 0;
+  int n = 0;
+  for (const RecordedExecutor& ex : app.executors) {
+    if (ex.executor_id == "driver" || ex.added_time_ms > ms || (ex.removed_time_ms && *ex.removed_time_ms <= ms)) continue;
+    n += RanTaskBefore(app, ex.executor_id, ms) ? 1 : 0;
+  }
+  return n;
+}
+
 /// The executors of [from_ms, to_ms] as a scenario `executorTimeline` (seconds from from_ms):
 /// "add" = ExecutorAdded (0 when registered before the start), "remove" = when it stopped
 /// taking tasks, dropped when after to_ms. Under dynamic allocation an executor "killed by
 /// driver" stops taking tasks when ExecutorAllocationManager decides to remove it — idle for
 /// spark.dynamicAllocation.executorIdleTimeout (default 60 s) after its last task — while
 /// ExecutorRemoved is logged when the cluster manager confirms, often seconds later; that
-/// earlier time is used and listed in `estimated`. Empty when nothing changes within the
-/// window (a static cluster).
+/// earlier time is used and listed in `estimated`. "warm": true when the executor had finished
+/// a task before from_ms. Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, std::vector<std::string>* estimated) {
   std::map<std::string, int64_t> last_task_end;  // executor -> latest task finish
   for (const auto& [id, st] : app.stages) {
@@ -937,6 +959,7 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     if (remove && *remove <= from_ms) continue;  // gone before the start
     if (remove && *remove > to_ms) remove.reset();
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
+    if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
     changes |= ex.added_time_ms > from_ms;
     if (remove) {
       e["remove"] = static_cast<double>(*remove - from_ms) / 1000.0;
@@ -1102,6 +1125,11 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   if (!app.local_mode && window) {
     json timeline = ExecutorTimeline(app, window->first, window->second, &out.estimated);
     if (!timeline.is_null()) cluster["executorTimeline"] = std::move(timeline);
+  }
+  if (window && !cluster.contains("executorTimeline")) {
+    // Fresh JVMs pay executorStartupSeconds on their first tasks; these already ran some.
+    const int warm = std::min(WarmExecutorsAt(app, window->first), executors);
+    if (warm > 0) cluster["warmExecutors"] = warm;
   }
   std::optional<std::string> memory = Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
   if (!memory && app.profile_executor_memory_mib && !app.local_mode) {

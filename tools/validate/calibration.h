@@ -16,8 +16,11 @@
 //    log of 50 ms tasks). Solved by Lawson–Hanson NNLS (all parameters are ≥ 0).
 //    coldCodeSlowdown multiplies the work terms of first-wave tasks (cost_model.h), so it is
 //    not linear with the others; for each value on a grid (0, 0.5, 1, 1.5, 2, 3, 4) the
-//    features are measured with it in place (the model is then linear in the rest) and the
-//    value with the least weighted NNLS residual is kept.
+//    features are measured with it in place (the model is then linear in the rest), NNLS
+//    fits the rest, and the value whose full replays score best on step 2's objective is kept;
+//    the same choice is made between fits with and without executorStartupSeconds (which
+//    simulated task lands on a fresh executor depends on placement, and task-index matching
+//    cannot see executors).
 // 2. Driver level, coordinate search: stageOverheadSeconds and replanSeconds (per stage and
 //    per AQE re-plan, not per task) over a fixed grid, minimising the mean over logs of
 //    (median |stage error| + |makespan error|) of full replays.

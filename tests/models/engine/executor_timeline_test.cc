@@ -88,5 +88,30 @@ TEST_CASE("QueryExecution: executors arriving late and removed (executor timelin
   }
 }
 
+TEST_CASE("QueryExecution: fresh executors pay executorStartupSeconds until a task finishes there",
+          "[engine][warmup]") {
+  // 2 executors x 1 slot, 1 s per task, 2 s startup on a fresh JVM, 4 scan tasks.
+  // warmExecutors 1: t0 on e0 (warm) [0, 1]; t1 on e1 (fresh) [0, 3]; t2 on e0 [1, 2];
+  // t3 on e0 [2, 3] -> 3 s. All fresh: t0, t1 [0, 3]; t2, t3 [3, 4] (warm by then) -> 4 s.
+  nlohmann::json cost = Cost(1.0, 0);
+  cost["executorStartupSeconds"] = 2.0;
+  nlohmann::json cluster = Cluster(1);
+  cluster["executors"] = 2;
+  const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 100}, {"tasks", 4}};
+  cluster["warmExecutors"] = 1;
+  auto one_warm = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
+  const RunResult a = SimulateQuery(*one_warm, false);
+  const auto& t = a.stages[0].task_results;
+  CHECK(Duration(t[0]) == Approx(1.0));
+  CHECK(t[1].executor == 1);
+  CHECK(Duration(t[1]) == Approx(3.0));
+  CHECK(t[2].executor == 0);
+  CHECK(t[3].start_seconds == Approx(2.0));
+  CHECK(a.makespan_seconds == Approx(3.0));
+  cluster.erase("warmExecutors");
+  auto fresh = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
+  CHECK(SimulateQuery(*fresh, false).makespan_seconds == Approx(4.0));
+}
+
 }  // namespace
 }  // namespace aqesim

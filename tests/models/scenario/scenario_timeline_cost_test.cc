@@ -73,6 +73,19 @@ TEST_CASE("Loader: cluster.executorTimeline", "[scenario][timeline]") {
     CHECK(c.executor_timeline[2].add_seconds == 5);
     CHECK(c.executors == 2);
   }
+  SECTION("warm JVMs: warmExecutors (static) and a timeline entry's warm") {
+    Loaded a = Load(R"({"cluster": {"executors": 3, "warmExecutors": 2}, )" + kPlan + "}");
+    REQUIRE(a.errors.empty());
+    CHECK(a.scenario->cluster.warm_executors == 2);
+    Loaded b = Load(R"({"cluster": {"executorTimeline": [{"add": 0, "warm": true}, {"add": 2}]}, )" + kPlan + "}");
+    REQUIRE(b.errors.empty());
+    CHECK(b.scenario->cluster.executor_timeline[0].warm);
+    CHECK_FALSE(b.scenario->cluster.executor_timeline[1].warm);
+    CHECK(Load(R"({"cluster": {"warmExecutors": -1, "executorTimeline": [{"add": 0, "warm": 1}]}, )" + kPlan + "}")
+              .errors == std::vector<std::string>{
+                             "s.json: /cluster/warmExecutors: expected a non-negative integer, found -1",
+                             "s.json: /cluster/executorTimeline/0/warm: expected true or false, found 1"});
+  }
   SECTION("an explicit executors count is kept (defaultParallelism)") {
     Loaded l = Load(R"({"cluster": {"executors": 7, "executorTimeline": [{"add": 1}]}, )" + kPlan + "}");
     REQUIRE(l.errors.empty());

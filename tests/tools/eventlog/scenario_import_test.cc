@@ -166,6 +166,7 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     CHECK(t[1]["add"].get<double>() == Approx(12.550));
     CHECK(t[2]["add"].get<double>() == Approx(13.633));
     for (const json& e : t) CHECK_FALSE(e.contains("remove"));
+    for (const json& e : t) CHECK_FALSE(e.contains("warm"));  // fresh JVMs
   }
   SECTION("execution 1: 4, 3, 5 stop taking tasks 10 s (executorIdleTimeout) after their last task") {
     // Execution 1 starts at 1727966106076. Last tasks of executors 4 / 3 / 5 end at
@@ -182,6 +183,10 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     CHECK(t[2]["remove"].get<double>() == Approx(10.870));
     CHECK_FALSE(t[3].contains("remove"));
     for (const json& e : t) CHECK(e["add"].get<double>() == 0.0);
+    // 4, 3, 5 ran execution 0's tasks (warm JVMs); 6 had run none.
+    CHECK(t[0]["warm"] == true);
+    CHECK(t[2]["warm"] == true);
+    CHECK_FALSE(t[3].contains("warm"));
     CHECK(Has(imp.estimated, "/cluster/executorTimeline/0/remove"));
     CHECK(Has(imp.estimated, "/cluster/executorTimeline/2/remove"));
     CHECK_FALSE(Has(imp.estimated, "/cluster/executorTimeline/3/remove"));
@@ -208,6 +213,8 @@ TEST_CASE("ImportScenario: skewed scan stages get per-task taskBytes", "[eventlo
     };
     find(imp.scenario["plan"]);
     REQUIRE(scan != nullptr);
+    // Of the 10 executors, only executor 2 ran a task (stage 0) before SQL execution 0.
+    CHECK(imp.scenario["cluster"]["warmExecutors"] == 1);
     const json& tb = (*scan)["taskBytes"];
     REQUIRE(tb.size() == 30);
     CHECK(tb[3] == 59905559);

@@ -44,9 +44,9 @@ TEST_CASE("Calibrate: customshuffle meets the targets on itself", "[validate][ca
 
 TEST_CASE("Calibrate: dynamic allocation with the executor timeline and first-wave warm-up", "[validate][calibrate]") {
   // Before the executor timeline, execution 0's map stages (14.9 s: no executor for the first
-  // 10.6 s) were simulated at 2.8 s and the fit reached 39% / -9%. The target (15%) is not met:
-  // stage 9 holds one task with 15.1 s of deserialization on a new executor, which no term
-  // explains; bounds below are what the model reaches, not the target.
+  // 10.6 s) were simulated at 2.8 s and the fit reached 39% / -9%. With the timeline and the
+  // first-wave terms the issue's targets hold (14.0% / -8.8% when written), though stage 9 keeps
+  // one task with 15.1 s of deserialization on a new executor that no term explains.
   const eventlog::RecordedApplication app =
       eventlog::ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
@@ -54,7 +54,7 @@ TEST_CASE("Calibrate: dynamic allocation with the executor timeline and first-wa
   REQUIRE(r.after.size() == 1);
   REQUIRE(r.after[0].median_abs_stage_error);
   REQUIRE(r.after[0].makespan_relative_error);
-  CHECK(*r.after[0].median_abs_stage_error <= 0.20);
+  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
   CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
   // First waves run slower than later ones in this log (e.g. stage 13: 1.9 s vs 0.45 s).
   REQUIRE(r.cost.contains("coldCodeSlowdown"));
