@@ -1,4 +1,4 @@
-// `aqesim calibrate LOG... -o COST.json [--cost BASE.json] [--no-driver-search]`: fits the cost
+// `aqesim calibrate LOG... -o COST.json [--cost BASE.json] [--no-measured-times]`: fits the cost
 // model's parameters to recorded task times (method: tools/validate/calibration.h) and writes
 // them as a cost file (a scenario's `cost` object). Prints the fit quality and, per log, the
 // replay errors before and after.
@@ -29,7 +29,7 @@ struct CalibrateArgs {
   std::vector<std::string> logs;
   std::string output;
   std::string base_cost;
-  bool no_driver_search = false;
+  bool no_measured_times = false;
   bool allow_held_out = false;
   bool quiet = false;
 };
@@ -48,7 +48,7 @@ void RunCalibrate(const CalibrateArgs& args) {
     options.base_cost = validate::ReadCostFile(args.base_cost, &errors);
     if (!errors.empty()) throw InputError(errors);
   }
-  options.search_driver_parameters = !args.no_driver_search;
+  options.measure_from_logs = !args.no_measured_times;
   std::vector<std::string> warnings;
   std::vector<eventlog::RecordedApplication> apps;
   for (const std::string& log : args.logs) {
@@ -80,6 +80,14 @@ void RunCalibrate(const CalibrateArgs& args) {
                 result.quality.task_rows, result.quality.stage_rows, result.quality.r_squared,
                 result.quality.median_abs_error_seconds, result.quality.median_abs_relative_error * 100);
   out << buf;
+  const validate::MeasuredTimes& m = result.measured;
+  auto secs = [](const std::optional<double>& v) { return v ? std::to_string(*v) + " s" : std::string("-"); };
+  out << "measured: stageOverheadSeconds " << secs(m.stage_overhead_seconds) << " (median of " << m.overhead_samples
+      << " stages); replanSeconds " << secs(m.replan_seconds) << " (median of " << m.replan_samples << " gaps, "
+      << m.replan_min_seconds << "–" << m.replan_max_seconds << " s); executorStartupSeconds "
+      << secs(m.executor_startup_seconds) << " (deserialization median " << m.fresh_deserialize_median_seconds
+      << " s on " << m.fresh_tasks << " fresh-JVM tasks − " << m.warm_deserialize_median_seconds << " s on "
+      << m.warm_tasks << " others)\n";
   out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
   for (size_t i = 0; i < result.after.size(); ++i) {
     const auto& b = result.before[i];
@@ -99,8 +107,9 @@ void RegisterCalibrate(CLI::App& app) {
   cmd->add_option("LOG", args->logs, "event logs to fit to")->required();
   cmd->add_option("-o,--output", args->output, "cost file to write ('-' = stdout)")->required();
   cmd->add_option("--cost", args->base_cost, "cost file to start from (parameters not fitted keep its values)");
-  cmd->add_flag("--no-driver-search", args->no_driver_search,
-                "fit only the per-task parameters (skip the stageOverheadSeconds / replanSeconds search)");
+  cmd->add_flag("--no-measured-times", args->no_measured_times,
+                "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds from --cost or the defaults "
+                "instead of reading them from the logs' recorded gaps and deserialization times");
   cmd->add_flag("--allow-held-out", args->allow_held_out, "allow fitting to the held-out validation log");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunCalibrate(*args); });

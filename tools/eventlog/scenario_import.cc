@@ -919,7 +919,8 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms) {
 /// driver" stops taking tasks when ExecutorAllocationManager decides to remove it — idle for
 /// spark.dynamicAllocation.executorIdleTimeout (default 60 s) after its last task — while
 /// ExecutorRemoved is logged when the cluster manager confirms, often seconds later; that
-/// earlier time is used and listed in `estimated`. "warm": true when the executor had finished
+/// earlier time is used and listed in `estimated` (an executor already pending removal at
+/// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
 /// a task before from_ms. Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, std::vector<std::string>* estimated) {
   std::map<std::string, int64_t> last_task_end;  // executor -> latest task finish
@@ -956,7 +957,15 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
         remove_estimated = true;
       }
     }
-    if (remove && *remove <= from_ms) continue;  // gone before the start
+    if (remove && *remove <= from_ms) {
+      // Gone before the start. An executor the driver had already decided to remove but whose
+      // ExecutorRemoved comes later is still registered (its cores count in defaultParallelism:
+      // `executors` keeps it) yet is offered no task (CoarseGrainedSchedulerBackend skips
+      // executors pending removal): the timeline, which lists the executors offered tasks,
+      // then differs from the static cluster.
+      changes |= remove_estimated && ex.removed_time_ms && *ex.removed_time_ms > from_ms;
+      continue;
+    }
     if (remove && *remove > to_ms) remove.reset();
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;

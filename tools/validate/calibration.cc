@@ -63,6 +63,33 @@ std::vector<std::optional<double>> RecordedTaskSeconds(const eventlog::RecordedS
   return out;
 }
 
+/// Per executor id: the earliest Finish Time of any of its tasks (ms). A task launched before
+/// it ran on a fresh JVM.
+std::map<std::string, int64_t> FirstFinishByExecutor(const eventlog::RecordedApplication& app) {
+  std::map<std::string, int64_t> first_finish;
+  for (const auto& [id, st] : app.stages) {
+    for (const auto& t : st.tasks) {
+      if (t.finish_time_ms <= 0) continue;
+      auto [it, inserted] = first_finish.emplace(t.executor_id, t.finish_time_ms);
+      if (!inserted) it->second = std::min(it->second, t.finish_time_ms);
+    }
+  }
+  return first_finish;
+}
+
+/// Per task index of a stage: whether its first successful attempt ran on a fresh JVM.
+std::vector<bool> RecordedFreshTasks(const eventlog::RecordedStage& st, const std::map<std::string, int64_t>& first_finish) {
+  std::vector<bool> out(static_cast<size_t>(std::max(st.num_tasks, 0)), false);
+  std::vector<bool> seen(out.size(), false);
+  for (const auto& t : st.tasks) {
+    if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || seen[t.index]) continue;
+    seen[t.index] = true;
+    auto it = first_finish.find(t.executor_id);
+    out[t.index] = it != first_finish.end() && t.launch_time_ms < it->second;
+  }
+  return out;
+}
+
 struct Row {
   std::vector<double> features;
   double c0 = 0;
@@ -102,14 +129,69 @@ const std::vector<std::string>& TaskLevelParameters() {
       "taskLaunchSeconds",        "scanSecondsPerByte",        "shuffleWriteSecondsPerByte",
       "shuffleReadSecondsPerByte", "sortSecondsPerByte",        "hashBuildSecondsPerByte",
       "joinProbeSecondsPerByte",  "aggregateSecondsPerByte",   "streamSecondsPerByte",
-      "remoteFetchRequestSeconds", "localFetchRequestSeconds", "executorStageWarmupSeconds",
-      "executorStartupSeconds"};
+      "remoteFetchRequestSeconds", "localFetchRequestSeconds", "executorStageWarmupSeconds"};
   return kParams;
 }
 
-const std::vector<std::string>& DriverLevelParameters() {
-  static const std::vector<std::string> kParams = {"stageOverheadSeconds", "replanSeconds"};
+const std::vector<std::string>& MeasuredParameters() {
+  static const std::vector<std::string> kParams = {"stageOverheadSeconds", "replanSeconds", "executorStartupSeconds"};
   return kParams;
+}
+
+MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps) {
+  MeasuredTimes m;
+  std::vector<double> overheads, gaps, fresh, warm;
+  for (const auto* app : apps) {
+    // Stage overhead: submission -> first launch.
+    for (const auto& [id, st] : app->stages) {
+      if (!st.submitted || !st.submission_time_ms) continue;
+      std::optional<int64_t> first;
+      for (const auto& t : st.tasks) {
+        if (!first || t.launch_time_ms < *first) first = t.launch_time_ms;
+      }
+      if (!first) continue;
+      overheads.push_back(static_cast<double>(std::max<int64_t>(*first - *st.submission_time_ms, 0)) / 1000.0);
+    }
+    // Re-plan: within an adaptive execution, submission - the latest completion before it.
+    for (const auto& [id, st] : app->stages) {
+      if (!st.submitted || !st.submission_time_ms || !st.execution_id) continue;
+      auto ex = app->executions.find(*st.execution_id);
+      if (ex == app->executions.end() || !ex->second.adaptive()) continue;
+      std::optional<int64_t> latest;
+      for (const auto& [id2, other] : app->stages) {
+        if (id2 == id || !other.submitted || other.execution_id != st.execution_id || !other.completion_time_ms) continue;
+        if (*other.completion_time_ms > *st.submission_time_ms) continue;
+        if (!latest || *other.completion_time_ms > *latest) latest = other.completion_time_ms;
+      }
+      if (latest) gaps.push_back(static_cast<double>(*st.submission_time_ms - *latest) / 1000.0);
+    }
+    // Fresh JVM: tasks launched on an executor before any task finished there.
+    const std::map<std::string, int64_t> first_finish = FirstFinishByExecutor(*app);
+    for (const auto& [id, st] : app->stages) {
+      for (const auto& t : st.tasks) {
+        if (!t.successful) continue;
+        const double d = static_cast<double>(t.executor_deserialize_time_ms) / 1000.0;
+        auto it = first_finish.find(t.executor_id);
+        (it != first_finish.end() && t.launch_time_ms < it->second ? fresh : warm).push_back(d);
+      }
+    }
+  }
+  m.overhead_samples = static_cast<int>(overheads.size());
+  m.stage_overhead_seconds = Median(overheads);
+  m.replan_samples = static_cast<int>(gaps.size());
+  m.replan_seconds = Median(gaps);
+  if (!gaps.empty()) {
+    m.replan_min_seconds = *std::min_element(gaps.begin(), gaps.end());
+    m.replan_max_seconds = *std::max_element(gaps.begin(), gaps.end());
+  }
+  m.fresh_tasks = static_cast<int>(fresh.size());
+  m.warm_tasks = static_cast<int>(warm.size());
+  if (!fresh.empty() && !warm.empty()) {
+    m.fresh_deserialize_median_seconds = *Median(fresh);
+    m.warm_deserialize_median_seconds = *Median(warm);
+    m.executor_startup_seconds = std::max(0.0, m.fresh_deserialize_median_seconds - m.warm_deserialize_median_seconds);
+  }
+  return m;
 }
 
 LogResult Summarise(const Validation& v) {
@@ -133,8 +215,26 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   std::vector<Validation> base;
   result.before = Evaluate(apps, options.base_cost, &base);
 
+  // ---- measured parameters (fixed during the fit) ----
+  json fixed = options.base_cost.is_object() ? options.base_cost : json::object();
+  if (options.measure_from_logs) {
+    result.measured = MeasureTimes(apps);
+    const MeasuredTimes& mt = result.measured;
+    if (mt.stage_overhead_seconds) fixed["stageOverheadSeconds"] = *mt.stage_overhead_seconds;
+    if (mt.replan_seconds) fixed["replanSeconds"] = *mt.replan_seconds;
+    fixed["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
+  } else if (!fixed.contains("executorStartupSeconds")) {
+    fixed["executorStartupSeconds"] = 0.0;
+  }
+
   // ---- step 1: features by finite differences, rows, NNLS ----
-  json zero = options.base_cost.is_object() ? options.base_cost : json::object();
+  // The fresh-JVM term is taken off the recorded side, on the tasks the log shows on a fresh
+  // JVM; the simulated features are measured without it (which simulated task lands on a
+  // fresh executor is a matter of placement, and a flip divided by a 0.1 s probe would
+  // swamp the finite differences).
+  const double startup = fixed["executorStartupSeconds"].get<double>();
+  json zero = fixed;
+  zero["executorStartupSeconds"] = 0.0;
   for (const auto& p : params) zero[p] = 0.0;
   zero["taskNoiseSigma"] = 0.0;
   // Step 1 for one value of coldCodeSlowdown (fixed in `zero`): rows, NNLS, weighted residual.
@@ -145,12 +245,12 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   };
   std::vector<std::string> repeated;  // the same warnings again for every grid value
   std::vector<std::string>* fit_warnings = warnings;
-  // `without`: a parameter left out of the fit (its column zeroed: it stays 0), or "".
-  auto fit = [&](const json& zero_cost, const std::string& without) {
+  auto fit = [&](const json& zero_cost) {
     FitOut out;
     std::vector<Row>& rows = out.rows;
     for (size_t a = 0; a < apps.size(); ++a) {
       const eventlog::RecordedApplication& app = *apps[a];
+      const std::map<std::string, int64_t> first_finish = FirstFinishByExecutor(app);
       for (const ReplayedSelection& sel : base[a].selections) {
         if (!sel.ok) continue;
         std::string error;
@@ -191,6 +291,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
             continue;
           }
           const auto recorded = RecordedTaskSeconds(*st);
+          const std::vector<bool> fresh = RecordedFreshTasks(*st, first_finish);
           std::vector<double> rec_values;
           for (const auto& r : recorded) {
             if (r) rec_values.push_back(*r);
@@ -205,7 +306,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
               Row row;
               row.features.resize(k);
               for (size_t j = 0; j < k; ++j) row.features[j] = feature(j, t);
-              row.c0 = base_d[t];
+              row.c0 = base_d[t] + (fresh[t] ? startup : 0.0);
               row.recorded = *recorded[t];
               row.weight = w;
               rows.push_back(std::move(row));
@@ -219,6 +320,9 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
               row.c0 += base_d[t];
             }
             for (double r : rec_values) row.recorded += r;
+            for (size_t t = 0; t < fresh.size(); ++t) {
+              if (fresh[t] && recorded[t]) row.c0 += startup;
+            }
             // The sum of n tasks: scale to a per-task magnitude.
             row.weight = 1.0 / (med * static_cast<double>(std::max<size_t>(rec_values.size(), 1)));
             rows.push_back(std::move(row));
@@ -233,8 +337,6 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     for (const Row& r : rows) {
       std::vector<double> f = r.features;
       for (double& x : f) x *= r.weight;
-      for (size_t j = 0; j < k; ++j)
-        if (params[j] == without) f[j] = 0;
       A.push_back(std::move(f));
       b.push_back((r.recorded - r.c0) * r.weight);
     }
@@ -247,52 +349,25 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     }
     return out;
   };
-  // ---- step 2: driver parameters by coordinate search (run for every step-1 variant) ----
-  // Returns the objective reached; updates `cost`.
-  auto search_driver = [&](json* cost) {
-    double best = Objective(Evaluate(apps, *cost));
-    if (!options.search_driver_parameters) return best;
-    static const std::vector<double> kGrid = {0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0};
-    for (int pass = 0; pass < 2; ++pass) {
-      for (const std::string& p : DriverLevelParameters()) {
-        const json keep = cost->contains(p) ? (*cost)[p] : json(DefaultOf(p));
-        double best_value = keep.get<double>();
-        for (double v : kGrid) {
-          json c = *cost;
-          c[p] = v;
-          const double obj = Objective(Evaluate(apps, c));
-          if (obj < best - 1e-12) {
-            best = obj;
-            best_value = v;
-          }
-        }
-        (*cost)[p] = best_value;
-      }
-    }
-    return best;
-  };
   // coldCodeSlowdown multiplies the work terms of first-wave tasks: given its value the model
   // stays linear in the other parameters, so it is chosen on a grid, each value with its own
-  // NNLS fit and step 2, by step 2's objective.
+  // NNLS fit, by the objective of full replays.
   static const std::vector<double> kSlowdownGrid = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
   FitOut best_fit;
   double best_slowdown = 0, best_score = 0;
   json best_cost;
   bool have_fit = false;
-  // The fresh-JVM term is tried in and out of the model as well: placement decides which
-  // simulated task lands on a fresh executor, and task-index matching cannot tell them apart.
-  for (const std::string without : {std::string(), std::string("executorStartupSeconds")})
   for (double x : kSlowdownGrid) {
     json z = zero;
     z["coldCodeSlowdown"] = x;
-    FitOut f = fit(z, without);
+    FitOut f = fit(z);
     fit_warnings = &repeated;
     if (f.rows.empty()) continue;
-    // Scored like step 2, on full replays: mean of (median |stage error| + |makespan error|).
-    json c = options.base_cost.is_object() ? options.base_cost : json::object();
+    // Scored on full replays: mean of (median |stage error| + |makespan error|).
+    json c = fixed;
     for (size_t j = 0; j < k; ++j) c[params[j]] = f.theta.size() == k ? f.theta[j] : DefaultOf(params[j]);
     c["coldCodeSlowdown"] = x;
-    const double score = search_driver(&c);
+    const double score = Objective(Evaluate(apps, c));
     if (!have_fit || score < best_score - 1e-12) {
       best_fit = std::move(f);
       best_slowdown = x;

@@ -17,13 +17,14 @@
 //    coldCodeSlowdown multiplies the work terms of first-wave tasks (cost_model.h), so it is
 //    not linear with the others; for each value on a grid (0, 0.5, 1, 1.5, 2, 3, 4) the
 //    features are measured with it in place (the model is then linear in the rest), NNLS
-//    fits the rest, and the value whose full replays score best on step 2's objective is kept;
-//    the same choice is made between fits with and without executorStartupSeconds (which
-//    simulated task lands on a fresh executor depends on placement, and task-index matching
-//    cannot see executors).
-// 2. Driver level, coordinate search: stageOverheadSeconds and replanSeconds (per stage and
-//    per AQE re-plan, not per task) over a fixed grid, minimising the mean over logs of
-//    (median |stage error| + |makespan error|) of full replays.
+//    fits the rest, and the value whose full replays score best (mean over logs of median
+//    |stage error| + |makespan error|) is kept.
+// 2. Measured, not fitted (MeasureTimes): the driver-side parameters stageOverheadSeconds and
+//    replanSeconds, and the fresh-JVM term executorStartupSeconds, are read from the recorded
+//    gaps and Task Deserialization Times of the logs being fitted (medians, so one outlier
+//    does not set them) and held fixed while step 1 fits the rest. They are never searched
+//    against the makespan: a search put replanSeconds at 2 s against recorded gaps of
+//    0.02–0.25 s, buying one log's makespan with an error every other query pays.
 // Fit quality (unweighted, over task rows): R² of predicted vs recorded task wall time,
 // median absolute error in seconds and relative.
 #ifndef AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
@@ -40,9 +41,36 @@
 
 namespace aqesim::validate {
 
-/// JSON names of the parameters fitted in step 1 (per task) and step 2 (driver).
+/// JSON names of the parameters fitted in step 1 (per task, NNLS) and of those measured
+/// from the logs (MeasureTimes: stageOverheadSeconds, replanSeconds, executorStartupSeconds).
 const std::vector<std::string>& TaskLevelParameters();
-const std::vector<std::string>& DriverLevelParameters();
+const std::vector<std::string>& MeasuredParameters();
+
+/// Times read from recorded logs, pooled over the applications given. Seconds.
+struct MeasuredTimes {
+  /// Median over submitted stages that launched a task of (first task launch − StageSubmitted
+  /// Submission Time): DAGScheduler submit → TaskSchedulerImpl's first offer accepted (Spark
+  /// UI "scheduler delay" of the first task, plus any wait for a free slot or an executor).
+  std::optional<double> stage_overhead_seconds;
+  int overhead_samples = 0;
+  /// Median over stages of adaptive SQL executions submitted after another stage of the same
+  /// execution completed, of (Submission Time − the latest such Completion Time): the AQE
+  /// driver's re-plan and stage creation (AdaptiveSparkPlanExec), MapStatus aggregation
+  /// included. nullopt when no log has an adaptive execution with such a stage.
+  std::optional<double> replan_seconds;
+  int replan_samples = 0;
+  double replan_min_seconds = 0, replan_max_seconds = 0;
+  /// Median Executor Deserialize Time of successful tasks launched on an executor before any
+  /// task finished there (a fresh JVM: class loading, first deserializations), minus the
+  /// median of the other successful tasks; ≥ 0. Matches cost_model.h's "fresh JVM" rule
+  /// except that an executor's tasks before the replayed execution count (the importer marks
+  /// such executors warm). nullopt when either group is empty.
+  std::optional<double> executor_startup_seconds;
+  int fresh_tasks = 0, warm_tasks = 0;
+  double fresh_deserialize_median_seconds = 0, warm_deserialize_median_seconds = 0;
+};
+
+MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);
 
 struct FitQuality {
   int task_rows = 0;    // rows from matched tasks
@@ -55,8 +83,9 @@ struct FitQuality {
 struct CalibrationOptions {
   /// Cost the fit starts from (parameters not fitted keep these values).
   nlohmann::json base_cost = nlohmann::json::object();
-  /// Step 2 on/off.
-  bool search_driver_parameters = true;
+  /// Set MeasuredParameters() from MeasureTimes (true) or keep base_cost's values / the
+  /// defaults for them (false; executorStartupSeconds is then not modelled, 0).
+  bool measure_from_logs = true;
 };
 
 struct LogResult {
@@ -72,6 +101,7 @@ struct CalibrationResult {
   FitQuality quality;
   std::vector<LogResult> before;  // replays with base_cost
   std::vector<LogResult> after;   // replays with `cost`
+  MeasuredTimes measured;
   std::vector<std::string> notes;
 };
 

