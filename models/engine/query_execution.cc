@@ -11,6 +11,7 @@
 #include "models/cost/cost_model.h"
 #include "models/engine/query_stage.h"
 #include "models/engine/static_planner.h"
+#include "models/shuffle/generators.h"
 #include "sim/rng.h"
 #include "sim/simulator.h"
 #include "sim/task_scheduler.h"
@@ -271,6 +272,8 @@ class Engine {
           result_.warnings.push_back(n->id + ": rows resampled from " + std::to_string(d.planned.num_maps()) + " to " +
                                      std::to_string(n->child(0).planned_partitions) +
                                      " after the plan below it changed");
+          CheckMaterializable(*n, "resampling its rows", std::max(d.planned.num_maps(), n->child(0).planned_partitions),
+                              d.num_reducers);
           d.planned = ResampleMaps(d.planned.ToDense(), n->child(0).planned_partitions);
         }
         QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
@@ -834,6 +837,17 @@ class Engine {
     }
   }
 
+  /// A shuffle the run must hold densely (rows resampled or apportioned after the plan below it
+  /// changed) is bounded like a given matrix: PlanError (exit 2) rather than an allocation
+  /// failure when a streamed 10^10-cell shuffle would have to be materialised.
+  static void CheckMaterializable(const ExecNode& n, const char* why, int64_t maps, int64_t reducers) {
+    if (maps * reducers <= kMaxSizeMatrixCells) return;
+    throw PlanError{n.source ? n.source->pointer : "/plan",
+                    n.id + ": " + why + " would materialise " + std::to_string(maps) + " x " + std::to_string(reducers) +
+                        " cells; expected at most " + std::to_string(kMaxSizeMatrixCells) +
+                        " (map tasks x partitions) for a shuffle held densely"};
+  }
+
   /// Apportions the planned rows onto the tasks that ran, builds the driver's view.
   /// Returns the driver's MapOutputStatistics aggregation time, seconds.
   double FinishMapStage(QueryStage* st) {
@@ -852,6 +866,7 @@ class Engine {
       identity = owners[p].size() == 1 && owners[p][0].first == p;
     // Otherwise the rows are apportioned into a dense matrix (a streamed `planned` is read
     // once, in row order).
+    if (!identity) CheckMaterializable(*st->output, "apportioning its rows to the map tasks that ran", st->num_tasks, reducers);
     SizeMatrix actual = identity ? SizeMatrix() : SizeMatrix(st->num_tasks, reducers);
     int last_owner = 0;
     for (int p = 0; !identity && p < planned.num_maps(); ++p) {

@@ -94,3 +94,42 @@ TEST_CASE("Streamed shuffles: a noisy skewed join split by AQE runs identically 
 
 }  // namespace
 }  // namespace aqesim
+
+namespace aqesim {
+namespace {
+
+TEST_CASE("Streamed shuffles: a generated shuffle written by coalesced tasks is apportioned from one pass",
+          "[engine][streaming]") {
+  // e2 is generated 20,000 x 20,000 (4 x 10^8 cells: streamed, more than a dense matrix may
+  // hold). With AQE on its map tasks are e1's 16 coalesced reduce tasks, so its 20,000 planned
+  // rows are read once, in order, into the 16 rows the tasks wrote (16 x 20,000, dense).
+  const nlohmann::json doc = nlohmann::json::parse(R"({
+    "name": "t", "seed": 1,
+    "cluster": {"executors": 2, "executorCores": 2},
+    "conf": {"spark.sql.shuffle.partitions": 20000},
+    "plan": {"op": "aggregate", "id": "a2", "child": {"op": "exchange", "id": "e2",
+             "child": {"op": "aggregate", "id": "a1", "child": {"op": "exchange", "id": "e1",
+                       "child": {"op": "scan", "id": "s", "bytes": "1g", "tasks": 4}}}}}})");
+  LoadResult lr = LoadScenarioJson(doc, "t.json", {});
+  REQUIRE(lr.errors.empty());
+  for (bool adaptive : {false, true}) {
+    INFO((adaptive ? "AQE on" : "AQE off"));
+    const RunResult r = SimulateQuery(*lr.scenario, adaptive);
+    REQUIRE(r.stages.size() == 3);
+    CHECK(r.stages[1].tasks == (adaptive ? 16 : 20000));  // 1 GiB / 64 MiB
+    CHECK(r.stages[1].shuffle_write_bytes == int64_t{1} << 30);
+    CHECK(r.stages[2].shuffle_read_bytes == int64_t{1} << 30);
+    const ExchangeExplain* e2 = nullptr;
+    for (const ExchangeExplain& e : r.exchanges)
+      if (e.id == "e2") e2 = &e;
+    REQUIRE(e2 != nullptr);
+    CHECK(e2->map_tasks == (adaptive ? 16 : 20000));
+    REQUIRE(e2->true_bytes_by_partition_id.size() == 20000);
+    int64_t total = 0;
+    for (int64_t b : e2->true_bytes_by_partition_id) total += b;
+    CHECK(total == int64_t{1} << 30);
+  }
+}
+
+}  // namespace
+}  // namespace aqesim
