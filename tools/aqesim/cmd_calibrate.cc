@@ -85,9 +85,10 @@ void RunCalibrate(const CalibrateArgs& args) {
   out << "measured: stageOverheadSeconds " << secs(m.stage_overhead_seconds) << " (median of " << m.overhead_samples
       << " stages); replanSeconds " << secs(m.replan_seconds) << " (median of " << m.replan_samples << " gaps, "
       << m.replan_min_seconds << "–" << m.replan_max_seconds << " s); executorStartupSeconds "
-      << secs(m.executor_startup_seconds) << " (deserialization median " << m.fresh_deserialize_median_seconds
-      << " s on " << m.fresh_tasks << " fresh-JVM tasks − " << m.warm_deserialize_median_seconds << " s on "
-      << m.warm_tasks << " others)\n";
+      << secs(m.executor_startup_seconds) << ", executorStageWarmupSeconds " << secs(m.executor_stage_warmup_seconds)
+      << " (Executor Deserialize Time medians: " << m.fresh_deserialize_median_seconds << " s on " << m.fresh_tasks
+      << " fresh-JVM tasks, " << m.first_wave_deserialize_median_seconds << " s on " << m.first_wave_tasks
+      << " first-wave tasks, " << m.later_deserialize_median_seconds << " s on " << m.later_tasks << " later)\n";
   out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
   for (size_t i = 0; i < result.after.size(); ++i) {
     const auto& b = result.before[i];

@@ -63,29 +63,48 @@ std::vector<std::optional<double>> RecordedTaskSeconds(const eventlog::RecordedS
   return out;
 }
 
-/// Per executor id: the earliest Finish Time of any of its tasks (ms). A task launched before
-/// it ran on a fresh JVM.
-std::map<std::string, int64_t> FirstFinishByExecutor(const eventlog::RecordedApplication& app) {
-  std::map<std::string, int64_t> first_finish;
+/// Where a recorded task ran, in cost_model.h's terms: on a fresh JVM (launched before any
+/// task finished on its executor), in a first wave (before any task of its stage finished on
+/// its executor — the recorded stand-in for "the same operators"), or later.
+enum class Warmth { kFresh, kFirstWave, kLater };
+
+struct FirstFinishes {
+  std::map<std::string, int64_t> executor;                     // earliest Finish Time (ms)
+  std::map<std::pair<std::string, int>, int64_t> executor_stage;  // per (executor, stage)
+};
+
+FirstFinishes ComputeFirstFinishes(const eventlog::RecordedApplication& app) {
+  FirstFinishes ff;
+  auto keep_min = [](auto& map, const auto& key, int64_t v) {
+    auto [it, inserted] = map.emplace(key, v);
+    if (!inserted) it->second = std::min(it->second, v);
+  };
   for (const auto& [id, st] : app.stages) {
     for (const auto& t : st.tasks) {
       if (t.finish_time_ms <= 0) continue;
-      auto [it, inserted] = first_finish.emplace(t.executor_id, t.finish_time_ms);
-      if (!inserted) it->second = std::min(it->second, t.finish_time_ms);
+      keep_min(ff.executor, t.executor_id, t.finish_time_ms);
+      keep_min(ff.executor_stage, std::make_pair(t.executor_id, st.stage_id), t.finish_time_ms);
     }
   }
-  return first_finish;
+  return ff;
 }
 
-/// Per task index of a stage: whether its first successful attempt ran on a fresh JVM.
-std::vector<bool> RecordedFreshTasks(const eventlog::RecordedStage& st, const std::map<std::string, int64_t>& first_finish) {
-  std::vector<bool> out(static_cast<size_t>(std::max(st.num_tasks, 0)), false);
+Warmth Classify(const eventlog::RecordedTask& t, int stage_id, const FirstFinishes& ff) {
+  auto e = ff.executor.find(t.executor_id);
+  if (e != ff.executor.end() && t.launch_time_ms < e->second) return Warmth::kFresh;
+  auto s = ff.executor_stage.find({t.executor_id, stage_id});
+  if (s != ff.executor_stage.end() && t.launch_time_ms < s->second) return Warmth::kFirstWave;
+  return Warmth::kLater;
+}
+
+/// Per task index of a stage: the warmth of its first successful attempt.
+std::vector<Warmth> RecordedWarmth(const eventlog::RecordedStage& st, const FirstFinishes& ff) {
+  std::vector<Warmth> out(static_cast<size_t>(std::max(st.num_tasks, 0)), Warmth::kLater);
   std::vector<bool> seen(out.size(), false);
   for (const auto& t : st.tasks) {
     if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || seen[t.index]) continue;
     seen[t.index] = true;
-    auto it = first_finish.find(t.executor_id);
-    out[t.index] = it != first_finish.end() && t.launch_time_ms < it->second;
+    out[t.index] = Classify(t, st.stage_id, ff);
   }
   return out;
 }
@@ -140,7 +159,7 @@ const std::vector<std::string>& MeasuredParameters() {
 
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps) {
   MeasuredTimes m;
-  std::vector<double> overheads, gaps, fresh, warm;
+  std::vector<double> overheads, gaps, fresh, first_wave, later;
   for (const auto* app : apps) {
     // Stage overhead: submission -> first launch.
     for (const auto& [id, st] : app->stages) {
@@ -165,14 +184,17 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
       }
       if (latest) gaps.push_back(static_cast<double>(*st.submission_time_ms - *latest) / 1000.0);
     }
-    // Fresh JVM: tasks launched on an executor before any task finished there.
-    const std::map<std::string, int64_t> first_finish = FirstFinishByExecutor(*app);
+    // Deserialization on fresh JVMs, in first waves, later.
+    const FirstFinishes ff = ComputeFirstFinishes(*app);
     for (const auto& [id, st] : app->stages) {
       for (const auto& t : st.tasks) {
         if (!t.successful) continue;
         const double d = static_cast<double>(t.executor_deserialize_time_ms) / 1000.0;
-        auto it = first_finish.find(t.executor_id);
-        (it != first_finish.end() && t.launch_time_ms < it->second ? fresh : warm).push_back(d);
+        switch (Classify(t, st.stage_id, ff)) {
+          case Warmth::kFresh: fresh.push_back(d); break;
+          case Warmth::kFirstWave: first_wave.push_back(d); break;
+          case Warmth::kLater: later.push_back(d); break;
+        }
       }
     }
   }
@@ -185,11 +207,18 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
     m.replan_max_seconds = *std::max_element(gaps.begin(), gaps.end());
   }
   m.fresh_tasks = static_cast<int>(fresh.size());
-  m.warm_tasks = static_cast<int>(warm.size());
-  if (!fresh.empty() && !warm.empty()) {
-    m.fresh_deserialize_median_seconds = *Median(fresh);
-    m.warm_deserialize_median_seconds = *Median(warm);
-    m.executor_startup_seconds = std::max(0.0, m.fresh_deserialize_median_seconds - m.warm_deserialize_median_seconds);
+  m.first_wave_tasks = static_cast<int>(first_wave.size());
+  m.later_tasks = static_cast<int>(later.size());
+  m.fresh_deserialize_median_seconds = Median(fresh).value_or(0);
+  m.first_wave_deserialize_median_seconds = Median(first_wave).value_or(0);
+  m.later_deserialize_median_seconds = Median(later).value_or(0);
+  if (!fresh.empty() && !(first_wave.empty() && later.empty())) {
+    const double base = first_wave.empty() ? m.later_deserialize_median_seconds : m.first_wave_deserialize_median_seconds;
+    m.executor_startup_seconds = std::max(0.0, m.fresh_deserialize_median_seconds - base);
+  }
+  if (!first_wave.empty() && !later.empty()) {
+    m.executor_stage_warmup_seconds =
+        std::max(0.0, m.first_wave_deserialize_median_seconds - m.later_deserialize_median_seconds);
   }
   return m;
 }
@@ -223,16 +252,21 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     if (mt.stage_overhead_seconds) fixed["stageOverheadSeconds"] = *mt.stage_overhead_seconds;
     if (mt.replan_seconds) fixed["replanSeconds"] = *mt.replan_seconds;
     fixed["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
+    if (mt.executor_stage_warmup_seconds) fixed["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
   } else if (!fixed.contains("executorStartupSeconds")) {
     fixed["executorStartupSeconds"] = 0.0;
   }
+  // Per-task parameters measured rather than fitted: their NNLS columns are left out.
+  const bool warmup_measured = options.measure_from_logs && result.measured.executor_stage_warmup_seconds.has_value();
 
   // ---- step 1: features by finite differences, rows, NNLS ----
   // The fresh-JVM term is taken off the recorded side, on the tasks the log shows on a fresh
   // JVM; the simulated features are measured without it (which simulated task lands on a
   // fresh executor is a matter of placement, and a flip divided by a 0.1 s probe would
   // swamp the finite differences).
+  // The first-wave warm-up likewise when it is measured.
   const double startup = fixed["executorStartupSeconds"].get<double>();
+  const double warmup = warmup_measured ? fixed["executorStageWarmupSeconds"].get<double>() : 0.0;
   json zero = fixed;
   zero["executorStartupSeconds"] = 0.0;
   for (const auto& p : params) zero[p] = 0.0;
@@ -250,7 +284,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     std::vector<Row>& rows = out.rows;
     for (size_t a = 0; a < apps.size(); ++a) {
       const eventlog::RecordedApplication& app = *apps[a];
-      const std::map<std::string, int64_t> first_finish = FirstFinishByExecutor(app);
+      const FirstFinishes first_finishes = ComputeFirstFinishes(app);
       for (const ReplayedSelection& sel : base[a].selections) {
         if (!sel.ok) continue;
         std::string error;
@@ -291,7 +325,12 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
             continue;
           }
           const auto recorded = RecordedTaskSeconds(*st);
-          const std::vector<bool> fresh = RecordedFreshTasks(*st, first_finish);
+          const std::vector<Warmth> warmth = RecordedWarmth(*st, first_finishes);
+          // The measured terms the recorded task paid (a fresh JVM's first task is also a
+          // first wave).
+          auto paid = [&](size_t t) {
+            return (warmth[t] == Warmth::kFresh ? startup + warmup : 0.0) + (warmth[t] == Warmth::kFirstWave ? warmup : 0.0);
+          };
           std::vector<double> rec_values;
           for (const auto& r : recorded) {
             if (r) rec_values.push_back(*r);
@@ -306,7 +345,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
               Row row;
               row.features.resize(k);
               for (size_t j = 0; j < k; ++j) row.features[j] = feature(j, t);
-              row.c0 = base_d[t] + (fresh[t] ? startup : 0.0);
+              row.c0 = base_d[t] + paid(t);
               row.recorded = *recorded[t];
               row.weight = w;
               rows.push_back(std::move(row));
@@ -320,8 +359,8 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
               row.c0 += base_d[t];
             }
             for (double r : rec_values) row.recorded += r;
-            for (size_t t = 0; t < fresh.size(); ++t) {
-              if (fresh[t] && recorded[t]) row.c0 += startup;
+            for (size_t t = 0; t < warmth.size(); ++t) {
+              if (recorded[t]) row.c0 += paid(t);
             }
             // The sum of n tasks: scale to a per-task magnitude.
             row.weight = 1.0 / (med * static_cast<double>(std::max<size_t>(rec_values.size(), 1)));
@@ -337,6 +376,9 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     for (const Row& r : rows) {
       std::vector<double> f = r.features;
       for (double& x : f) x *= r.weight;
+      for (size_t j = 0; j < k; ++j) {
+        if (warmup_measured && params[j] == "executorStageWarmupSeconds") f[j] = 0;
+      }
       A.push_back(std::move(f));
       b.push_back((r.recorded - r.c0) * r.weight);
     }
@@ -366,6 +408,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     // Scored on full replays: mean of (median |stage error| + |makespan error|).
     json c = fixed;
     for (size_t j = 0; j < k; ++j) c[params[j]] = f.theta.size() == k ? f.theta[j] : DefaultOf(params[j]);
+    if (warmup_measured) c["executorStageWarmupSeconds"] = warmup;
     c["coldCodeSlowdown"] = x;
     const double score = Objective(Evaluate(apps, c));
     if (!have_fit || score < best_score - 1e-12) {

@@ -22,7 +22,10 @@
 // 2. Measured, not fitted (MeasureTimes): the driver-side parameters stageOverheadSeconds and
 //    replanSeconds, and the fresh-JVM term executorStartupSeconds, are read from the recorded
 //    gaps and Task Deserialization Times of the logs being fitted (medians, so one outlier
-//    does not set them) and held fixed while step 1 fits the rest. They are never searched
+//    does not set them) and held fixed while step 1 fits the rest; so is the first-wave
+//    executorStageWarmupSeconds when the logs have both first-wave and later tasks on warm
+//    JVMs. The recorded tasks that paid a measured term (by the log's own executors and
+//    times) have it taken off their target; the simulated features are measured without it. They are never searched
 //    against the makespan: a search put replanSeconds at 2 s against recorded gaps of
 //    0.02–0.25 s, buying one log's makespan with an error every other query pays.
 // Fit quality (unweighted, over task rows): R² of predicted vs recorded task wall time,
@@ -42,7 +45,8 @@
 namespace aqesim::validate {
 
 /// JSON names of the parameters fitted in step 1 (per task, NNLS) and of those measured
-/// from the logs (MeasureTimes: stageOverheadSeconds, replanSeconds, executorStartupSeconds).
+/// from the logs (MeasureTimes: stageOverheadSeconds, replanSeconds, executorStartupSeconds;
+/// executorStageWarmupSeconds is in both: measured when the logs allow, else fitted).
 const std::vector<std::string>& TaskLevelParameters();
 const std::vector<std::string>& MeasuredParameters();
 
@@ -60,14 +64,20 @@ struct MeasuredTimes {
   std::optional<double> replan_seconds;
   int replan_samples = 0;
   double replan_min_seconds = 0, replan_max_seconds = 0;
-  /// Median Executor Deserialize Time of successful tasks launched on an executor before any
-  /// task finished there (a fresh JVM: class loading, first deserializations), minus the
-  /// median of the other successful tasks; ≥ 0. Matches cost_model.h's "fresh JVM" rule
-  /// except that an executor's tasks before the replayed execution count (the importer marks
-  /// such executors warm). nullopt when either group is empty.
+  /// Successful tasks by where they ran (cost_model.h's terms): fresh JVM = launched before
+  /// any task finished on its executor; first wave = otherwise, before any task of its stage
+  /// finished on its executor (the stage stands in for "the same operators"); later = the rest.
+  /// An executor's tasks before the replayed execution count (the importer marks it warm).
+  int fresh_tasks = 0, first_wave_tasks = 0, later_tasks = 0;
+  /// Median Executor Deserialize Time of each group (0 when empty).
+  double fresh_deserialize_median_seconds = 0, first_wave_deserialize_median_seconds = 0,
+         later_deserialize_median_seconds = 0;
+  /// executorStartupSeconds: fresh − first-wave median (fresh − later when no first-wave task
+  /// ran on a warm JVM), ≥ 0; nullopt without fresh tasks or without others.
   std::optional<double> executor_startup_seconds;
-  int fresh_tasks = 0, warm_tasks = 0;
-  double fresh_deserialize_median_seconds = 0, warm_deserialize_median_seconds = 0;
+  /// executorStageWarmupSeconds: first-wave − later median, ≥ 0; nullopt when either group is
+  /// empty (the fit then estimates it with the per-task terms).
+  std::optional<double> executor_stage_warmup_seconds;
 };
 
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);
