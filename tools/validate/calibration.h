@@ -1,13 +1,14 @@
 // Calibration of the cost model (models/cost/cost_model.h) to recorded task times.
 //
-// Method (two steps):
+// Method (step 2 runs first: its values are inputs of step 1):
 // 1. Task level, non-negative least squares. A simulated task's duration is linear in the
 //    per-task cost parameters θ_k (taskLaunchSeconds, the seconds-per-byte CPU terms, the
 //    fetch-request terms):  T = c0 + Σ_k θ_k · f_k, where c0 holds the terms that are not
 //    parameters (bytes ÷ the executor's disk or network share, spill) and f_k is the task's
 //    work for parameter k (1 per task, scan bytes, shuffle bytes read, sort bytes, ...).
 //    f_k is measured on the simulator itself, by finite differences: one replay with every
-//    fitted θ at 0 (gives c0), one per parameter with only θ_k at its default value. Simulated
+//    fitted θ at 0 (gives c0), one per parameter with only θ_k at its default value (0.1 s
+//    for a parameter off by default). Simulated
 //    tasks are matched to recorded ones by stage (replay.h's matching) and task index when
 //    both stages ran the same number of tasks; otherwise the stage contributes one row of
 //    task-time sums. Target: recorded task wall time (Finish − Launch) − c0. Rows are weighted
@@ -25,9 +26,10 @@
 //    does not set them) and held fixed while step 1 fits the rest; so is the first-wave
 //    executorStageWarmupSeconds when the logs have both first-wave and later tasks on warm
 //    JVMs. The recorded tasks that paid a measured term (by the log's own executors and
-//    times) have it taken off their target; the simulated features are measured without it. They are never searched
-//    against the makespan: a search put replanSeconds at 2 s against recorded gaps of
-//    0.02–0.25 s, buying one log's makespan with an error every other query pays.
+//    times) have it taken off their target; the simulated features are measured without it.
+//    None of them is searched against the makespan: a search put replanSeconds at 2 s
+//    against recorded gaps of 0.02–0.25 s, buying one log's makespan with an error every
+//    other query pays.
 // Fit quality (unweighted, over task rows): R² of predicted vs recorded task wall time,
 // median absolute error in seconds and relative.
 #ifndef AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
