@@ -1,10 +1,7 @@
 #include "models/shuffle/shuffle_sizes.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
 #include <numeric>
-#include <thread>
 
 #include "models/shuffle/generators.h"
 
@@ -77,74 +74,19 @@ void ShuffleSizes::ForEachRow(const std::function<void(int, std::span<const int6
     return;
   }
   const size_t n = static_cast<size_t>(stream_->num_reducers());
-  const int maps = stream_->num_maps();
   row_buf_.resize(n);
   const bool sum_columns = !partition_bytes_;
   std::vector<int64_t> columns(sum_columns ? n : 0, 0);
-  auto consume = [&](int m, std::span<const int64_t> row) {
+  stream_->Seek(0);
+  for (int m = 0; m < stream_->num_maps(); ++m) {
+    stream_->NextRow(row_buf_);
+    row_in_buf_ = m;
     if (sum_columns) {
       int64_t* col = columns.data();
-      const int64_t* v = row.data();
-      for (size_t r = 0; r < n; ++r) col[r] += v[r];
+      const int64_t* row = row_buf_.data();
+      for (size_t r = 0; r < n; ++r) col[r] += row[r];
     }
-    f(m, row);
-  };
-  stream_->Seek(0);
-  static const unsigned cores = std::thread::hardware_concurrency();
-  if (cores > 1 && static_cast<int64_t>(maps) * static_cast<int64_t>(n) >= kTwoThreadPassCells && maps > 1) {
-    // Generation runs ahead on a second thread through a ring of row buffers; rows reach f in
-    // map order, so the pass is the same as on one thread.
-    constexpr int kRing = 8;
-    std::vector<std::vector<int64_t>> ring(kRing, std::vector<int64_t>(n));
-    std::mutex mu;
-    std::condition_variable cv;
-    int produced = 0, consumed = 0;
-    std::thread producer([&] {
-      for (int m = 0; m < maps; ++m) {
-        {
-          std::unique_lock lock(mu);
-          cv.wait(lock, [&] { return produced - consumed < kRing; });
-        }
-        stream_->NextRow(ring[static_cast<size_t>(m % kRing)]);
-        {
-          std::lock_guard lock(mu);
-          ++produced;
-        }
-        cv.notify_all();
-      }
-    });
-    try {
-      for (int m = 0; m < maps; ++m) {
-        {
-          std::unique_lock lock(mu);
-          cv.wait(lock, [&] { return produced > m; });
-        }
-        consume(m, ring[static_cast<size_t>(m % kRing)]);
-        {
-          std::lock_guard lock(mu);
-          ++consumed;
-        }
-        cv.notify_all();
-      }
-    } catch (...) {
-      {
-        std::lock_guard lock(mu);
-        consumed = maps;  // let the producer run to the end
-      }
-      cv.notify_all();
-      producer.join();
-      throw;
-    }
-    producer.join();
-    std::copy(ring[static_cast<size_t>((maps - 1) % kRing)].begin(), ring[static_cast<size_t>((maps - 1) % kRing)].end(),
-              row_buf_.begin());
-    row_in_buf_ = maps - 1;
-  } else {
-    for (int m = 0; m < maps; ++m) {
-      stream_->NextRow(row_buf_);
-      row_in_buf_ = m;
-      consume(m, row_buf_);
-    }
+    f(m, row_buf_);
   }
   if (sum_columns) partition_bytes_ = std::move(columns);
 }

@@ -41,7 +41,6 @@ inline constexpr int64_t kMaxGeneratedPartitions = 10'000'000;
 
 class ShuffleSizes {
  public:
-  static constexpr int64_t kTwoThreadPassCells = int64_t{1} << 25;
   /// An empty 0 x 0 shuffle.
   ShuffleSizes() = default;
   /// A dense matrix (implicit: anything that was a SizeMatrix is one).
@@ -76,9 +75,6 @@ class ShuffleSizes {
   int64_t at(int map, int reducer) const { return row(map)[static_cast<size_t>(reducer)]; }
 
   /// Calls f(map, row) for every row in map order: one pass (dense: a walk over the matrix).
-  /// A streamed pass of kTwoThreadPassCells cells or more generates rows one ring of buffers
-  /// ahead on a second thread when the machine has two cores; f runs on the calling thread,
-  /// rows in map order either way (same results).
   void ForEachRow(const std::function<void(int, std::span<const int64_t>)>& f) const;
 
   /// Column `reducer` (bytes of every map for that reducer). Streamed: every column named

@@ -2,8 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
 #include "models/shuffle/generators.h"
 
 namespace aqesim {
@@ -136,36 +134,6 @@ TEST_CASE("PlanShuffleSizes: generate is streamed with MaterializeSizes' argumen
   given.form = d;
   CHECK_FALSE(PlanShuffleSizes(given, ctx).streamed());
   CHECK(ShapeOfSizes(given, ctx).partitions == 9);
-}
-
-}  // namespace
-}  // namespace aqesim
-
-namespace aqesim {
-namespace {
-
-TEST_CASE("ShuffleSizes: a big streamed pass (generation on a second thread) gives the rows in order",
-          "[shuffle][sizes][streaming]") {
-  // 2,048 x 16,384 = 2^25 cells: the pass generates ahead on a second thread (2 cores).
-  const GenerateSizes g = Zipf(0.2);
-  const int maps = 2048, reducers = 16384;
-  static_assert(int64_t{2048} * 16384 >= ShuffleSizes::kTwoThreadPassCells);
-  const ShuffleSizes streamed = ShuffleSizes::Generated(g, maps, reducers, int64_t{3} << 40, 9);
-  GeneratedRowStream reference(g, maps, reducers, int64_t{3} << 40, 9);
-  std::vector<int64_t> expected(reducers), columns(reducers, 0);
-  int next = 0;
-  int mismatches = 0;
-  streamed.ForEachRow([&](int m, std::span<const int64_t> row) {
-    mismatches += m != next++;
-    reference.NextRow(expected);
-    mismatches += !std::equal(row.begin(), row.end(), expected.begin());
-    for (int r = 0; r < reducers; ++r) columns[r] += expected[r];
-  });
-  CHECK(next == maps);
-  CHECK(mismatches == 0);
-  CHECK(streamed.PartitionBytes() == columns);
-  // The row buffer holds the last row after the pass.
-  CHECK(std::vector<int64_t>(streamed.row(maps - 1).begin(), streamed.row(maps - 1).end()) == expected);
 }
 
 }  // namespace
