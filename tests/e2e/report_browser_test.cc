@@ -150,7 +150,7 @@ TEST_CASE("report in headless Chromium: a scenario's report renders every chart,
   CHECK(html.find("<script src") == std::string::npos);
   CHECK(html.find("<link") == std::string::npos);
   CHECK(html.find("default-src 'none'") != std::string::npos);
-  CHECK(html.find("spark.sql.adaptive.skewJoin.enabled true") != std::string::npos);
+  CHECK(html.find("Keep spark.sql.adaptive.skewJoin.enabled on") != std::string::npos);
   // Summary + 2 timelines + 2 exchanges before AQE + 2 reads after AQE.
   CheckInBrowser(chromium, page, "skew-join-report.png", 7, dir);
 }

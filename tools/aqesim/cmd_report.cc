@@ -14,6 +14,7 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
 #include "tools/sweep/sweep_row.h"
@@ -73,6 +74,22 @@ void RegisterReport(CLI::App& app) {
       const RunResult off = SimulateOrThrow(*scenario, false);
       const RunResult on = SimulateOrThrow(*scenario, true);
       input = report::InputFromRuns(*scenario, off, on);
+      input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
+        ConfOverrides ov;
+        ov.properties_file = args.properties_file;
+        for (const std::string& kv : args.conf) {  // well-formed: the first load accepted them
+          const size_t eq = kv.find('=');
+          ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        }
+        for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
+        LoadResult res = LoadScenarioFile(args.path, ov);
+        if (!res.errors.empty()) return std::nullopt;
+        try {
+          return SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
+        } catch (const std::exception&) {
+          return std::nullopt;
+        }
+      };
     } else {
       if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty())
         throw InputError("--conf and --properties-file apply to a scenario input, not to " + o->scenario.path);

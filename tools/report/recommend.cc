@@ -115,17 +115,25 @@ Recommendation Recommend(const TuningFacts& f) {
     if (!adaptive) {
       AddLine(&r, "spark.sql.adaptive.enabled", "true", "skewed shuffle " + sizes + ": AQE's skew join splits it");
     }
-    AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
-            "skewed shuffle " + sizes + ": OptimizeSkewedJoin splits the hot partitions" +
-                (f.skew_splits_aqe_on > 0 ? " (" + std::to_string(f.skew_splits_aqe_on) + " split in the AQE run)" : ""));
+    if (!c.skew_join_enabled) {
+      AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
+              "skewed shuffle " + sizes + ": OptimizeSkewedJoin splits the hot partitions");
+    } else if (adaptive && f.skew_splits_aqe_on > 0 &&
+               std::find_if(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+                 return n.rfind("Keep spark.sql.adaptive.skewJoin.enabled", 0) == 0;
+               }) == r.notes.end()) {
+      r.notes.push_back("Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split " +
+                        std::to_string(f.skew_splits_aqe_on) + " skewed partition(s) in the AQE run.");
+    }
     if (s->read_skew_ratio_aqe_on < kSeveritySevere) continue;  // AQE already evens the tasks out
     // Why not split? The driver does not see it (below), or the thresholds are too high.
     const bool invisible = IsHighlyCompressed(*s, c) && SparkWouldSplit(s->true_max_bytes, s->true_median_bytes, c) &&
                            !SparkWouldSplit(s->seen_max_bytes, s->seen_median_bytes, c);
     if (invisible) continue;  // handled by the MapStatus guardrail
+    // A partition is skewed above max(threshold, factor x median): only the larger of the two
+    // bounds moves the cut, so only that one is worth lowering.
     const double factor_cut = static_cast<double>(s->seen_median_bytes) * c.skewed_partition_factor;
-    if (static_cast<double>(c.skewed_partition_threshold_bytes) > factor_cut &&
-        s->true_max_bytes <= c.skewed_partition_threshold_bytes * 2) {
+    if (static_cast<double>(c.skewed_partition_threshold_bytes) > factor_cut) {
       const int64_t threshold = RoundUpTo(std::max<int64_t>(advisory, static_cast<int64_t>(factor_cut)), kMiB);
       if (threshold < c.skewed_partition_threshold_bytes) {
         AddLine(&r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", SparkByteString(threshold),
@@ -437,12 +445,14 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     }
   }
   if (skewed) {
-    AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
-            splits_typical ? "AQE splits skewed partitions at " + std::to_string(points_with_splits) + " of " +
-                                 std::to_string(ok.size()) + " points: the skew join is what evens the tasks out"
-                           : "the tasks stay skewed (typical max÷median " + Fixed(typical_skew, 2) + ")");
-    r.notes.push_back("The slowness is skew: tune the skew settings (spark.sql.adaptive.skewJoin.skewedPartitionFactor, "
-                      "skewedPartitionThresholdInBytes), not the partition count.");
+    // Spark's default already has the skew join on: a note, not a line to set.
+    r.notes.push_back("Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): " +
+                      (splits_typical ? "AQE splits skewed partitions at " + std::to_string(points_with_splits) + " of " +
+                                            std::to_string(ok.size()) + " points; the skew join is what evens the tasks out."
+                                      : "the tasks stay skewed (typical max÷median " + Fixed(typical_skew, 2) + ")."));
+    r.notes.push_back("The slowness is skew: its levers are spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes "
+                      "(or skewedPartitionFactor, when factor × median partition is above the threshold), not the "
+                      "partition count.");
   }
   const bool changes = std::any_of(r.lines.begin(), r.lines.end(), [](const ConfLine& l) {
     return l.reason.rfind("the fastest point", 0) == 0;
@@ -454,6 +464,25 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     r.diagnosis = "Skew limits the static plan; " + r.diagnosis;
   }
   return r;
+}
+
+void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with) {
+  if (r->lines.empty() || !makespan_with) return;
+  const std::optional<double> simulated = makespan_with(r->lines);
+  std::string keys;
+  for (const ConfLine& l : r->lines) keys += (keys.empty() ? "" : ", ") + l.key + " " + l.value;
+  if (!simulated) {
+    r->notes.push_back("Simulating the scenario with " + keys + " failed: the lines are not checked.");
+    return;
+  }
+  if (*simulated < kAqeGainRatio * current_seconds) {
+    r->notes.push_back("Checked by simulation: with " + keys + " the makespan goes from " + Fixed(current_seconds, 2) +
+                       " s to " + Fixed(*simulated, 2) + " s.");
+    return;
+  }
+  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated, 2) + " s against " + Fixed(current_seconds, 2) +
+                     " s now, less than a 2% gain, so nothing is recommended.");
+  r->lines.clear();
 }
 
 }  // namespace aqesim::report

@@ -67,6 +67,12 @@ struct SweepBest {
 /// guardrails, as conf lines for the keys whose best value differs from the scenario's.
 Recommendation RecommendFromSweep(const nlohmann::json& sweep_doc, SweepBest* best);
 
+/// Checks a scenario's recommendation by simulating it. The lines are kept only when, applied
+/// together, they cut the makespan below 98 % of `current_seconds` (a note then gives the
+/// simulated gain); otherwise they are withdrawn and a note says what the simulation gave.
+/// Warnings are kept either way: they are about risk, not speed.
+void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with);
+
 /// "64m"-style rendering Spark accepts for a byte count (binary units, exact when possible).
 std::string SparkByteString(int64_t bytes);
 

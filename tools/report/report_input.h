@@ -11,6 +11,7 @@
 #ifndef AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 #define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,12 @@
 namespace aqesim::report {
 
 enum class InputKind { kRun, kSweep };
+
+struct ConfLine;  // recommend.h
+/// The makespan in seconds of the report's scenario simulated with `extra` Spark settings added
+/// (winning over its own), with AQE on or off as the settings leave spark.sql.adaptive.enabled;
+/// nullopt when the settings cannot be simulated.
+using MakespanWith = std::function<std::optional<double>(const std::vector<ConfLine>& extra)>;
 
 struct ReportInput {
   InputKind kind = InputKind::kRun;
@@ -43,6 +50,9 @@ struct ReportInput {
   bool cluster_known = false;
   /// The sweep output ({"sweep", "rows"}) for InputKind::kSweep.
   nlohmann::json sweep;
+  /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
+  /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
+  MakespanWith makespan_with;
 };
 
 /// From a loaded scenario and its two runs (the report's own simulation).

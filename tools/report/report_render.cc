@@ -248,9 +248,18 @@ std::string Card(const std::string& value, const std::string& label) {
   return "<div class=\"card\"><b>" + Esc(value) + "</b><span>" + Esc(label) + "</span></div>";
 }
 
+// The rules' recommendation, checked by simulation when the input is a scenario.
+Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) {
+  Recommendation rec = Recommend(facts);
+  const bool adaptive = facts.conf.adaptive_enabled;
+  if ((adaptive && facts.has_aqe_on) || (!adaptive && facts.has_aqe_off))
+    CheckBySimulation(&rec, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off, in.makespan_with);
+  return rec;
+}
+
 std::string RunBody(const ReportInput& in, Charts* charts) {
   const TuningFacts facts = FactsFromInput(in);
-  const Recommendation rec = Recommend(facts);
+  const Recommendation rec = RecommendForRun(in, facts);
   std::string h = "<h1>aqesim tuning report — " + Esc(in.scenario_name) + "</h1>\n";
   if (!in.description.empty()) h += "<p class=\"sub\">" + Esc(in.description) + "</p>\n";
   h += "<p class=\"sub\">Input: " + Esc(in.source) +
@@ -549,7 +558,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
          " skew splits, " + std::to_string(c.broadcast_conversions) + " runtime broadcast conversions, " +
          std::to_string(c.local_reads) + " local shuffle reads\n";
   }
-  m += "\n" + RecommendationMd(Recommend(facts));
+  m += "\n" + RecommendationMd(RecommendForRun(in, facts));
   m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ 1.78, severe ≥ "
        "3.16, critical ≥ 10).\n\n";
   if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(in.run_on);

@@ -1,5 +1,7 @@
 #include "tools/report/recommend.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 namespace aqesim::report {
@@ -53,13 +55,72 @@ TEST_CASE("Recommend: skew points at the skew settings, never at more partitions
   s.read_spill_bytes_aqe_off = 5 * kGiB;
   f.shuffles = {s};
   f.skew_splits_aqe_on = 1;
-  const Recommendation r = Recommend(f);
-  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
+  Recommendation r = Recommend(f);
+  // The skew join is on by default: nothing to set for it (a line is for a change), a note to keep it.
+  CHECK_FALSE(r.Sets("spark.sql.adaptive.skewJoin.enabled"));
+  CHECK(std::find(r.notes.begin(), r.notes.end(),
+                  "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split 1 skewed "
+                  "partition(s) in the AQE run.") != r.notes.end());
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
   CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.initialPartitionNum"));
   CHECK(r.diagnosis.rfind("Skew: e1", 0) == 0);
   REQUIRE_FALSE(r.notes.empty());
   CHECK(r.notes.back().rfind("Not recommending more shuffle partitions", 0) == 0);
+  // Turned off in the job: turning it on is the line.
+  f.conf.skew_join_enabled = false;
+  r = Recommend(f);
+  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
+}
+
+TEST_CASE("Recommend: a skew factor under the threshold is not the lever", "[report][recommend]") {
+  // The demo's shape: 5 x 16 MiB median = 80 MiB < 256 MiB threshold, so lowering the factor
+  // changes nothing; partitions between 80 and 256 MiB stay whole, and only the threshold cuts.
+  TuningFacts f = BaseFacts();
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = 200;
+  s.true_total_bytes = 6 * kGiB;
+  s.true_max_bytes = 1280 * kMiB;  // far above 2 x threshold: was sent to the factor before
+  s.true_median_bytes = 16 * kMiB;
+  s.seen_max_bytes = s.true_max_bytes;
+  s.seen_median_bytes = s.true_median_bytes;
+  s.read_skew_ratio_aqe_off = 40.0;
+  s.read_skew_ratio_aqe_on = 3.5;
+  f.shuffles = {s};
+  const Recommendation r = Recommend(f);
+  CHECK_FALSE(r.Sets("spark.sql.adaptive.skewJoin.skewedPartitionFactor"));
+  // max(advisory 64 MiB, 5 x 16 MiB) = 80 MiB.
+  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "80m"));
+}
+
+TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that gains is kept",
+          "[report][recommend]") {
+  Recommendation r;
+  r.lines.push_back({"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "80m", "why"});
+  r.warnings.push_back("risk");
+  std::vector<ConfLine> asked;
+  CheckBySimulation(&r, 32.46, [&](const std::vector<ConfLine>& extra) -> std::optional<double> {
+    asked = extra;
+    return 32.56;
+  });
+  REQUIRE(asked.size() == 1);
+  CHECK(asked[0].value == "80m");
+  CHECK(r.lines.empty());
+  CHECK(r.warnings.size() == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] == "Simulated with spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes 80m: 32.56 s against "
+                      "32.46 s now, less than a 2% gain, so nothing is recommended.");
+
+  Recommendation kept;
+  kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 97.9; });
+  CHECK(kept.lines.size() == 1);
+  REQUIRE(kept.notes.size() == 1);
+  CHECK(kept.notes[0] == "Checked by simulation: with spark.sql.shuffle.partitions 1200 the makespan goes from "
+                         "100.00 s to 97.90 s.");
+  // Exactly 2%: not enough.
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 98.0; });
+  CHECK(kept.lines.empty());
 }
 
 TEST_CASE("Recommend: skew that AQE leaves behind lowers the skew threshold", "[report][recommend]") {
@@ -188,7 +249,8 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
   CHECK(*best.point == 1);  // 400 is faster, but the tasks are skewed
   CHECK(best.baseline_point == 1u);
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
-  CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.enabled", "true"));
+  CHECK(r.lines.empty());  // the skew join is Spark's default: a note says to keep it
+  CHECK(r.notes.size() >= 2);
   CHECK(r.diagnosis == "Skew limits the static plan; the scenario's own values are (within 2%) the fastest of the sweep.");
   // Skew splits at most points count as skew too.
   for (auto& row : doc["rows"]) {
