@@ -111,7 +111,9 @@ class PlanReader {
     node->op = *op;
     node->pointer = pointer;
     const OpFields& fields = FieldsOf(*op);
-    const std::string what = "a " + std::string(PlanOpName(*op)) + " node";
+    const std::string_view name = PlanOpName(*op);
+    const bool vowel = !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos;
+    const std::string what = (vowel ? "an " : "a ") + std::string(name) + " node";
     CheckFields(v, pointer, fields.allowed, what, sink_);
     for (const std::string& f : fields.required)
       if (!v.contains(f)) sink_->Error(pointer, "missing field \"" + f + "\" of " + what);

@@ -200,7 +200,11 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
       ConfOverrides ov = spec.overrides;
       ApplyGridValue(axis.key, value, &doc, &ov);
       LoadResult r = LoadScenarioJson(doc, spec.scenario_path, ov);
-      for (const Diagnostic& d : r.errors) errors->push_back("--grid " + axis.key + "=" + value + ": " + d.ToString());
+      // A problem with the grid value itself names the --grid argument once, not as a --conf too.
+      const std::string as_conf = "--conf " + axis.key + "=" + value;
+      for (const Diagnostic& d : r.errors)
+        errors->push_back("--grid " + axis.key + "=" + value + ": " +
+                          (d.file == as_conf && d.pointer.empty() ? d.message : d.ToString()));
     }
   }
   p.num_points = GridPointCount(spec.axes);

@@ -110,6 +110,8 @@ TEST_CASE("PrepareSweep: unknown keys and bad values are diagnostics", "[sweep][
   CHECK(errors[1].rfind("--grid cluster.executors=0: ", 0) == 0);
   CHECK(errors[1].find("/cluster/executors") != std::string::npos);
   CHECK(errors[2].rfind("--grid spark.sql.adaptive.coalescePartitions.minPartitionSize=0: ", 0) == 0);
+  // The grid value is named once, not again as a --conf.
+  CHECK(errors[2].find("--conf") == std::string::npos);
   CHECK(errors[3] == "--grid cluster.executors: the key is swept twice; give all its values in one --grid");
 }
 
