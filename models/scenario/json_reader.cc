@@ -89,6 +89,25 @@ std::string PointerAppend(const std::string& pointer, size_t index) {
   return pointer + "/" + std::to_string(index);
 }
 
+size_t JsonNestingTooDeep(const std::string& text) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
 std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
   // One frame per open container; the pointer of a key is built only when it is a duplicate
   // (a 100000-deep document must not build 100000 pointers).

@@ -38,6 +38,13 @@ struct DuplicateKey {
 };
 std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text);
 
+/// Byte offset of the first '[' or '{' of `text` nested deeper than kMaxJsonDepth (outside
+/// strings), or npos. Deeper documents are refused before parsing: copying or converting
+/// such a value recurses once per level (nlohmann's ordered_json copies an object's members
+/// when it grows), which overflows the stack.
+inline constexpr size_t kMaxJsonDepth = 10000;
+size_t JsonNestingTooDeep(const std::string& text);
+
 /// Where a problem came from, for ordering: the scenario document (by the document position
 /// of `sort_pointer`), then the --properties-file (by line), then --conf (by position).
 enum class ProblemOrigin { kDocument = 0, kPropertiesFile = 1, kCommandLine = 2 };

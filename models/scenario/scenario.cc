@@ -464,6 +464,13 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
     result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(err)});
     return result;
   }
+  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {
+    const auto [line, col] = LineColumn(text, deep);
+    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
+                                 " deep, found deeper nesting"});
+    return result;
+  }
   Json doc;
   try {
     doc = Json::parse(text);

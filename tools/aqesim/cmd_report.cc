@@ -10,6 +10,7 @@
 #include <string>
 
 #include "models/scenario/input_file.h"
+#include "models/scenario/json_reader.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -67,7 +68,10 @@ void RegisterReport(CLI::App& app) {
     std::string text;
     if (const int err = ReadInputFile(o->scenario.path, &text); err != 0)  // no hang on a FIFO
       throw InputError(o->scenario.path + ": cannot read the file: " + std::strerror(err));
-    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    // Too deep to copy safely: the scenario loader reports it.
+    const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
+                                   ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                   : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     report::ReportInput input;
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
       auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors

@@ -168,10 +168,13 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
     errors->push_back(spec.scenario_path + ": cannot read scenario: " + std::strerror(err));
     return std::nullopt;
   }
-  p.doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  LoadResult base = LoadScenarioJson(p.doc, spec.scenario_path, spec.overrides);
-  if (p.doc.is_discarded() || text.find('\0') != std::string::npos || !FindDuplicateKeys(text).empty())
-    base = LoadScenarioFile(spec.scenario_path, spec.overrides);  // for its parse or duplicate-key message
+  // What only the file loader reports (too deep: converting the document would recurse per level).
+  const bool strict = JsonNestingTooDeep(text) != std::string::npos || text.find('\0') != std::string::npos ||
+                      !FindDuplicateKeys(text).empty();
+  if (!strict) p.doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  LoadResult base = strict || p.doc.is_discarded()
+                        ? LoadScenarioFile(spec.scenario_path, spec.overrides)  // for its message
+                        : LoadScenarioJson(p.doc, spec.scenario_path, spec.overrides);
   if (!base.errors.empty()) {
     for (const Diagnostic& d : base.errors) errors->push_back(d.ToString());
     return std::nullopt;
