@@ -6,11 +6,17 @@
 // A case is NAME.expect (the input, when there is one, sits next to it):
 //   # what the case is
 //   input: NAME.json            file under tests/bad_inputs ({in})
-//   args: run {in} -o {out}     arguments; {in}, {out} (in a fresh directory), {dir} (tests/bad_inputs)
+//   setup: mkfifo {tmp}/f       optional, repeatable: mkfifo P | symlink TARGET LINK | copy SRC DST |
+//                               mkdir P | fill P COUNT TEXT (TEXT repeated COUNT times, "\n" = newline)
+//   args: run {in} -o {out}     arguments, split at spaces ('a b' is one argument); {in}, {out}
+//                               ({outdir}/out.json, {outdir} a fresh directory that must stay empty),
+//                               {tmp} (a fresh scratch directory), {dir} (tests/bad_inputs)
 //   exit: 2
 //   error: {in}: /plan/bytes: expected ...   the one "aqesim: error: " line, placeholders expanded
+// Stdin is /dev/null. Every file of {tmp} must be unchanged afterwards (e.g. -o onto the input).
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,6 +64,8 @@ TimedResult RunWithDeadline(const std::vector<std::string>& args, int seconds) {
   argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
+    const int null_fd = open("/dev/null", O_RDONLY);  // nothing may wait for a terminal
+    if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
@@ -115,8 +123,31 @@ std::vector<std::string> Lines(const std::string& text) {
   return out;
 }
 
+// Splits at spaces; 'a b' (single quotes) is one word.
+std::vector<std::string> Words(const std::string& line) {
+  std::vector<std::string> out;
+  std::string word;
+  bool quoted = false, any = false;
+  for (char c : line) {
+    if (c == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) out.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
+  }
+  if (any) out.push_back(word);
+  return out;
+}
+
 struct Case {
   std::string name, input, args, error;
+  std::vector<std::string> setup;
   int exit_code = 2;
 };
 
@@ -134,6 +165,7 @@ Case ReadCase(const fs::path& expect) {
     if (auto v = value("args")) c.args = *v;
     if (auto v = value("exit")) c.exit_code = std::stoi(*v);
     if (auto v = value("error")) c.error = *v;
+    if (auto v = value("setup")) c.setup.push_back(*v);
   }
   return c;
 }
@@ -166,17 +198,53 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
   for (const fs::path& f : CaseFiles()) {
     const Case c = ReadCase(f);
     const fs::path out_dir = fs::temp_directory_path() / ("aqesim-bad-" + std::to_string(getpid()) + "-" + c.name);
-    fs::remove_all(out_dir);
-    fs::create_directories(out_dir);
-    const std::map<std::string, std::string> vars = {
-        {"{in}", dir + "/" + c.input}, {"{out}", (out_dir / "out.json").string()}, {"{dir}", dir}};
+    const fs::path tmp_dir = out_dir.string() + "-tmp";
+    for (const fs::path& d : {out_dir, tmp_dir}) {
+      fs::remove_all(d);
+      fs::create_directories(d);
+    }
+    const std::map<std::string, std::string> vars = {{"{in}", dir + "/" + c.input},
+                                                     {"{out}", (out_dir / "out.json").string()},
+                                                     {"{outdir}", out_dir.string()},
+                                                     {"{tmp}", tmp_dir.string()},
+                                                     {"{dir}", dir}};
+    for (const std::string& step : c.setup) {
+      std::vector<std::string> w = Words(step);
+      for (std::string& x : w) x = Replace(x, vars);
+      INFO("case " << c.name << ": setup " << step);
+      REQUIRE(!w.empty());
+      if (w[0] == "mkfifo" && w.size() == 2) REQUIRE(mkfifo(w[1].c_str(), 0644) == 0);
+      else if (w[0] == "symlink" && w.size() == 3) fs::create_symlink(w[1], w[2]);
+      else if (w[0] == "copy" && w.size() == 3) fs::copy_file(w[1], w[2]);
+      else if (w[0] == "mkdir" && w.size() == 2) fs::create_directories(w[1]);
+      else if (w[0] == "fill" && w.size() == 4) {
+        std::string text = w[3];
+        for (size_t pos; (pos = text.find("\\n")) != std::string::npos;) text.replace(pos, 2, "\n");
+        std::ofstream out(w[1], std::ios::binary);
+        for (long i = std::stol(w[2]); i > 0; --i) out << text;
+      }
+      else FAIL("unknown setup step");
+    }
+    // The scratch directory's regular files before the run (they must not change).
+    std::map<std::string, std::string> before;
+    auto snapshot = [&] {
+      std::map<std::string, std::string> files;
+      for (const auto& e : fs::recursive_directory_iterator(tmp_dir)) {
+        std::error_code ec;
+        if (!fs::is_regular_file(e.symlink_status(ec))) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        files[e.path().string()] = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      }
+      return files;
+    };
+    before = snapshot();
     std::vector<std::string> args;
-    std::istringstream words(c.args);
-    for (std::string w; words >> w;) args.push_back(Replace(w, vars));
+    for (const std::string& w : Words(c.args)) args.push_back(Replace(w, vars));
     const TimedResult r = RunWithDeadline(args, kHangSeconds);
     ++ran;
 
     INFO("case " << c.name << ": aqesim " << c.args << "\nstderr:\n" << r.stderr_text);
+    CHECK(snapshot() == before);
     CHECK_FALSE(r.timed_out);
     CHECK(r.signal == 0);
     CHECK(r.exit_code == c.exit_code);
@@ -193,6 +261,7 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
     for (const auto& e : fs::directory_iterator(out_dir)) left.push_back(e.path().filename().string());
     CHECK(left.empty());
     fs::remove_all(out_dir);
+    fs::remove_all(tmp_dir);
   }
   CHECK(ran >= 40);
 }
@@ -215,6 +284,96 @@ TEST_CASE("fuzz regressions and seed corpora replay without breaking a contract"
     }
   }
   CHECK(replayed > 0);
+}
+
+}  // namespace aqesim::e2e
+
+namespace aqesim::e2e {
+namespace {
+
+std::string ReadAll(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+void WriteAll(const std::filesystem::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+}  // namespace
+
+TEST_CASE("awkward but valid inputs and outputs: BOMs, CRLF, links, devices, a FIFO being written", "[e2e][bad_inputs]") {
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("aqesim-awkward-" + std::to_string(getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const std::string valid = ReadAll(SourcePath("tests/bad_inputs/data/valid.json"));
+  WriteAll(tmp / "plain.json", valid);
+  const CommandResult plain = RunAqesim({"run", (tmp / "plain.json").string(), "--format", "json"});
+  REQUIRE(plain.exit_code == 0);
+  REQUIRE(plain.stdout_text.find("\"runs\"") != std::string::npos);
+
+  SECTION("a UTF-8 BOM before the scenario is skipped") {
+    fs::create_directories(tmp / "bom");  // same file name: the scenario is named after it
+    WriteAll(tmp / "bom" / "plain.json", "\xEF\xBB\xBF" + valid);
+    const CommandResult r = RunAqesim({"run", (tmp / "bom" / "plain.json").string(), "--format", "json"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.stdout_text == plain.stdout_text);
+  }
+  SECTION("a csv with a BOM and CRLF line ends reads like the plain csv") {
+    fs::copy_file(SourcePath("tests/bad_inputs/data/csv_m.json"), tmp / "s.json");
+    WriteAll(tmp / "m.csv", "1,2\n3,4\n");
+    const CommandResult lf = RunAqesim({"run", (tmp / "s.json").string(), "--format", "json"});
+    WriteAll(tmp / "m.csv", "\xEF\xBB\xBF" "1,2\r\n3,4\r\n");
+    const CommandResult crlf = RunAqesim({"run", (tmp / "s.json").string(), "--format", "json"});
+    CHECK(lf.exit_code == 0);
+    CHECK(crlf.exit_code == 0);
+    CHECK(crlf.stdout_text == lf.stdout_text);
+  }
+  SECTION("-o through a dangling symbolic link writes its target and keeps the link") {
+    fs::create_symlink(tmp / "target.json", tmp / "link.json");
+    const CommandResult r = RunAqesim({"run", (tmp / "plain.json").string(), "--format", "json", "-o",
+                                       (tmp / "link.json").string()});
+    CHECK(r.exit_code == 0);
+    CHECK(fs::is_symlink(fs::symlink_status(tmp / "link.json")));
+    CHECK(ReadAll(tmp / "target.json") == plain.stdout_text);
+  }
+  SECTION("-o to /dev/null (through a link) writes in place: the device stays a device") {
+    fs::create_symlink("/dev/null", tmp / "null");
+    const CommandResult r = RunAqesim({"run", (tmp / "plain.json").string(), "-o", (tmp / "null").string()});
+    CHECK(r.exit_code == 0);
+    CHECK(fs::is_symlink(fs::symlink_status(tmp / "null")));
+    CHECK(fs::is_character_file(fs::status("/dev/null")));
+  }
+  SECTION("a scenario FIFO with a writer (like <(...)) is read to its end") {
+    fs::create_directories(tmp / "fifo");
+    const fs::path fifo = tmp / "fifo" / "plain.json";  // named like the plain scenario
+    REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+    pid_t writer = fork();
+    if (writer == 0) {
+      const int fd = open(fifo.c_str(), O_WRONLY);  // waits for aqesim to open the FIFO
+      if (fd < 0) _exit(1);
+      size_t done = 0;
+      while (done < valid.size()) {
+        const ssize_t n = write(fd, valid.data() + done, valid.size() - done);
+        if (n <= 0) _exit(1);
+        done += static_cast<size_t>(n);
+      }
+      _exit(0);
+    }
+    // aqesim may open the FIFO before the writer does (then it reads it as empty): retry a
+    // few times; the writer is waiting in open() until a reader comes.
+    CommandResult r;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      r = RunAqesim({"run", fifo.string(), "--format", "json"});
+      if (r.exit_code == 0) break;
+      usleep(100 * 1000);
+    }
+    CHECK(r.exit_code == 0);
+    CHECK(r.stdout_text == plain.stdout_text);
+    const int unblock = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // releases a writer still waiting
+    int status = 0;
+    waitpid(writer, &status, 0);
+    if (unblock >= 0) close(unblock);
+  }
+  fs::remove_all(tmp);
 }
 
 }  // namespace aqesim::e2e
