@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, clang, AQESIM_FUZZ) in build-fuzz and runs each
+# for a bounded time from its seed corpus (tests/fuzz/corpus/<target>/, copied: the checkout
+# is not modified). A crash, leak, timeout or out-of-memory fails the script; the input is
+# copied to tests/fuzz/regressions/<target>/ so that it can be committed and replayed by the
+# normal test run (tests/e2e/bad_inputs_test.cc).
+#   tools/ci/fuzz.sh [SECONDS_PER_TARGET]   (default 60; env AQESIM_FUZZ_TARGETS to pick targets)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+build=${AQESIM_FUZZ_BUILD:-build-fuzz}
+jobs=${AQESIM_JOBS:-2}
+targets=${AQESIM_FUZZ_TARGETS:-"scenario_loader spark_strings csv_matrix eventlog_codecs eventlog_lines"}
+
+# clang, and libFuzzer's runtime (libclang-rt-dev is only recommended by clang's packages).
+missing=()
+for p in clang libclang-rt-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "fuzz: installing ${missing[*]}" >&2
+  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DAQESIM_FUZZ=ON -DBUILD_TESTING=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
+cmake --build "$build" -j"$jobs" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >&2
+
+work="$build/fuzz-work"
+mkdir -p "$work"
+export AQESIM_FUZZ_TMP="$work"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+total_execs=0
+failed=()
+for t in $targets; do
+  corpus="$work/corpus-$t"; artifacts="$work/artifacts-$t/"
+  rm -rf "$artifacts"; mkdir -p "$corpus" "$artifacts"
+  [ -d "tests/fuzz/corpus/$t" ] && cp -n tests/fuzz/corpus/$t/* "$corpus/" 2>/dev/null || true
+  log="$work/$t.log"
+  status=0
+  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$log" 2>&1 || status=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  execs=${execs:-0}
+  total_execs=$((total_execs + execs))
+  echo "fuzz: $t: $execs executions in ${seconds}s, exit $status, corpus $(ls "$corpus" | wc -l) inputs" >&2
+  if [ "$status" != 0 ] || [ -n "$(ls -A "$artifacts")" ]; then
+    failed+=("$t")
+    mkdir -p "tests/fuzz/regressions/$t"
+    for f in "$artifacts"*; do [ -f "$f" ] && cp "$f" "tests/fuzz/regressions/$t/" && echo "fuzz: $t: saved $(basename "$f") to tests/fuzz/regressions/$t/" >&2; done
+    tail -40 "$log" >&2
+  fi
+done
+echo "fuzz: total $total_execs executions" >&2
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "fuzz: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
