@@ -359,6 +359,9 @@ class LzfSource : public BlockSource {
     if (!ReadOrTruncate(header + 5, 2)) return false;
     const uint32_t compressed = ReadBe16(header + 3);
     const uint32_t uncompressed = ReadBe16(header + 5);
+    // liblzf reads its first input byte before checking the length: an empty compressed
+    // chunk would be read through a null pointer.
+    if (compressed == 0 && uncompressed != 0) in_->Corrupt("lzf", "compressed chunk without data");
     compressed_.resize(compressed);
     if (!ReadOrTruncate(compressed_.data(), compressed_.size())) return false;
     block_.resize(uncompressed);
