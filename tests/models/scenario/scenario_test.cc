@@ -1,10 +1,12 @@
 #include "models/scenario/scenario.h"
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/temp_dir.h"
 
 namespace aqesim {
 namespace {
@@ -16,28 +18,8 @@ namespace {
 const std::string kBadDir = std::string(AQESIM_SOURCE_DIR) + "/tests/data/scenarios/bad";
 
 // A scratch folder, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = (std::filesystem::temp_directory_path() /
-             ("aqesim_loader_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++)))
-                .string();
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+struct TempDir : testing::TempDir {
+  TempDir() : testing::TempDir("aqesim_loader_test") {}
 };
 
 std::string Strip(std::string line, const std::string& prefix) {

@@ -1,39 +1,18 @@
 // Loader: cluster.executorTimeline, scan taskBytes and costFile (the pieces recorded runs need).
-#include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "models/scenario/scenario.h"
+#include "tests/support/temp_dir.h"
 
 namespace aqesim {
 namespace {
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    static int counter = 0;
-    path_ = (std::filesystem::temp_directory_path() /
-             ("aqesim_timeline_cost_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++)))
-                .string();
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    const std::string p = path_ + "/" + name;
-    std::filesystem::create_directories(std::filesystem::path(p).parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+struct ScratchDir : testing::TempDir {
+  ScratchDir() : testing::TempDir("aqesim_timeline_cost_test") {}
 };
 
 struct Loaded {
