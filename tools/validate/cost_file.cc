@@ -2,10 +2,9 @@
 
 #include <cctype>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "models/cost/cost_params.h"
+#include "models/scenario/input_file.h"
 
 namespace aqesim::validate {
 
@@ -40,12 +39,12 @@ void CheckCostObject(const json& cost, const std::string& file, std::vector<std:
 }
 
 json ReadCostFile(const std::string& path, std::vector<std::string>* errors) {
-  std::ifstream in(path);
-  if (!in) {
+  std::string text;
+  if (ReadInputFile(path, &text) != 0) {  // never blocks on a FIFO
     errors->push_back(path + ": cannot open the cost file");
     return json::object();
   }
-  json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     errors->push_back(path + ": not valid JSON");
     return json::object();
@@ -54,25 +53,6 @@ json ReadCostFile(const std::string& path, std::vector<std::string>* errors) {
   const size_t before = errors->size();
   CheckCostObject(doc, path, errors);
   return errors->size() == before ? doc : json::object();
-}
-
-json InlineCostFile(const json& scenario, const std::string& scenario_path, std::vector<std::string>* errors) {
-  if (!scenario.is_object() || !scenario.contains("costFile")) return scenario;
-  json out = scenario;
-  const json& ref = scenario["costFile"];
-  out.erase("costFile");
-  if (!ref.is_string()) {
-    errors->push_back(scenario_path + ": /costFile: expected a file name, found " + ref.dump());
-    return out;
-  }
-  std::filesystem::path p = ref.get<std::string>();
-  if (p.is_relative()) p = std::filesystem::path(scenario_path).parent_path() / p;
-  json cost = ReadCostFile(p.string(), errors);
-  if (out.contains("cost") && out["cost"].is_object()) {
-    for (const auto& [k, v] : out["cost"].items()) cost[k] = v;
-  }
-  out["cost"] = std::move(cost);
-  return out;
 }
 
 }  // namespace aqesim::validate

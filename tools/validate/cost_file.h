@@ -1,7 +1,8 @@
 // Cost files: a JSON object of cost-model parameters by their JSON names
 // (models/cost/cost_params.h CostParamRegistry(), e.g. {"taskLaunchSeconds": 0.2}), the
 // shape of a scenario's `cost` object. `aqesim calibrate` writes them; `aqesim validate
-// --cost` reads them; a scenario names one with a top-level "costFile" (InlineCostFile).
+// --cost` reads them; a scenario names one with a top-level "costFile" (read by the scenario
+// loader, models/scenario/scenario.h).
 #ifndef AQESIM_TOOLS_VALIDATE_COST_FILE_H_
 #define AQESIM_TOOLS_VALIDATE_COST_FILE_H_
 
@@ -19,12 +20,6 @@ void CheckCostObject(const nlohmann::json& cost, const std::string& file, std::v
 /// Reads a cost file. A document {"cost": {...}} is accepted too (then only "cost" is used).
 /// On any problem returns an empty object and appends to `errors`.
 nlohmann::json ReadCostFile(const std::string& path, std::vector<std::string>* errors);
-
-/// Scenario `"costFile": "path.json"` (relative to the scenario file's folder): removes the
-/// field and merges the file's parameters under the scenario's own `cost` (the scenario's
-/// entries win). Returns the document unchanged when it has no costFile.
-nlohmann::json InlineCostFile(const nlohmann::json& scenario, const std::string& scenario_path,
-                              std::vector<std::string>* errors);
 
 }  // namespace aqesim::validate
 

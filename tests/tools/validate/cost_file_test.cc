@@ -10,7 +10,7 @@ namespace {
 using eventlog::testing::TempDir;
 using eventlog::testing::WriteBytes;
 
-TEST_CASE("Cost files: read, check, inline into a scenario", "[validate][cost]") {
+TEST_CASE("Cost files: read and check (a scenario's costFile is the loader's)", "[validate][cost]") {
   TempDir dir;
   SECTION("a bare object and a {cost: ...} document") {
     WriteBytes(dir.File("a.json"), R"({"taskLaunchSeconds": 0.2})");
@@ -28,18 +28,9 @@ TEST_CASE("Cost files: read, check, inline into a scenario", "[validate][cost]")
     CHECK(errors[0] == dir.File("c.json") + ": /sortSecondsPerByte: expected a finite number >= 0, found -1");
     CHECK(errors[1] == dir.File("c.json") + ": /tasklaunchseconds: unknown cost parameter; did you mean taskLaunchSeconds?");
   }
-  SECTION("costFile: relative to the scenario, the scenario's own cost wins") {
-    WriteBytes(dir.File("fit.json"), R"({"taskLaunchSeconds": 0.2, "scanSecondsPerByte": 1e-8})");
-    const nlohmann::json scenario = {{"name", "x"}, {"costFile", "fit.json"}, {"cost", {{"taskLaunchSeconds", 0.5}}}};
-    std::vector<std::string> errors;
-    const nlohmann::json out = InlineCostFile(scenario, dir.File("s.json"), &errors);
-    CHECK(errors.empty());
-    CHECK(!out.contains("costFile"));
-    CHECK(out["cost"] == nlohmann::json{{"taskLaunchSeconds", 0.5}, {"scanSecondsPerByte", 1e-8}});
-  }
   SECTION("a missing cost file") {
     std::vector<std::string> errors;
-    const nlohmann::json out = InlineCostFile({{"costFile", "nope.json"}}, dir.File("s.json"), &errors);
+    CHECK(ReadCostFile(dir.File("nope.json"), &errors).empty());
     REQUIRE(errors.size() == 1);
     CHECK(errors[0] == dir.File("nope.json") + ": cannot open the cost file");
   }
