@@ -79,12 +79,7 @@ void RegisterReport(CLI::App& app) {
       const RunResult on = SimulateOrThrow(*scenario, true);
       input = report::InputFromRuns(*scenario, off, on);
       input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
-        ConfOverrides ov;
-        ov.properties_file = args.properties_file;
-        for (const std::string& kv : args.conf) {  // well-formed: the first load accepted them
-          const size_t eq = kv.find('=');
-          ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-        }
+        ConfOverrides ov = OverridesOf(args);  // well-formed: the first load accepted them
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
         LoadResult res = LoadScenarioFile(args.path, ov);
         if (!res.errors.empty()) return std::nullopt;

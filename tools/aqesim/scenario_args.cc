@@ -11,7 +11,7 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
                   "spark-defaults.conf-style file of Spark properties (wins over the scenario's conf)");
 }
 
-std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args) {
+ConfOverrides OverridesOf(const ScenarioArgs& args) {
   ConfOverrides ov;
   ov.properties_file = args.properties_file;
   for (const std::string& kv : args.conf) {
@@ -21,7 +21,11 @@ std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args) {
     }
     ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  LoadResult res = LoadScenarioFile(args.path, ov);
+  return ov;
+}
+
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args) {
+  LoadResult res = LoadScenarioFile(args.path, OverridesOf(args));
   if (!res.errors.empty()) {
     std::vector<std::string> lines;
     for (const Diagnostic& d : res.errors) lines.push_back(d.ToString());

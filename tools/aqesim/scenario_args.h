@@ -21,6 +21,9 @@ struct ScenarioArgs {
 
 void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);
 
+/// --conf and --properties-file as ConfOverrides; InputError for a --conf without KEY=.
+ConfOverrides OverridesOf(const ScenarioArgs& args);
+
 /// Loads the scenario; prints its warnings; throws InputError with every problem.
 std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args);
 

@@ -923,13 +923,6 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms) {
 /// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
 /// a task before from_ms. Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, std::vector<std::string>* estimated) {
-  std::map<std::string, int64_t> last_task_end;  // executor -> latest task finish
-  for (const auto& [id, st] : app.stages) {
-    for (const RecordedTask& t : st.tasks) {
-      int64_t& v = last_task_end.emplace(t.executor_id, t.finish_time_ms).first->second;
-      v = std::max(v, t.finish_time_ms);
-    }
-  }
   const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
   double idle_seconds = 60;
   if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout")) {

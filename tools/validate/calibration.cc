@@ -396,7 +396,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   // NNLS fit, by the objective of full replays.
   static const std::vector<double> kSlowdownGrid = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
   FitOut best_fit;
-  double best_slowdown = 0, best_score = 0;
+  double best_score = 0;
   json best_cost;
   bool have_fit = false;
   for (double x : kSlowdownGrid) {
@@ -413,7 +413,6 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     const double score = Objective(Evaluate(apps, c));
     if (!have_fit || score < best_score - 1e-12) {
       best_fit = std::move(f);
-      best_slowdown = x;
       best_score = score;
       best_cost = c;
       have_fit = true;
@@ -423,7 +422,6 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   std::vector<Row>& rows = best_fit.rows;
   std::vector<double>& theta = best_fit.theta;
   json cost = best_cost;
-  (void)best_slowdown;
 
   // Fit quality on the task rows.
   {
