@@ -101,7 +101,9 @@ TEST_CASE("QueryExecution: fresh executors pay executorStartupSeconds until a ta
   cluster["warmExecutors"] = 1;
   auto one_warm = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
   const RunResult a = SimulateQuery(*one_warm, false);
+  REQUIRE(a.stages.size() == 1);
   const auto& t = a.stages[0].task_results;
+  REQUIRE(t.size() == 4);
   CHECK(Duration(t[0]) == Approx(1.0));
   CHECK(t[1].executor == 1);
   CHECK(Duration(t[1]) == Approx(3.0));
