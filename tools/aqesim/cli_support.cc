@@ -9,8 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
-#include <set>
 
 namespace aqesim::cli {
 
@@ -105,13 +103,6 @@ void WriteOutputAtomically(const std::string& path, const std::string& content, 
   }
 }
 
-void Warn(const std::string& message) {
-  // One command may simulate a scenario more than once (--aqe both, report): a warning about
-  // the input is printed the first time only.
-  static std::mutex mu;
-  static std::set<std::string> printed;
-  std::lock_guard<std::mutex> lock(mu);
-  if (printed.insert(message).second) std::cerr << "aqesim: warning: " << message << "\n";
-}
+void Warn(const std::string& message) { std::cerr << "aqesim: warning: " << message << "\n"; }
 
 }  // namespace aqesim::cli

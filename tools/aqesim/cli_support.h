@@ -36,8 +36,7 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
 /// Throws InputError when `path` is the same file as one of `inputs` (however named).
 void CheckOutputIsNotInput(const std::string& path, const std::vector<std::string>& inputs);
 
-/// Prints a warning line "aqesim: warning: MESSAGE" on stderr, once per process (a command
-/// that simulates twice, e.g. --aqe both, does not repeat it). Thread-safe.
+/// Prints a warning line "aqesim: warning: MESSAGE" on stderr.
 void Warn(const std::string& message);
 
 }  // namespace aqesim::cli

@@ -75,9 +75,8 @@ void RegisterReport(CLI::App& app) {
     report::ReportInput input;
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
       auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
-      const RunResult off = SimulateOrThrow(*scenario, false);
-      const RunResult on = SimulateOrThrow(*scenario, true);
-      input = report::InputFromRuns(*scenario, off, on);
+      const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
+      input = report::InputFromRuns(*scenario, runs[0], runs[1]);
       input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
         ConfOverrides ov = OverridesOf(args);  // well-formed: the first load accepted them
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);

@@ -95,9 +95,10 @@ void RegisterRun(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Write to FILE instead of stdout (atomically)");
   cmd->callback([o] {
     auto scenario = LoadOrThrow(o->scenario);
-    std::vector<RunResult> runs;
-    if (o->aqe != "on") runs.push_back(SimulateOrThrow(*scenario, false));
-    if (o->aqe != "off") runs.push_back(SimulateOrThrow(*scenario, true));
+    std::vector<bool> adaptive;
+    if (o->aqe != "on") adaptive.push_back(false);
+    if (o->aqe != "off") adaptive.push_back(true);
+    const std::vector<RunResult> runs = SimulateOrThrow(*scenario, adaptive);
     std::string text;
     if (o->format == "json") {
       nlohmann::ordered_json j = {{"scenario", scenario->name}, {"runs", nlohmann::ordered_json::array()}};

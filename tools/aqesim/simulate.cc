@@ -1,18 +1,30 @@
 #include "tools/aqesim/simulate.h"
 
+#include <set>
+#include <string>
+#include <utility>
+
 #include "models/engine/static_planner.h"
 #include "tools/aqesim/cli_support.h"
 
 namespace aqesim::cli {
 
-RunResult SimulateOrThrow(const Scenario& scenario, bool adaptive) {
+std::vector<RunResult> SimulateOrThrow(const Scenario& scenario, const std::vector<bool>& adaptive) {
+  std::vector<RunResult> runs;
   try {
-    RunResult r = SimulateQuery(scenario, adaptive);
-    for (const std::string& w : r.warnings) Warn(scenario.path + ": " + w);
-    return r;
+    for (const bool a : adaptive) runs.push_back(SimulateQuery(scenario, a));
   } catch (const PlanError& e) {
     throw InputError(scenario.path + ": " + e.pointer + ": " + e.message);
   }
+  std::set<std::string> printed;
+  for (const RunResult& r : runs)
+    for (const std::string& w : r.warnings)
+      if (printed.insert(w).second) Warn(scenario.path + ": " + w);
+  return runs;
+}
+
+RunResult SimulateOrThrow(const Scenario& scenario, bool adaptive) {
+  return std::move(SimulateOrThrow(scenario, std::vector<bool>{adaptive}).front());
 }
 
 }  // namespace aqesim::cli
