@@ -35,6 +35,8 @@ class TempDir {
     std::ofstream(p, std::ios::binary) << text;
     return p;
   }
+  /// PATH/name, not created.
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
   const std::string& path() const { return path_; }
 
  private:

@@ -4,10 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 
+#include "tests/support/temp_dir.h"
 #include "tools/eventlog/byte_source.h"
 
 #ifndef AQESIM_SOURCE_DIR
@@ -47,23 +47,7 @@ inline std::string AqeShuffleText() {
 }
 
 /// A fresh directory under the system temp dir, removed by the destructor.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() / ("aqesim_eventlog_test_" + std::to_string(rd()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-  std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = ::aqesim::testing::TempDir;
 
 }  // namespace aqesim::eventlog::testing
 
