@@ -55,6 +55,8 @@ class GeneratedRowStream {
   bool done() const { return next_map_ >= num_maps(); }
   /// Bytes of map task `map` (row sum), known before its row is generated.
   int64_t RowTotal(int map) const { return row_totals_[map]; }
+  /// Every row's total, by map task.
+  const std::vector<int64_t>& RowTotals() const { return row_totals_; }
 
   /// Writes row next_map() into `out` (size num_reducers()) and advances. Precondition: !done().
   void NextRow(std::span<int64_t> out);

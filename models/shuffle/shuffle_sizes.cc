@@ -13,9 +13,6 @@ ShuffleSizes ShuffleSizes::Generated(const GenerateSizes& g, int map_tasks, int 
                                      uint64_t seed) {
   ShuffleSizes s;
   s.stream_ = std::make_unique<GeneratedRowStream>(g, map_tasks, partitions, total_bytes, seed);
-  std::vector<int64_t> totals(static_cast<size_t>(s.stream_->num_maps()));
-  for (int m = 0; m < s.stream_->num_maps(); ++m) totals[static_cast<size_t>(m)] = s.stream_->RowTotal(m);
-  s.map_bytes_ = std::move(totals);
   return s;
 }
 
@@ -35,7 +32,8 @@ int ShuffleSizes::num_maps() const { return stream_ ? stream_->num_maps() : dens
 int ShuffleSizes::num_reducers() const { return stream_ ? stream_->num_reducers() : dense_.num_reducers(); }
 
 const std::vector<int64_t>& ShuffleSizes::MapBytes() const {
-  if (!map_bytes_) map_bytes_ = dense_.MapBytes();  // streamed: set at construction
+  if (stream_) return stream_->RowTotals();
+  if (!map_bytes_) map_bytes_ = dense_.MapBytes();
   return *map_bytes_;
 }
 

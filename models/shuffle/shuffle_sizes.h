@@ -100,7 +100,7 @@ class ShuffleSizes {
   std::unique_ptr<GeneratedRowStream> stream_;
   mutable std::vector<int64_t> row_buf_;
   mutable int row_in_buf_ = -1;
-  // Caches (dense and streamed).
+  // Caches. Row totals of a streamed shuffle are the stream's own (never cached here).
   mutable std::optional<std::vector<int64_t>> map_bytes_;
   mutable std::optional<std::vector<int64_t>> partition_bytes_;
   mutable std::map<int, std::vector<int64_t>> columns_;
