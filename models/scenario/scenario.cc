@@ -19,22 +19,32 @@
 
 namespace aqesim {
 
+namespace {
+
+// `text` with control characters (and, when `escape_non_ascii`, every byte above 0x7e)
+// written as \xNN, so that it prints as one line of the bytes given.
+std::string EscapeBytes(const std::string& text, bool escape_non_ascii) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7f && !(escape_non_ascii && c > 0x7f)) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Diagnostic::ToString() const {
   std::string out = file;
   if (!pointer.empty()) out += (out.empty() ? "" : ": ") + pointer;
   out += (out.empty() ? "" : ": ") + message;
   // One line whatever the input: control characters (a key "a\nb" in a pointer) print as \xNN.
-  std::string line;
-  for (unsigned char c : out) {
-    if (c >= 0x20 && c != 0x7f) {
-      line += static_cast<char>(c);
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02X", c);
-      line += hex;
-    }
-  }
-  return line;
+  return EscapeBytes(out, /*escape_non_ascii=*/false);
 }
 
 namespace {
@@ -481,17 +491,7 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
     const size_t colon = column == std::string::npos ? std::string::npos : message.find(": ", column);
     if (colon != std::string::npos) message = message.substr(colon + 2);
     // "last read: '...'" echoes raw input: show bytes outside printable ASCII as \xNN.
-    std::string printable;
-    for (unsigned char c : message) {
-      if (c >= 0x20 && c < 0x7f) {
-        printable += static_cast<char>(c);
-      } else {
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02X", c);
-        printable += hex;
-      }
-    }
-    message = std::move(printable);
+    message = EscapeBytes(message, /*escape_non_ascii=*/true);
     // e.byte is one past the character where parsing stopped.
     const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
     result.errors.push_back(
