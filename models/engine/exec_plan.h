@@ -46,6 +46,8 @@ struct ShuffleData {
   /// Uncompressed bytes (exchange "data size" metric), used for broadcast decisions.
   int64_t data_size_bytes = 0;
   bool data_size_estimated = false;
+  /// MapStatus block size ÷ bytes written (the exchange's `reportedSizeRatio`; 1 in Spark).
+  double reported_size_ratio = 1.0;
   QueryStage* stage = nullptr;  // the map stage writing it, once created
   bool materialized = false;
 };

@@ -908,7 +908,7 @@ class Engine {
     for (int t = 0; t < st->num_tasks; ++t) st->tasks[t].shuffle_write_bytes = written[t];
     if (!conf_.adaptive_enabled) return 0;
     d.reported = std::make_unique<ReportedShuffleSizes>(
-        ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode));
+        ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode, d.reported_size_ratio));
     return static_cast<double>(d.actual.num_maps()) * reducers * s_.cost.map_status_aggregate_seconds_per_block;
   }
 

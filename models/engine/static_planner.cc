@@ -226,6 +226,7 @@ class Planner {
       }
       sh.num_reducers = reducers;
       sh.planned = std::move(m);
+      sh.reported_size_ratio = p.reported_size_ratio;
       if (p.data_size_bytes) {
         sh.data_size_bytes = *p.data_size_bytes;
       } else {

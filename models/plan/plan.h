@@ -74,6 +74,13 @@ struct PlanNode {
   /// Uncompressed bytes written into the shuffle (Spark's exchange "data size" metric), used
   /// for runtime broadcast decisions (spec §3.6). Absent: shuffle bytes × cost.compressionRatio.
   std::optional<int64_t> data_size_bytes;
+  /// MapStatus block size ÷ bytes written (JSON `reportedSizeRatio`, > 0): what the map tasks
+  /// report to the driver, hence what AQE decides on, relative to the bytes they write and
+  /// their readers fetch. Default 1: Apache Spark's writers report the shuffle file's partition
+  /// lengths (core/.../shuffle/sort/*ShuffleWriter: MapStatus(partitionLengths)). A recorded
+  /// run whose driver sizes sit outside what encoding the bytes read allows (a vendor build
+  /// reporting uncompressed sizes) gets the ratio estimated by the importer.
+  double reported_size_ratio = 1.0;
   /// Per-stage advisory partition size (REBALANCE with an explicit size, spec §5 step 4).
   std::optional<int64_t> advisory_partition_size_bytes;
   /// True when the exchange produces a single partition (SinglePartition): never coalesced or

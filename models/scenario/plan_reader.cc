@@ -27,7 +27,7 @@ const OpFields& FieldsOf(PlanOp op) {
   static const std::map<PlanOp, OpFields> kFields = {
       {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes"}, {"bytes"}}},
       {PlanOp::kExchange,
-       {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "advisoryPartitionSizeInBytes",
+       {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio", "advisoryPartitionSizeInBytes",
          "singlePartition", "estimatedBytes"},
         {"child"}}},
       {PlanOp::kJoin,
@@ -232,6 +232,11 @@ class PlanReader {
     if (v.contains("sizes")) node->sizes = ReadSizes(v["sizes"], PointerAppend(p, "sizes"), dir_, sink_);
     if (v.contains("dataSizeBytes"))
       node->data_size_bytes = ReadByteCount(v["dataSizeBytes"], PointerAppend(p, "dataSizeBytes"), {}, sink_);
+    if (v.contains("reportedSizeRatio")) {
+      if (auto r = ReadNumber(v["reportedSizeRatio"], PointerAppend(p, "reportedSizeRatio"),
+                              [](double x) { return x >= 1e-6 && x <= 1e6; }, "a number from 1e-6 to 1e6", sink_))
+        node->reported_size_ratio = *r;
+    }
     if (v.contains("advisoryPartitionSizeInBytes"))
       node->advisory_partition_size_bytes =
           ReadByteCount(v["advisoryPartitionSizeInBytes"], PointerAppend(p, "advisoryPartitionSizeInBytes"),

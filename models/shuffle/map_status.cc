@@ -140,6 +140,13 @@ void CompressSizes(std::span<const int64_t> sizes_bytes, uint8_t* out) {
 
 int64_t DecompressSize(uint8_t code) { return Tables().decode[code]; }
 
+int64_t ReportedBlockBytes(int64_t bytes, double reported_size_ratio) {
+  if (bytes <= 0 || reported_size_ratio == 1.0) return bytes;
+  const double scaled = std::round(static_cast<double>(bytes) * reported_size_ratio);
+  if (scaled >= 9.2e18) return INT64_MAX;
+  return std::max<int64_t>(1, static_cast<int64_t>(scaled));
+}
+
 const int64_t* DecompressTable() { return Tables().decode.data(); }
 
 int64_t MedianBytes(std::span<const int64_t> sizes) { return SelectOrderStats(sizes, 0).median; }

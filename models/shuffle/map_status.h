@@ -53,6 +53,12 @@ uint8_t CompressSizeByFormula(int64_t size_bytes);
 /// Decoded size of an encoded byte: 0 -> 0; else floor(1.1 ^ code) (double, truncated).
 /// decode(255) = 35 903 328 718, the largest size a status can report.
 int64_t DecompressSize(uint8_t code);
+/// The size a map task reports for a block of `bytes` true bytes when its build's MapStatus
+/// sizes are `reported_size_ratio` times the bytes it writes (the exchange's
+/// `reportedSizeRatio`; Apache Spark reports the shuffle file's partition lengths, ratio 1):
+/// 0 -> 0; otherwise max(1, llround(ratio * bytes)), saturating at INT64_MAX. Ratio 1 is the
+/// identity. Precondition: ratio > 0 and finite.
+int64_t ReportedBlockBytes(int64_t bytes, double reported_size_ratio);
 /// The 256-entry decode table (DecompressSize of every code), for tight loops.
 const int64_t* DecompressTable();
 /// CompressSize of every element: out[i] = CompressSize(sizes[i]); `out` holds sizes.size() bytes.

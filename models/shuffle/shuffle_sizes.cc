@@ -169,11 +169,17 @@ void AddRowBytesAndBlocks(std::span<const int64_t> row, int64_t* bytes, int64_t*
 }
 
 ReportedShuffleSizes ReportShuffleSizes(const ShuffleSizes& sizes, const MapStatusConfig& config,
-                                        MapStatusMode mode) {
-  if (!sizes.streamed()) return ReportedShuffleSizes::FromMatrix(sizes.dense(), config, mode);
+                                        MapStatusMode mode, double reported_size_ratio) {
+  const bool scaled = reported_size_ratio != 1.0;
+  if (!sizes.streamed() && !scaled) return ReportedShuffleSizes::FromMatrix(sizes.dense(), config, mode);
   ReportedShuffleSizes::Builder builder(sizes.num_reducers(), config, mode);
   builder.Reserve(sizes.num_maps());
-  sizes.ForEachRow([&](int, std::span<const int64_t> row) { builder.AddMap(row); });
+  std::vector<int64_t> reported(scaled ? static_cast<size_t>(sizes.num_reducers()) : 0);
+  sizes.ForEachRow([&](int, std::span<const int64_t> row) {
+    if (!scaled) return builder.AddMap(row);
+    for (size_t r = 0; r < row.size(); ++r) reported[r] = ReportedBlockBytes(row[r], reported_size_ratio);
+    builder.AddMap(reported);
+  });
   return std::move(builder).Build();
 }
 

@@ -112,8 +112,11 @@ void AddRowBytesAndBlocks(std::span<const int64_t> row, int64_t* bytes, int64_t*
 
 /// What the driver sees of a shuffle (ReportedShuffleSizes::FromMatrix of the same matrix,
 /// identical), built in one pass; a streamed shuffle's column sums come from the same pass.
+/// `reported_size_ratio` (the exchange's `reportedSizeRatio`, > 0): every block is reported as
+/// ReportedBlockBytes(bytes, ratio) before MapStatus encodes it (map_status.h); 1 = Spark's own
+/// MapStatus of the bytes written.
 ReportedShuffleSizes ReportShuffleSizes(const ShuffleSizes& sizes, const MapStatusConfig& config,
-                                        MapStatusMode mode);
+                                        MapStatusMode mode, double reported_size_ratio = 1.0);
 
 /// The sizes of an exchange as the engine keeps them: a `generate` spec streamed (never
 /// materialised), any other form dense (MaterializeSizes).

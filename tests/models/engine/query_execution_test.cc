@@ -3,6 +3,8 @@
 
 #include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
@@ -107,6 +109,36 @@ TEST_CASE("QueryExecution: 70/30/20/10/50 MB with a 64 MB target reads as 0, 1 t
   CHECK(std::get<CoalescedPartitionSpec>(specs[0]) == CoalescedPartitionSpec{0, 1, 70 * mb});
   CHECK(std::get<CoalescedPartitionSpec>(specs[1]) == CoalescedPartitionSpec{1, 4, 60 * mb});
   CHECK(std::get<CoalescedPartitionSpec>(specs[2]) == CoalescedPartitionSpec{4, 5, 50 * mb});
+}
+
+TEST_CASE("QueryExecution: reportedSizeRatio scales what the driver sees, not what tasks read", "[engine][aqe]") {
+  // Ten 10 MiB reducers, 64 MiB target (parallelismFirst off), exact MapStatus. The driver
+  // sees ratio x 10 MiB per reducer: 1 -> groups of 6 (60 MiB) and 4: 2 partitions; 2 -> 20
+  // MiB each, groups of 3, 3, 3, 1 (the 20 MiB tail is above 0.2 x 64 MiB, kept): 4; 0.5 ->
+  // 5 MiB each, all ten in one 50 MiB group: 1. The tasks read 100 MiB whatever the ratio.
+  const int64_t mb = 1 << 20;
+  for (const auto& [ratio, partitions] : std::vector<std::pair<double, size_t>>{{1.0, 2}, {2.0, 4}, {0.5, 1}}) {
+    INFO("reportedSizeRatio " << ratio);
+    auto s = Load({{"name", "ratio"}, {"cluster", Cluster(2, 4)},
+                   {"conf", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
+                             {"spark.sql.adaptive.coalescePartitions.parallelismFirst", false},
+                             {"spark.sql.shuffle.partitions", 10}}},
+                   {"simulation", {{"mapStatus", "exact"}}},
+                   {"plan", {{"op", "aggregate"}, {"id", "agg"},
+                             {"child", {{"op", "exchange"}, {"id", "e1"}, {"reportedSizeRatio", ratio},
+                                        {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 100 * mb}, {"tasks", 1}}},
+                                        {"sizes", {{"matrix", {std::vector<int64_t>(10, 10 * mb)}}}}}}}}});
+    RunResult r = SimulateQuery(*s, true);
+    REQUIRE(r.reads.size() == 1);
+    const auto& specs = r.reads[0].specs;
+    CHECK(specs.size() == partitions);
+    const auto& first = std::get<CoalescedPartitionSpec>(specs[0]);
+    CHECK(first.data_size_bytes == static_cast<int64_t>(ratio * static_cast<double>(first.end_reducer_index - first.start_reducer_index) * 10 * mb));
+    const StageResult& result = r.stages.back();
+    int64_t read = 0;
+    for (const TaskResult& t : result.task_results) read += t.shuffle_read_bytes;
+    CHECK(read == 100 * mb);
+  }
 }
 
 TEST_CASE("QueryExecution: the 600 KB side becomes a broadcast at run time", "[engine][aqe]") {

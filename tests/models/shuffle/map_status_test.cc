@@ -35,6 +35,15 @@ TEST_CASE("MapStatus: log-1.1 encoding, hand-computed values", "[shuffle][mapsta
   CHECK(DecompressSize(CompressSize(15728)) == 16674);         // C24
 }
 
+TEST_CASE("MapStatus: ReportedBlockBytes scales a block, rounds, keeps empty blocks empty", "[shuffle][mapstatus]") {
+  CHECK(ReportedBlockBytes(0, 2.5) == 0);
+  CHECK(ReportedBlockBytes(12345, 1.0) == 12345);
+  CHECK(ReportedBlockBytes(100, 2.5) == 250);
+  CHECK(ReportedBlockBytes(3, 0.5) == 2);    // 1.5 rounds half away from zero
+  CHECK(ReportedBlockBytes(1, 0.1) == 1);    // a non-empty block reports at least 1 byte
+  CHECK(ReportedBlockBytes(INT64_MAX / 2, 4.0) == INT64_MAX);  // saturates
+}
+
 TEST_CASE("MapStatus: table encoder equals the formula", "[shuffle][mapstatus]") {
   // Around every code boundary and at random magnitudes.
   for (int k = 8; k <= 255; ++k) {

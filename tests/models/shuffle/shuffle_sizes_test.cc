@@ -93,6 +93,29 @@ TEST_CASE("ShuffleSizes: the driver view of a streamed shuffle is FromMatrix of 
   }
 }
 
+TEST_CASE("ShuffleSizes: a reported size ratio is the driver view of the scaled matrix", "[shuffle][sizes][streaming]") {
+  // Dense and streamed, CompressedMapStatus (150 reducers) and HCMS (2,100): reporting with
+  // ratio 2.5 equals FromMatrix of every block scaled by ReportedBlockBytes.
+  for (int reducers : {2100, 150}) {
+    INFO(reducers << " reducers");
+    const GenerateSizes g = Zipf(0.2);
+    const SizeMatrix dense = GenerateSizeMatrix(g, 40, reducers, int64_t{5} << 30, 7);
+    SizeMatrix scaled = dense;
+    for (int m = 0; m < scaled.num_maps(); ++m) {
+      for (int r = 0; r < reducers; ++r) scaled.at(m, r) = ReportedBlockBytes(dense.at(m, r), 2.5);
+    }
+    const MapStatusConfig config;
+    const ReportedShuffleSizes want = ReportedShuffleSizes::FromMatrix(scaled, config, MapStatusMode::kSpark);
+    for (const ShuffleSizes& sizes :
+         {ShuffleSizes(dense), ShuffleSizes::Generated(g, 40, reducers, int64_t{5} << 30, 7)}) {
+      const ReportedShuffleSizes got = ReportShuffleSizes(sizes, config, MapStatusMode::kSpark, 2.5);
+      CHECK(got.BytesByPartitionId() == want.BytesByPartitionId());
+      CHECK(got.MapSizesForReducer(11) == want.MapSizesForReducer(11));
+      CHECK(got.TotalReportedBytes() > 2 * sizes.TotalBytes());
+    }
+  }
+}
+
 TEST_CASE("ShuffleSizes: writing a row materialises a streamed shuffle and drops the caches",
           "[shuffle][sizes][streaming]") {
   ShuffleSizes s = ShuffleSizes::Generated(GenerateSizes{}, 3, 4, 120, 1);  // uniform: 10 a cell
