@@ -186,18 +186,23 @@ class Engine {
   // ---------------------------------------------------------------- AQE off
 
   void CreateStaticStages() {
-    // Broadcast jobs first (BroadcastExchangeExec starts them while the query is prepared),
-    // then the main job; stage ids in DAGScheduler creation order (parents first).
+    // Broadcast jobs first (BroadcastExchangeExec starts them while the query is prepared:
+    // SparkPlan.prepare() prepares the children in order, then the node), then the main job;
+    // stage ids in DAGScheduler creation order (parents first).
     std::function<void(ExecNode*, bool)> make = [&](ExecNode* n, bool broadcast_pass) {
       if (n->is_join() && IsBroadcastJoin(*n)) {
-        ExecNode* build = &n->child(BuildChildIndex(*n->join->build_side));
-        if (broadcast_pass && !broadcast_stage_.count(n->id)) {
-          make(build, true);   // broadcasts nested in the build side first
-          make(build, false);  // then the broadcast job's own map stages
-          QueryStage* b = NewStage(StageKind::kBroadcast, n, build, n->id + " broadcast");
-          LinkParents(b, build);
+        const size_t build_index = BuildChildIndex(*n->join->build_side);
+        for (size_t i = 0; i < n->children.size(); ++i) {
+          ExecNode* c = n->children[i].get();
+          if (i != build_index) {
+            make(c, broadcast_pass);
+          } else if (broadcast_pass && !broadcast_stage_.count(n->id)) {
+            make(c, true);   // broadcasts nested in the build side first
+            make(c, false);  // then the broadcast job's own map stages
+            QueryStage* b = NewStage(StageKind::kBroadcast, n, c, n->id + " broadcast");
+            LinkParents(b, c);
+          }
         }
-        make(&n->child(StreamedChildIndex(*n->join->build_side)), broadcast_pass);
         return;
       }
       for (auto& c : n->children) make(c.get(), broadcast_pass);
@@ -285,24 +290,31 @@ class Engine {
       return false;
     }
     if (n->is_join() && IsBroadcastJoin(*n)) {
-      ExecNode* build = &n->child(BuildChildIndex(*n->join->build_side));
-      bool build_ready;
-      auto it = broadcast_stage_.find(n->id);
-      if (it != broadcast_stage_.end()) {
-        build_ready = it->second->done;
-      } else {
-        build_ready = false;
-        if (CreateQueryStages(build, created)) {
-          for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), build))
-            result_.decisions.push_back(std::move(dec));
-          QueryStage* b = NewStage(StageKind::kBroadcast, n, build, n->id + " broadcast");
-          LinkParents(b, build);
-          b->num_tasks = NumTasks(build);
+      // Children in plan order, as Spark's createQueryStages maps over them; the build child
+      // is the BroadcastExchangeExec.
+      const size_t build_index = BuildChildIndex(*n->join->build_side);
+      bool all = true;
+      for (size_t i = 0; i < n->children.size(); ++i) {
+        ExecNode* c = n->children[i].get();
+        if (i != build_index) {
+          all = CreateQueryStages(c, created) && all;
+          continue;
+        }
+        auto it = broadcast_stage_.find(n->id);
+        if (it != broadcast_stage_.end()) {
+          all = it->second->done && all;
+          continue;
+        }
+        all = false;
+        if (CreateQueryStages(c, created)) {
+          for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), c)) result_.decisions.push_back(std::move(dec));
+          QueryStage* b = NewStage(StageKind::kBroadcast, n, c, n->id + " broadcast");
+          LinkParents(b, c);
+          b->num_tasks = NumTasks(c);
           created->push_back(b);
         }
       }
-      const bool streamed_ready = CreateQueryStages(&n->child(StreamedChildIndex(*n->join->build_side)), created);
-      return build_ready && streamed_ready;
+      return all;
     }
     bool all = true;
     for (auto& c : n->children) all = CreateQueryStages(c.get(), created) && all;

@@ -231,5 +231,29 @@ TEST_CASE("QueryExecution: a broadcast nested in a build side is broadcast first
   }
 }
 
+TEST_CASE("QueryExecution: broadcasts start in plan order, the streamed side's first when it is left", "[engine]") {
+  // j1 builds right; its left (streamed) child holds j2. Spark prepares (AQE off) and creates
+  // query stages for (AQE on) a node's children in order, so j2's BroadcastExchange comes
+  // before j1's: both are submitted at once and j2's takes the only slot first.
+  auto scan = [](const char* id, int tasks) {
+    return nlohmann::json{{"op", "scan"}, {"id", id}, {"bytes", 1000}, {"tasks", tasks}};
+  };
+  auto s = Load({{"name", "t"}, {"cluster", Cluster(1, 1)}, {"cost", UnitCost(1.0)},
+                 {"plan", {{"op", "join"}, {"id", "j1"}, {"strategy", "BroadcastHashJoin"}, {"joinType", "Inner"},
+                           {"buildSide", "BuildRight"},
+                           {"left", {{"op", "join"}, {"id", "j2"}, {"strategy", "BroadcastHashJoin"},
+                                     {"joinType", "Inner"}, {"buildSide", "BuildRight"},
+                                     {"left", scan("a", 2)}, {"right", scan("b", 1)}}},
+                           {"right", scan("c", 1)}}}});
+  for (bool adaptive : {false, true}) {
+    INFO("adaptive " << adaptive);
+    RunResult r = SimulateQuery(*s, adaptive);
+    REQUIRE(r.stages.size() == 3);
+    CHECK(r.stages[0].name == "j2 broadcast");
+    CHECK(r.stages[1].name == "j1 broadcast");
+    CHECK(r.stages[0].task_results.at(0).start_seconds < r.stages[1].task_results.at(0).start_seconds);
+  }
+}
+
 }  // namespace
 }  // namespace aqesim
