@@ -1,6 +1,7 @@
 #include "tools/eventlog/coalesced_read_sizes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -14,30 +15,57 @@ namespace {
 /// Passes over a group before giving up (each pass moves every block at most one step).
 constexpr int kMaxPasses = 64;
 
-int64_t Decoded(int64_t bytes) { return DecompressSize(CompressSize(bytes)); }
+/// How the simulated driver will see a block of x true bytes: reported as
+/// ReportedBlockBytes(x, ratio), then MapStatus-encoded. Every "step" below is a change of
+/// that code, found in true bytes.
+class BlockReport {
+ public:
+  explicit BlockReport(double ratio) : ratio_(ratio) {}
+  int Code(int64_t x) const { return CompressSize(ReportedBlockBytes(x, ratio_)); }
+  /// What getSizeForBlock returns for the block.
+  int64_t Decoded(int64_t x) const { return DecompressSize(static_cast<uint8_t>(Code(x))); }
+  /// Smallest x >= 1 whose code is at least `code`.
+  int64_t MinBytesOfCode(int code) const {
+    if (code <= 1) return 1;
+    return MinBytesReporting(DecompressSize(static_cast<uint8_t>(code - 1)) + 1);
+  }
+  /// Bytes a block can give without its code dropping.
+  int64_t SlackDown(int64_t x) const {
+    const int code = Code(x);
+    if (code < 2) return 0;
+    return std::max<int64_t>(x - MinBytesOfCode(code), 0);
+  }
+  /// Bytes a block can take without its code rising (empty blocks stay empty; the top code
+  /// has no room counted).
+  int64_t SlackUp(int64_t x) const {
+    const int code = Code(x);
+    if (x <= 0 || code >= 255) return 0;
+    return std::max<int64_t>(MinBytesOfCode(code + 1) - 1 - x, 0);
+  }
 
-/// Bytes a block can give without its code dropping (it stays above decode(code - 1)).
-int64_t SlackDown(int64_t bytes) {
-  const int code = CompressSize(bytes);
-  if (code < 2) return 0;
-  return std::max<int64_t>(bytes - (DecompressSize(static_cast<uint8_t>(code - 1)) + 1), 0);
-}
-
-/// Bytes a block can take without its code rising (it stays at or below decode(code)).
-int64_t SlackUp(int64_t bytes) {
-  if (bytes <= 0) return 0;  // empty blocks stay empty
-  return std::max<int64_t>(DecompressSize(CompressSize(bytes)) - bytes, 0);
-}
+ private:
+  /// Smallest x >= 1 with ReportedBlockBytes(x, ratio) >= y.
+  int64_t MinBytesReporting(int64_t y) const {
+    if (ratio_ == 1.0) return std::max<int64_t>(y, 1);
+    auto x = static_cast<int64_t>(std::ceil((static_cast<double>(y) - 0.5) / ratio_));
+    x = std::max<int64_t>(x, 1);
+    while (x > 1 && ReportedBlockBytes(x - 1, ratio_) >= y) --x;
+    while (ReportedBlockBytes(x, ratio_) < y) ++x;
+    return x;
+  }
+  double ratio_;
+};
 
 /// Moves blocks of one group [start, end) so that its encoded sum approaches `driver` from
 /// below (rules in the header). `blocks` rows are map tasks.
-void MatchEncodedSum(std::vector<std::vector<int64_t>>* blocks, int start, int end, int64_t driver) {
+void MatchEncodedSum(const BlockReport& report, std::vector<std::vector<int64_t>>* blocks, int start, int end,
+                     int64_t driver) {
   if (end - start < 2) return;
   auto& c = *blocks;
   const size_t maps = c.size();
   int64_t encoded = 0;
   for (size_t m = 0; m < maps; ++m) {
-    for (int r = start; r < end; ++r) encoded += Decoded(c[m][r]);
+    for (int r = start; r < end; ++r) encoded += report.Decoded(c[m][r]);
   }
   // Lower blocks from the end of the group while the group's encoded sum is above Spark's.
   for (int pass = 0; pass < kMaxPasses && encoded > driver; ++pass) {
@@ -45,22 +73,23 @@ void MatchEncodedSum(std::vector<std::vector<int64_t>>* blocks, int start, int e
     for (int r = end - 1; r >= start && encoded > driver; --r) {
       for (size_t m = 0; m < maps && encoded > driver; ++m) {
         const int64_t x = c[m][r];
-        const int code = CompressSize(x);
-        if (code < 2) continue;  // never empty a block
-        const int64_t lowered = DecompressSize(static_cast<uint8_t>(code - 1));
+        const int code = report.Code(x);
+        if (code < 2) continue;
+        const int64_t lowered = report.MinBytesOfCode(code) - 1;
+        if (lowered < 1) continue;  // never empty a block
         int64_t freed = x - lowered;
         int64_t room = 0;
-        for (int q = start; q < end; ++q) room += q == r ? 0 : SlackUp(c[m][q]);
+        for (int q = start; q < end; ++q) room += q == r ? 0 : report.SlackUp(c[m][q]);
         if (room < freed) continue;
-        const int64_t before = Decoded(x);
+        const int64_t before = report.Decoded(x);
         c[m][r] = lowered;
         for (int q = start; q < end && freed > 0; ++q) {
           if (q == r) continue;
-          const int64_t take = std::min(freed, SlackUp(c[m][q]));
+          const int64_t take = std::min(freed, report.SlackUp(c[m][q]));
           c[m][q] += take;
           freed -= take;
         }
-        encoded += Decoded(lowered) - before;
+        encoded += report.Decoded(lowered) - before;
         moved = true;
       }
     }
@@ -73,17 +102,19 @@ void MatchEncodedSum(std::vector<std::vector<int64_t>>* blocks, int start, int e
       for (size_t m = 0; m < maps && encoded < driver; ++m) {
         const int64_t x = c[m][r];
         if (x <= 0) continue;  // never fill an empty block
-        const int64_t raised = DecompressSize(CompressSize(x)) + 1;
-        const int64_t gain = Decoded(raised) - Decoded(x);
+        const int code = report.Code(x);
+        if (code >= 255) continue;
+        const int64_t raised = report.MinBytesOfCode(code + 1);
+        const int64_t gain = report.Decoded(raised) - report.Decoded(x);
         if (gain <= 0 || gain > driver - encoded) continue;
         int64_t cost = raised - x;
         int64_t room = 0;
-        for (int q = start; q < end; ++q) room += q == r ? 0 : SlackDown(c[m][q]);
+        for (int q = start; q < end; ++q) room += q == r ? 0 : report.SlackDown(c[m][q]);
         if (room < cost) continue;
         c[m][r] = raised;
         for (int q = end - 1; q >= start && cost > 0; --q) {
           if (q == r) continue;
-          const int64_t take = std::min(cost, SlackDown(c[m][q]));
+          const int64_t take = std::min(cost, report.SlackDown(c[m][q]));
           c[m][q] -= take;
           cost -= take;
         }
@@ -93,6 +124,58 @@ void MatchEncodedSum(std::vector<std::vector<int64_t>>* blocks, int start, int e
     }
     if (!moved) break;
   }
+}
+
+/// Checks the arguments of ReconstructCoalescedBlocks / EstimateReportedSizeRatio and
+/// returns the blocks before any move: (map, group) bytes fitted to both margins, each split
+/// evenly over the group's reducers.
+std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
+                                             int num_reducers, const std::vector<int64_t>& group_true_bytes,
+                                             const std::vector<int64_t>& group_driver_bytes) {
+  const size_t groups = group_starts.size();
+  if (groups == 0 || group_true_bytes.size() != groups ||
+      (!group_driver_bytes.empty() && group_driver_bytes.size() != groups)) {
+    throw std::invalid_argument("coalesced read: " + std::to_string(groups) + " group starts, " +
+                                std::to_string(group_true_bytes.size()) + " group sizes, " +
+                                std::to_string(group_driver_bytes.size()) + " driver sizes");
+  }
+  if (group_starts.front() != 0 || group_starts.back() >= num_reducers ||
+      !std::is_sorted(group_starts.begin(), group_starts.end()) ||
+      std::adjacent_find(group_starts.begin(), group_starts.end()) != group_starts.end()) {
+    throw std::invalid_argument("coalesced read: group starts are not increasing from 0 below " +
+                                std::to_string(num_reducers));
+  }
+  const auto negative = [](int64_t v) { return v < 0; };
+  if (std::any_of(map_bytes.begin(), map_bytes.end(), negative) ||
+      std::any_of(group_true_bytes.begin(), group_true_bytes.end(), negative)) {
+    throw std::invalid_argument("coalesced read: negative sizes");
+  }
+  const int64_t rows = std::accumulate(map_bytes.begin(), map_bytes.end(), int64_t{0});
+  const int64_t cols = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
+  if (rows != cols) {
+    throw std::invalid_argument("coalesced read: map tasks wrote " + std::to_string(rows) +
+                                " bytes, its groups read " + std::to_string(cols));
+  }
+  const SizeMatrix by_group = FitMarginals(map_bytes, group_true_bytes);
+  std::vector<std::vector<int64_t>> blocks(map_bytes.size(), std::vector<int64_t>(num_reducers, 0));
+  for (size_t g = 0; g < groups; ++g) {
+    const int start = group_starts[g];
+    const int end = g + 1 < groups ? group_starts[g + 1] : num_reducers;
+    const int64_t length = end - start;
+    for (size_t m = 0; m < map_bytes.size(); ++m) {
+      const int64_t bytes = by_group.at(static_cast<int>(m), static_cast<int>(g));
+      for (int r = start; r < end; ++r) blocks[m][r] = bytes / length + (r - start < bytes % length ? 1 : 0);
+    }
+  }
+  return blocks;
+}
+
+int64_t EncodedTotal(const BlockReport& report, const std::vector<std::vector<int64_t>>& blocks) {
+  int64_t total = 0;
+  for (const auto& row : blocks) {
+    for (int64_t x : row) total += report.Decoded(x);
+  }
+  return total;
 }
 
 }  // namespace
@@ -130,53 +213,49 @@ std::vector<int> EstimateGroupStarts(const std::vector<int64_t>& driver_bytes, i
 std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<int64_t>& map_bytes,
                                                              const std::vector<int>& group_starts, int num_reducers,
                                                              const std::vector<int64_t>& group_true_bytes,
-                                                             const std::vector<int64_t>& group_driver_bytes) {
+                                                             const std::vector<int64_t>& group_driver_bytes,
+                                                             double reported_size_ratio) {
+  std::vector<std::vector<int64_t>> blocks =
+      EvenBlocks(map_bytes, group_starts, num_reducers, group_true_bytes, group_driver_bytes);
+  if (group_driver_bytes.empty()) return blocks;
+  const BlockReport report(reported_size_ratio);
   const size_t groups = group_starts.size();
-  if (groups == 0 || group_true_bytes.size() != groups ||
-      (!group_driver_bytes.empty() && group_driver_bytes.size() != groups)) {
-    throw std::invalid_argument("coalesced read: " + std::to_string(groups) + " group starts, " +
-                                std::to_string(group_true_bytes.size()) + " group sizes, " +
-                                std::to_string(group_driver_bytes.size()) + " driver sizes");
-  }
-  if (group_starts.front() != 0 || group_starts.back() >= num_reducers ||
-      !std::is_sorted(group_starts.begin(), group_starts.end()) ||
-      std::adjacent_find(group_starts.begin(), group_starts.end()) != group_starts.end()) {
-    throw std::invalid_argument("coalesced read: group starts are not increasing from 0 below " +
-                                std::to_string(num_reducers));
-  }
-  const auto negative = [](int64_t v) { return v < 0; };
-  if (std::any_of(map_bytes.begin(), map_bytes.end(), negative) ||
-      std::any_of(group_true_bytes.begin(), group_true_bytes.end(), negative)) {
-    throw std::invalid_argument("coalesced read: negative sizes");
-  }
-  const int64_t rows = std::accumulate(map_bytes.begin(), map_bytes.end(), int64_t{0});
-  const int64_t cols = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
-  if (rows != cols) {
-    throw std::invalid_argument("coalesced read: map tasks wrote " + std::to_string(rows) +
-                                " bytes, its groups read " + std::to_string(cols));
-  }
-  const SizeMatrix by_group = FitMarginals(map_bytes, group_true_bytes);
-  std::vector<std::vector<int64_t>> blocks(map_bytes.size(), std::vector<int64_t>(num_reducers, 0));
   for (size_t g = 0; g < groups; ++g) {
-    const int start = group_starts[g];
     const int end = g + 1 < groups ? group_starts[g + 1] : num_reducers;
-    const int64_t length = end - start;
-    for (size_t m = 0; m < map_bytes.size(); ++m) {
-      const int64_t bytes = by_group.at(static_cast<int>(m), static_cast<int>(g));
-      for (int r = start; r < end; ++r) blocks[m][r] = bytes / length + (r - start < bytes % length ? 1 : 0);
-    }
-    if (!group_driver_bytes.empty()) MatchEncodedSum(&blocks, start, end, group_driver_bytes[g]);
+    MatchEncodedSum(report, &blocks, group_starts[g], end, group_driver_bytes[g]);
   }
   return blocks;
 }
 
+double EstimateReportedSizeRatio(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
+                                 int num_reducers, const std::vector<int64_t>& group_true_bytes,
+                                 const std::vector<int64_t>& group_driver_bytes) {
+  const std::vector<std::vector<int64_t>> blocks =
+      EvenBlocks(map_bytes, group_starts, num_reducers, group_true_bytes, group_driver_bytes);
+  const int64_t read = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
+  const int64_t recorded = std::accumulate(group_driver_bytes.begin(), group_driver_bytes.end(), int64_t{0});
+  // What Spark's own MapStatus of the bytes read can give: every block decodes to [x, 1.1 x].
+  if (read <= 0 || recorded <= 0 || (recorded >= read && recorded * 10 <= read * 11)) return 1.0;
+  // The largest ratio whose encoded even split stays within the recorded total (monotone in
+  // the ratio), on a log scale; then rounded to 4 significant digits, downwards.
+  double lo = 1e-6, hi = 1e6;
+  if (EncodedTotal(BlockReport(lo), blocks) > recorded) return lo;
+  for (int i = 0; i < 100 && hi / lo > 1.0 + 1e-9; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (EncodedTotal(BlockReport(mid), blocks) <= recorded ? lo : hi) = mid;
+  }
+  const double scale = std::pow(10.0, 3 - static_cast<int>(std::floor(std::log10(lo))));
+  return std::max(std::floor(lo * scale) / scale, 1e-6);
+}
+
 std::vector<int64_t> EncodedGroupBytes(const std::vector<std::vector<int64_t>>& blocks,
-                                       const std::vector<int>& group_starts) {
+                                       const std::vector<int>& group_starts, double reported_size_ratio) {
+  const BlockReport report(reported_size_ratio);
   std::vector<int64_t> out(group_starts.size(), 0);
   for (const auto& row : blocks) {
     for (size_t g = 0; g < group_starts.size(); ++g) {
       const int end = g + 1 < group_starts.size() ? group_starts[g + 1] : static_cast<int>(row.size());
-      for (int r = group_starts[g]; r < end; ++r) out[g] += Decoded(row[r]);
+      for (int r = group_starts[g]; r < end; ++r) out[g] += report.Decoded(row[r]);
     }
   }
   return out;

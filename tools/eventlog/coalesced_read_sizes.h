@@ -32,9 +32,11 @@
 //     the simulator's own coalescing rule, fed with these blocks, groups as Spark did whenever
 //     the recorded driver sizes are reachable — which they are for Spark's MapStatus of the
 //     bytes read: every block's decoded size lies within 10% above its true size.
-//     A single-reducer group cannot move bytes (its (map, group) cells are fixed) and a
-//     driver size beyond what encoding the bytes read allows (more than 10% above them) is
-//     not reached; EncodedGroupBytes reports how close each group came.
+//     A single-reducer group cannot move bytes (its (map, group) cells are fixed);
+//     EncodedGroupBytes reports how close each group came.
+//  4. A build whose driver sizes lie outside what encoding the bytes read allows (more than
+//     10% above them, or below) reported other sizes than it wrote: EstimateReportedSizeRatio
+//     estimates the ratio, and step 3's encoding is of the blocks scaled by it.
 #ifndef AQESIM_TOOLS_EVENTLOG_COALESCED_READ_SIZES_H_
 #define AQESIM_TOOLS_EVENTLOG_COALESCED_READ_SIZES_H_
 
@@ -54,16 +56,35 @@ std::vector<int> EstimateGroupStarts(const std::vector<int64_t>& driver_bytes, i
 /// map_bytes: exact row sums. group_true_bytes: bytes the reading task of each spec fetched;
 /// their sum must equal the row total (the caller rescales otherwise). group_driver_bytes:
 /// the recorded "partition data size" of each spec (the encoded sum to approach from below).
+/// reported_size_ratio: the exchange's `reportedSizeRatio` (EstimateReportedSizeRatio): the
+/// encoded sums approached are those of ReportedBlockBytes(block, ratio), as the simulated
+/// driver will see them.
 /// Throws std::invalid_argument on inconsistent sizes (G mismatch, totals differ, negatives).
 std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<int64_t>& map_bytes,
                                                              const std::vector<int>& group_starts, int num_reducers,
                                                              const std::vector<int64_t>& group_true_bytes,
-                                                             const std::vector<int64_t>& group_driver_bytes);
+                                                             const std::vector<int64_t>& group_driver_bytes,
+                                                             double reported_size_ratio = 1.0);
 
-/// Per group, the sum of the MapStatus-decoded sizes of its blocks (what the simulator's
-/// driver will see for that spec; CompressedMapStatus).
+/// The MapStatus size ÷ bytes written of the build that recorded the read (the scenario's
+/// `reportedSizeRatio`): 1 when the recorded driver sizes are what Spark's MapStatus of the
+/// bytes read can give (total within [read, 1.1 × read]: every block decodes to at most 10%
+/// above its size, never below). Otherwise the build reported other sizes than it wrote —
+/// join_agg_on_yarn's Spark 3.3.0-amzn-0 reported 2.63× the bytes moved, about the
+/// uncompressed rows — and the ratio is the largest (to 4 significant digits, rounded down,
+/// within [1e-6, 1e6]) for which the MapStatus-encoded sum of the evenly split blocks stays at
+/// or below the recorded total, so that ReconstructCoalescedBlocks can approach every group's
+/// driver size from below. Same arguments and errors as ReconstructCoalescedBlocks; needs
+/// group_driver_bytes.
+double EstimateReportedSizeRatio(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
+                                 int num_reducers, const std::vector<int64_t>& group_true_bytes,
+                                 const std::vector<int64_t>& group_driver_bytes);
+
+/// Per group, the sum of the MapStatus-decoded sizes of its blocks, each reported as
+/// ReportedBlockBytes(block, reported_size_ratio) (what the simulator's driver will see for
+/// that spec; CompressedMapStatus).
 std::vector<int64_t> EncodedGroupBytes(const std::vector<std::vector<int64_t>>& blocks,
-                                       const std::vector<int>& group_starts);
+                                       const std::vector<int>& group_starts, double reported_size_ratio = 1.0);
 
 }  // namespace aqesim::eventlog
 

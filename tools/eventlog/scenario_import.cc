@@ -309,11 +309,27 @@ class Importer {
                            " bytes but map tasks wrote " + std::to_string(total) + "; scaled to the written total");
       group_bytes = ScaleToTotal(group_bytes, total);
     }
+    double ratio = 1.0;
+    if (read.compressed_map_status) {
+      ratio = EstimateReportedSizeRatio(map_bytes, starts, reducers, group_bytes, read.driver_bytes);
+      if (ratio != 1.0) {
+        std::ostringstream os;
+        os.precision(3);
+        os << "exchange " << ex->id << ": Spark's driver saw " << Sum(read.driver_bytes) << " bytes in its "
+           << read.driver_bytes.size() << " coalesced partitions, x"
+           << static_cast<double>(Sum(read.driver_bytes)) / static_cast<double>(total) << " the " << total
+           << " bytes read: outside what MapStatus encoding of the bytes written allows (at most 10% above, never"
+           << " below), so this build's MapStatus reported other sizes (e.g. uncompressed); reportedSizeRatio "
+           << ratio << " (estimated)";
+        warnings_->push_back(os.str());
+      }
+    }
+    ex->reported_size_ratio = ratio;
     const std::vector<std::vector<int64_t>> blocks = ReconstructCoalescedBlocks(
         map_bytes, starts, reducers, group_bytes,
-        read.compressed_map_status ? read.driver_bytes : std::vector<int64_t>{});
+        read.compressed_map_status ? read.driver_bytes : std::vector<int64_t>{}, ratio);
     if (read.compressed_map_status) {
-      const std::vector<int64_t> encoded = EncodedGroupBytes(blocks, starts);
+      const std::vector<int64_t> encoded = EncodedGroupBytes(blocks, starts, ratio);
       const int64_t seen = Sum(encoded), recorded = Sum(read.driver_bytes);
       // Within 1% of every recorded size: as close as the encoding steps allow; say nothing.
       int reached = 0;
@@ -327,10 +343,6 @@ class Importer {
            << " of " << encoded.size() << " coalesced partitions; encoded they total " << seen
            << " bytes where Spark's driver saw " << recorded << " (x" << static_cast<double>(recorded) / std::max<int64_t>(seen, 1)
            << ")";
-        if (recorded > seen + seen / 10) {
-          os << ": more than MapStatus encoding (<= 10% above the size) of the " << total
-             << " bytes read allows, so the simulated driver sees less than Spark's did";
-        }
         warnings_->push_back(os.str());
       }
     }
@@ -640,6 +652,10 @@ class SqlImporter : public Importer {
     if (!observable && reader != nullptr) coalesced = CoalescedReadOf(*reader, partitions, map_stage->stage_id, read_ids);
     node["sizes"] = Sizes(ptr, *map_stage, observable ? &cols : nullptr, &ex, planned_map_tasks,
                           coalesced ? &*coalesced : nullptr);
+    if (ex.reported_size_ratio != 1.0) {
+      node["reportedSizeRatio"] = ex.reported_size_ratio;
+      Estimated(ptr + "/reportedSizeRatio");
+    }
     if (auto ds = twin->MetricId("data size")) {
       const int64_t data_size = MetricTotal(ds, map_stage->stage_id);
       if (data_size > 0) {

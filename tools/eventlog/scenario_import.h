@@ -58,6 +58,9 @@ struct ImportedExchange {
   /// Per-reducer sizes reconstructed from an AQE coalesced read's recorded sizes
   /// (coalesced_read_sizes.h): a matrix (or its marginals) listed as estimated.
   bool partition_sizes_reconstructed = false;
+  /// MapStatus size ÷ bytes written, estimated from a coalesced read whose driver sizes the
+  /// bytes read cannot explain (EstimateReportedSizeRatio); 1 otherwise.
+  double reported_size_ratio = 1.0;
   /// AQE reader over it in the final plan: its partition count and kind.
   std::optional<int64_t> recorded_read_partitions;
   std::string recorded_read_kind;  // "coalesced", "skewed", "coalesced and skewed", "local", ""

@@ -97,6 +97,54 @@ TEST_CASE("ReconstructCoalescedBlocks: margins stay exact", "[eventlog][coalesce
   CHECK(enc[2] <= 5600000);
 }
 
+TEST_CASE("EstimateReportedSizeRatio: 1 when the bytes read explain the driver sizes, else the largest ratio that fits",
+          "[eventlog][coalesced]") {
+  // The 300 / 200 B blocks of the first case: Spark's MapStatus of them totals 2044 (within
+  // [2000, 2200]): ratio 1.
+  const std::vector<int64_t> maps = {1000, 1000};
+  CHECK(EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {1216, 828}) == 1.0);
+  // A build reporting twice the bytes: 600 B encodes to 652 (code 68), 400 B to 405 (code
+  // 63), so the driver saw 4 x 652 + 4 x 405 = 4228. Every ratio keeping round(r x 300) <= 652
+  // and round(r x 200) <= 405 gives the same total; the largest is just under 405.5 / 200 =
+  // 2.0275, i.e. 2.027 to 4 digits, rounded down.
+  const double r = EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {2608, 1620});
+  CHECK(r == 2.027);
+  const Blocks b = ReconstructCoalescedBlocks(maps, {0, 2}, 4, {1200, 800}, {2608, 1620}, r);
+  CHECK(b == Blocks{{300, 300, 200, 200}, {300, 300, 200, 200}});
+  CHECK(EncodedGroupBytes(b, {0, 2}, r) == std::vector<int64_t>{2608, 1620});
+  // Below the bytes read (impossible for Spark's encoding, which never rounds down): < 1.
+  const double low = EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {900, 600});
+  CHECK(low < 1.0);
+  CHECK(low > 1500.0 / 2000 / 1.1);
+}
+
+TEST_CASE("ReconstructCoalescedBlocks: with a reported size ratio, margins stay exact and groups approach Spark's",
+          "[eventlog][coalesced]") {
+  // join_agg-like: 3 maps, 60 reducers in 3 groups; the driver saw 2.6 x 1.05 the bytes read.
+  const std::vector<int64_t> maps = {2230000, 2229000, 2230106};
+  const std::vector<int> starts = {0, 22, 41};
+  const std::vector<int64_t> groups = {2500000, 2300000, 6689106 - 2500000 - 2300000};
+  std::vector<int64_t> driver;
+  for (int64_t g : groups) driver.push_back(static_cast<int64_t>(static_cast<double>(g) * 2.6 * 1.05));
+  const double r = EstimateReportedSizeRatio(maps, starts, 60, groups, driver);
+  CHECK(r > 2.6 * 1.05 / 1.1);
+  CHECK(r < 2.6 * 1.05);
+  const Blocks b = ReconstructCoalescedBlocks(maps, starts, 60, groups, driver, r);
+  for (size_t m = 0; m < maps.size(); ++m) CHECK(RowSum(b[m], 0, 60) == maps[m]);
+  const std::vector<int> ends = {22, 41, 60};
+  for (size_t g = 0; g < groups.size(); ++g) {
+    int64_t sum = 0;
+    for (const auto& row : b) sum += RowSum(row, starts[g], ends[g]);
+    CHECK(sum == groups[g]);
+  }
+  const std::vector<int64_t> enc = EncodedGroupBytes(b, starts, r);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    INFO("group " << g << ": encoded " << enc[g] << ", Spark " << driver[g]);
+    CHECK(enc[g] <= driver[g]);
+    CHECK(enc[g] * 100 >= driver[g] * 99);
+  }
+}
+
 TEST_CASE("ReconstructCoalescedBlocks: inconsistent input is an error", "[eventlog][coalesced]") {
   CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {50, 40}, {}), std::invalid_argument);  // 90 != 100
   CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {100}, {}), std::invalid_argument);     // 2 starts, 1 size
