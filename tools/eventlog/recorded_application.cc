@@ -344,6 +344,7 @@ class Parser {
     t.executor_deserialize_time_ms = IntField(m, "Executor Deserialize Time");
     t.result_serialization_time_ms = IntField(m, "Result Serialization Time");
     t.jvm_gc_time_ms = IntField(m, "JVM GC Time");
+    t.result_size_bytes = IntField(m, "Result Size");
     t.executor_cpu_time_ns = IntField(m, "Executor CPU Time");
     t.memory_bytes_spilled = IntField(m, "Memory Bytes Spilled");
     t.disk_bytes_spilled = IntField(m, "Disk Bytes Spilled");
@@ -390,6 +391,7 @@ class Parser {
         st.input_bytes += t.input_bytes;
         st.shuffle_read_bytes += t.shuffle_bytes_read();
         st.shuffle_write_bytes += t.shuffle_bytes_written;
+        st.result_bytes += t.result_size_bytes;
         st.shuffle_records_written += t.shuffle_records_written;
         st.executor_run_time_ms += t.executor_run_time_ms;
         if (t.task_type == "ShuffleMapTask" && t.index >= 0 &&

@@ -63,6 +63,9 @@ struct RecordedTask {
   int64_t result_serialization_time_ms = 0;
   int64_t getting_result_time_ms = 0;
   int64_t jvm_gc_time_ms = 0;
+  /// Task Metrics "Result Size": bytes of the serialized result sent to the driver (a result
+  /// task's rows, e.g. a broadcast build's collected rows, plus its metric updates).
+  int64_t result_size_bytes = 0;
   int64_t executor_cpu_time_ns = 0;
   int64_t input_bytes = 0;
   int64_t input_records = 0;
@@ -114,6 +117,7 @@ struct RecordedStage {
   int64_t input_bytes = 0;
   int64_t shuffle_read_bytes = 0;
   int64_t shuffle_write_bytes = 0;
+  int64_t result_bytes = 0;  // Σ Result Size
   int64_t shuffle_records_written = 0;
   int64_t executor_run_time_ms = 0;
   /// Bytes written by map task `i` (= Task Info.Index), from the successful ShuffleMapTask

@@ -560,8 +560,9 @@ class SqlImporter : public Importer {
     int64_t bytes = st.input_bytes / std::max(scans, 1);
     if (scans > 1) Estimated(ptr + "/bytes");
     if (st.input_bytes == 0) {
-      // In-memory or generated input: no Input Metrics. Use what the stage wrote.
-      bytes = std::max(st.shuffle_write_bytes, st.shuffle_read_bytes) / std::max(scans, 1);
+      // In-memory or generated input: no Input Metrics. Use what the stage wrote, or what its
+      // tasks returned to the driver (a broadcast build's collected rows).
+      bytes = std::max({st.shuffle_write_bytes, st.shuffle_read_bytes, st.result_bytes}) / std::max(scans, 1);
       if (scans <= 1) Estimated(ptr + "/bytes");
     }
     node["bytes"] = bytes;
@@ -770,6 +771,9 @@ class SqlImporter : public Importer {
     }
     node["left"] = BuildNode(left, ptr + "/left");
     node["right"] = BuildNode(right, ptr + "/right");
+    if (base == "BroadcastHashJoin" || base == "BroadcastNestedLoopJoin") {
+      j.build_stage_id = StageOfScanBelow(node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right);
+    }
     j.recorded_strategy = base;
     // The recorded final strategy: the join with the same keys in the final plan.
     const std::string key_prefix = NormalizeSimpleString(n.simple_string);
@@ -783,6 +787,17 @@ class SqlImporter : public Importer {
     }
     out_->joins.push_back(std::move(j));
     return node;
+  }
+
+  /// The stage that ran the first scan under `n` reached without crossing an exchange (a
+  /// broadcast's build side: the stage that collected it); nullopt when none ran one.
+  std::optional<int> StageOfScanBelow(const SqlPlanNode& n) const {
+    if (IsExchange(BaseName(n.node_name))) return std::nullopt;
+    if (auto it = scan_stage_.find(&n); it != scan_stage_.end()) return it->second;
+    for (const SqlPlanNode* kid : MainChildren(n)) {
+      if (auto s = StageOfScanBelow(*kid)) return s;
+    }
+    return std::nullopt;
   }
 
   const RecordedSqlExecution& ex_;
@@ -824,8 +839,8 @@ class RddImporter : public Importer {
     if (st == nullptr) throw EventLogError("stage " + std::to_string(stage_id) + " never ran");
     if (st->parent_ids.empty()) {
       json node = {{"op", "scan"}, {"id", NextId("s")}, {"bytes", st->input_bytes}, {"tasks", st->num_tasks}};
-      if (st->input_bytes == 0) {
-        node["bytes"] = st->shuffle_write_bytes;
+      if (st->input_bytes == 0) {  // generated input: what it wrote or returned (as in BuildScan)
+        node["bytes"] = std::max(st->shuffle_write_bytes, st->result_bytes);
         Estimated(ptr + "/bytes");
       } else {
         SetScanTaskBytes(*st, &node);

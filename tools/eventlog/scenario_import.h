@@ -72,6 +72,9 @@ struct ImportedJoin {
   std::string strategy;           // as written in the scenario (the planned strategy)
   std::string recorded_strategy;  // what Spark ran in the end (after AQE)
   bool recorded_skew_join = false;
+  /// Broadcast joins: the recorded stage that ran the build side's scan (and collected it for
+  /// the broadcast), when the plan's metrics tie one to it.
+  std::optional<int> build_stage_id;
 };
 
 struct ImportedScenario {

@@ -139,6 +139,20 @@ void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* se
   for (int s : recorded) {
     if (!claimed.count(s)) left.push_back(s);
   }
+  // Broadcast stages: the stage that ran the join's build side when the importer could tell
+  // (its scan's SQL metrics), then the remaining stages in id order.
+  for (const auto& j : sel->imported.joins) {
+    if (!j.build_stage_id || claimed.count(*j.build_stage_id) ||
+        std::find(recorded.begin(), recorded.end(), *j.build_stage_id) == recorded.end())
+      continue;
+    for (auto& m : matches) {
+      if (m.simulated_name != j.id + " broadcast" || m.recorded_stage_id) continue;
+      m.role = "broadcast";
+      m.recorded_stage_id = *j.build_stage_id;
+      claimed.insert(*j.build_stage_id);
+      left.erase(std::remove(left.begin(), left.end(), *j.build_stage_id), left.end());
+    }
+  }
   for (auto& m : matches) {
     if (m.simulated_name != "result") continue;
     m.role = "result";
@@ -155,6 +169,7 @@ void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* se
         m.simulated_name.compare(m.simulated_name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
     m.role = "broadcast";
+    if (m.recorded_stage_id) continue;
     if (next < left.size()) {
       m.recorded_stage_id = left[next];
       claimed.insert(left[next]);

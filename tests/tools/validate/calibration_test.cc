@@ -130,20 +130,22 @@ TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search a
   }
 }
 
-TEST_CASE("Replay: a stage queued behind a full cluster runs where slots free up first (join_agg j2)",
+TEST_CASE("Replay: a stage queued behind a full cluster runs where slots free up first (join_agg j1)",
           "[validate][calibrate]") {
-  // join_agg_on_yarn stages 1 (j1) and 2 (j2) are submitted together, 30 tasks each, on 10
-  // executors x 3 cores. j1 takes every slot; executor 2, the only JVM that had run a task
-  // (stage 0), finishes its three j1 tasks after 0.68 s, the nine fresh ones after 2.6-2.9 s
-  // (Executor Deserialize Time 1.7-2.2 s vs 0.17-0.19 s), so all 30 j2 tasks run on
-  // executor 2 (TaskSchedulerImpl offers whatever is free; spark.locality.wait does not
-  // matter: the tasks have no preference). With the fresh-JVM term the simulation does the
-  // same; without it every executor frees at once and j2 spreads.
+  // join_agg_on_yarn stages 1 (j2's build: its scan's metrics are updated by stage 1) and 2
+  // (j1's build) are submitted together, 30 tasks each, on 10 executors x 3 cores; j2's
+  // broadcast is created first (the streamed side of j1, left, comes before its build side,
+  // right, in createQueryStages). Stage 1 takes every slot; executor 2, the only JVM that had
+  // run a task (stage 0), finishes its three tasks after 0.68 s, the nine fresh ones after
+  // 2.6-2.9 s (Executor Deserialize Time 1.7-2.2 s vs 0.17-0.19 s), so all 30 tasks of stage 2
+  // run on executor 2 (TaskSchedulerImpl offers whatever is free; spark.locality.wait does
+  // not matter: the tasks have no preference). With the fresh-JVM term the simulation does
+  // the same; without it every executor frees at once and j1's build spreads.
   const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
   std::vector<std::string> w;
   const Validation v0 = ValidateApplication(app, {}, &w);
   REQUIRE(v0.selections.size() == 1);
-  auto j2_executors = [&](double startup) {
+  auto j1_executors = [&](double startup) {
     nlohmann::json doc = v0.selections[0].document;
     doc["cost"]["executorStartupSeconds"] = startup;
     std::string error;
@@ -151,14 +153,14 @@ TEST_CASE("Replay: a stage queued behind a full cluster runs where slots free up
     REQUIRE(run);
     std::set<int> executors;
     for (const StageResult& s : run->stages) {
-      if (s.name != "j2 broadcast") continue;
+      if (s.name != "j1 broadcast") continue;
       CHECK(s.task_results.size() == 30);
       for (const TaskResult& t : s.task_results) executors.insert(t.executor);
     }
     return executors;
   };
-  CHECK(j2_executors(1.538) == std::set<int>{0});  // the warm executor (warmExecutors = 1)
-  CHECK(j2_executors(0.0).size() > 1);
+  CHECK(j1_executors(1.538) == std::set<int>{0});  // the warm executor (warmExecutors = 1)
+  CHECK(j1_executors(0.0).size() > 1);
 }
 
 }  // namespace

@@ -132,12 +132,16 @@ TEST_CASE("ValidateApplication: dynamic allocation, every coalescing", "[validat
   CHECK(sides == 2);
 }
 
-TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), BHJ and a coalescing Spark saw 2.6x larger", "[validate][replay][decisions]") {
-  // Known gap, kept visible: Spark coalesced exchange e1 1000 -> 16 (DriverAccumUpdates 247),
-  // its partition data sizes total 17610372 bytes (29.4 per record: the 28-byte serialized rows,
-  // encoded) while its map tasks wrote, and its reduce tasks read, 6689106 bytes. The simulated
-  // driver encodes the bytes written (at most 10% more), so with the 1 MiB minPartitionSize
-  // target (30 cores) it packs 6 partitions. Both broadcast joins match.
+TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), a build whose MapStatus reported 2.6x the bytes written",
+          "[validate][replay][decisions]") {
+  // Spark coalesced exchange e1 1000 -> 16 (DriverAccumUpdates 247); its partition data sizes
+  // (accumulator 248) total 17610372 bytes — 29.4 per record: the 28-byte serialized rows,
+  // encoded — while its map tasks wrote, and its reduce tasks read, 6689106 bytes. Spark's own
+  // MapStatus of those bytes gives at most 10% more, so the importer estimates the build's
+  // reportedSizeRatio (largest ratio whose encoded even split stays within 17610372: below
+  // 17610372 / 6689106 = 2.633 by the encoding's mean rounding, ~1.05) and the simulated
+  // driver, seeing the blocks x that ratio, packs 16 partitions of >= 1 MiB (minPartitionSize;
+  // 30 cores) as Spark did.
   const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
   std::vector<std::string> warnings;
   const Validation v = ValidateApplication(app, {}, &warnings);
@@ -155,15 +159,53 @@ TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), BHJ and a coalescing Spark
       CHECK(d.subject == "e1");
       CHECK(d.planned_partitions == 1000);
       CHECK(d.recorded_partitions == 16);
-      CHECK(d.simulated_partitions == 6);
-      CHECK(!d.match);
+      CHECK(d.simulated_partitions == 16);
+      CHECK(d.match);
     }
   }
   CHECK(joins == 2);
   CHECK(reads == 1);
+  const ReplayedSelection& sel = v.selections[0];
+  const nlohmann::json& e1 = sel.document["plan"]["left"]["child"];
+  REQUIRE(e1["id"] == "e1");
+  const double ratio = e1["reportedSizeRatio"].get<double>();
+  CHECK(ratio > 17610372.0 / 6689106 / 1.1);
+  CHECK(ratio < 17610372.0 / 6689106);
+  const std::vector<std::string>& estimated = sel.imported.estimated;
+  CHECK(std::find(estimated.begin(), estimated.end(), "/plan/left/child/reportedSizeRatio") != estimated.end());
   bool explained = false;
   for (const auto& w : warnings) explained |= w.find("17610372") != std::string::npos && w.find("6689106") != std::string::npos;
   CHECK(explained);
+  // Each simulated spec's driver size within 1% of Spark's (accumulator 248, spec order).
+  const std::vector<int64_t> spark_sizes = {1058916, 1061514, 1065234, 1062084, 1049958, 1061232, 1061622, 1050348,
+                                            1054374, 1050894, 1058394, 1063650, 1052280, 1054830, 1053390, 1751652};
+  int sides = 0;
+  for (const ReadExplain& r : sel.run.reads) {
+    if (r.exchange != "e1") continue;
+    ++sides;
+    REQUIRE(r.specs.size() == spark_sizes.size());
+    int64_t true_total = 0;
+    for (size_t i = 0; i < r.specs.size(); ++i) {
+      const auto* spec = std::get_if<CoalescedPartitionSpec>(&r.specs[i]);
+      REQUIRE(spec != nullptr);
+      REQUIRE(spec->data_size_bytes.has_value());
+      INFO("spec " << i << ": simulated " << *spec->data_size_bytes << ", Spark " << spark_sizes[i]);
+      CHECK(std::abs(*spec->data_size_bytes - spark_sizes[i]) * 100 <= spark_sizes[i]);
+      true_total += r.true_bytes.at(i);
+    }
+    CHECK(true_total == 6689106);  // the tasks still read the bytes written
+  }
+  CHECK(sides == 1);
+  // Broadcast stages are matched by the stage that ran their build side's scan: j2's build
+  // (the streamed side's) is stage 1, j1's stage 2.
+  std::map<std::string, int> stage_of;
+  for (const StageMatch& m : sel.matches) {
+    if (m.recorded_stage_id) stage_of[m.simulated_name] = *m.recorded_stage_id;
+  }
+  CHECK(stage_of["j2 broadcast"] == 1);
+  CHECK(stage_of["j1 broadcast"] == 2);
+  CHECK(stage_of["e1 map"] == 3);
+  CHECK(stage_of["result"] == 5);
 }
 
 TEST_CASE("ValidateApplication: RDD jobs of a Spark 1.6 log", "[validate][replay]") {
