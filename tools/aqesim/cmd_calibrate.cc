@@ -88,7 +88,10 @@ void RunCalibrate(const CalibrateArgs& args) {
       << secs(m.executor_startup_seconds) << ", executorStageWarmupSeconds " << secs(m.executor_stage_warmup_seconds)
       << " (Executor Deserialize Time medians: " << m.fresh_deserialize_median_seconds << " s on " << m.fresh_tasks
       << " fresh-JVM tasks, " << m.first_wave_deserialize_median_seconds << " s on " << m.first_wave_tasks
-      << " first-wave tasks, " << m.later_deserialize_median_seconds << " s on " << m.later_tasks << " later)\n";
+      << " first-wave tasks, " << m.later_deserialize_median_seconds << " s on " << m.later_tasks
+      << " later); taskLaunchSeconds " << secs(m.task_launch_seconds) << " (scheduler delay + result handling median "
+      << m.scheduler_delay_median_seconds << " s over " << m.launch_samples
+      << " tasks, + the later tasks' deserialization)\n";
   out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
   for (size_t i = 0; i < result.after.size(); ++i) {
     const auto& b = result.before[i];
@@ -109,8 +112,9 @@ void RegisterCalibrate(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "cost file to write ('-' = stdout)")->required();
   cmd->add_option("--cost", args->base_cost, "cost file to start from (parameters not fitted keep its values)");
   cmd->add_flag("--no-measured-times", args->no_measured_times,
-                "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds from --cost or the defaults "
-                "instead of reading them from the logs' recorded gaps and deserialization times");
+                "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds / taskLaunchSeconds from --cost "
+                "or the defaults instead of reading them from the logs' recorded gaps, scheduler delays and "
+                "deserialization times");
   cmd->add_flag("--allow-held-out", args->allow_held_out, "allow fitting to the held-out validation log");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunCalibrate(*args); });

@@ -159,7 +159,7 @@ const std::vector<std::string>& MeasuredParameters() {
 
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps) {
   MeasuredTimes m;
-  std::vector<double> overheads, gaps, fresh, first_wave, later;
+  std::vector<double> overheads, gaps, fresh, first_wave, later, delays;
   for (const auto* app : apps) {
     // Stage overhead: submission -> first launch.
     for (const auto& [id, st] : app->stages) {
@@ -190,6 +190,9 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
       for (const auto& t : st.tasks) {
         if (!t.successful) continue;
         const double d = static_cast<double>(t.executor_deserialize_time_ms) / 1000.0;
+        delays.push_back(static_cast<double>(std::max<int64_t>(
+                             t.wall_ms() - t.executor_run_time_ms - t.executor_deserialize_time_ms, 0)) /
+                         1000.0);
         switch (Classify(t, st.stage_id, ff)) {
           case Warmth::kFresh: fresh.push_back(d); break;
           case Warmth::kFirstWave: first_wave.push_back(d); break;
@@ -219,6 +222,11 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
   if (!first_wave.empty() && !later.empty()) {
     m.executor_stage_warmup_seconds =
         std::max(0.0, m.first_wave_deserialize_median_seconds - m.later_deserialize_median_seconds);
+  }
+  m.launch_samples = static_cast<int>(delays.size());
+  if (!delays.empty()) {
+    m.scheduler_delay_median_seconds = *Median(delays);
+    m.task_launch_seconds = m.scheduler_delay_median_seconds + m.later_deserialize_median_seconds;
   }
   return m;
 }
@@ -253,11 +261,13 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     if (mt.replan_seconds) fixed["replanSeconds"] = *mt.replan_seconds;
     fixed["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
     if (mt.executor_stage_warmup_seconds) fixed["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
+    if (mt.task_launch_seconds) fixed["taskLaunchSeconds"] = *mt.task_launch_seconds;
   } else if (!fixed.contains("executorStartupSeconds")) {
     fixed["executorStartupSeconds"] = 0.0;
   }
   // Per-task parameters measured rather than fitted: their NNLS columns are left out.
   const bool warmup_measured = options.measure_from_logs && result.measured.executor_stage_warmup_seconds.has_value();
+  const bool launch_measured = options.measure_from_logs && result.measured.task_launch_seconds.has_value();
 
   // ---- step 1: features by finite differences, rows, NNLS ----
   // The fresh-JVM term is taken off the recorded side, on the tasks the log shows on a fresh
@@ -271,6 +281,8 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   zero["executorStartupSeconds"] = 0.0;
   for (const auto& p : params) zero[p] = 0.0;
   zero["taskNoiseSigma"] = 0.0;
+  // A measured launch is part of every simulated task's base time (c0), not a column.
+  if (launch_measured) zero["taskLaunchSeconds"] = fixed["taskLaunchSeconds"];
   // Step 1 for one value of coldCodeSlowdown (fixed in `zero`): rows, NNLS, weighted residual.
   struct FitOut {
     std::vector<Row> rows;
@@ -378,6 +390,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
       for (double& x : f) x *= r.weight;
       for (size_t j = 0; j < k; ++j) {
         if (warmup_measured && params[j] == "executorStageWarmupSeconds") f[j] = 0;
+        if (launch_measured && params[j] == "taskLaunchSeconds") f[j] = 0;
       }
       A.push_back(std::move(f));
       b.push_back((r.recorded - r.c0) * r.weight);
@@ -409,6 +422,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     json c = fixed;
     for (size_t j = 0; j < k; ++j) c[params[j]] = f.theta.size() == k ? f.theta[j] : DefaultOf(params[j]);
     if (warmup_measured) c["executorStageWarmupSeconds"] = warmup;
+    if (launch_measured) c["taskLaunchSeconds"] = fixed["taskLaunchSeconds"];
     c["coldCodeSlowdown"] = x;
     const double score = Objective(Evaluate(apps, c));
     if (!have_fit || score < best_score - 1e-12) {

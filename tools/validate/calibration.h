@@ -48,7 +48,8 @@ namespace aqesim::validate {
 
 /// JSON names of the parameters fitted in step 1 (per task, NNLS) and of those measured
 /// from the logs (MeasureTimes: stageOverheadSeconds, replanSeconds, executorStartupSeconds;
-/// executorStageWarmupSeconds is in both: measured when the logs allow, else fitted).
+/// taskLaunchSeconds and executorStageWarmupSeconds are in both: measured when the logs
+/// allow, else fitted).
 const std::vector<std::string>& TaskLevelParameters();
 const std::vector<std::string>& MeasuredParameters();
 
@@ -80,6 +81,14 @@ struct MeasuredTimes {
   /// executorStageWarmupSeconds: first-wave − later median, ≥ 0; nullopt when either group is
   /// empty (the fit then estimates it with the per-task terms).
   std::optional<double> executor_stage_warmup_seconds;
+  /// taskLaunchSeconds: median over successful tasks of what Spark UI calls scheduler delay
+  /// plus result serialization and result fetching (Duration − Executor Run Time − Executor
+  /// Deserialize Time, ≥ 0: launch RPC, task start, status update, result handling on the
+  /// driver), plus the later tasks' deserialization median (the deserialization every task
+  /// pays; fresh-JVM and first-wave extras are the two terms above). nullopt without tasks.
+  std::optional<double> task_launch_seconds;
+  int launch_samples = 0;
+  double scheduler_delay_median_seconds = 0;
 };
 
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);

@@ -51,7 +51,9 @@ TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqe
   // (median 0.129). The 12 tasks of stages 0 and 1 start before any task finished on the
   // driver (local mode): Executor Deserialize Time 259..262 ms, median 260; the other 14
   // tasks (stages 4 and 8) are all first waves: median 78 ms. Fresh-JVM term 0.260 - 0.078 =
-  // 0.182 s; no later task, so the first-wave warm-up is left to the fit.
+  // 0.182 s; no later task, so the first-wave warm-up is left to the fit. Duration − run −
+  // deserialization over the 26 tasks: median 17 ms (no later task adds a deserialization):
+  // taskLaunchSeconds 0.017.
   const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
   const MeasuredTimes m = MeasureTimes({&app});
   CHECK(m.overhead_samples == 4);
@@ -70,11 +72,35 @@ TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqe
   REQUIRE(m.executor_startup_seconds);
   CHECK(*m.executor_startup_seconds == Approx(0.182));
   CHECK_FALSE(m.executor_stage_warmup_seconds);
+  CHECK(m.launch_samples == 26);
+  CHECK(m.scheduler_delay_median_seconds == Approx(0.017));
+  REQUIRE(m.task_launch_seconds);
+  CHECK(*m.task_launch_seconds == Approx(0.017));
   // The calibrated cost carries the measured values, not searched ones.
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
   CHECK(r.cost["stageOverheadSeconds"].get<double>() == Approx(0.0305));
   CHECK(r.cost["replanSeconds"].get<double>() == Approx(0.129));
   CHECK(r.cost["executorStartupSeconds"].get<double>() == Approx(0.182));
+  CHECK(r.cost["taskLaunchSeconds"].get<double>() == Approx(0.017));
+}
+
+TEST_CASE("Calibrate: join_agg meets the targets on itself", "[validate][calibrate]") {
+  // Measured by hand: Duration − run − deserialization median 30 ms over the 107 tasks, the
+  // 26 later tasks' deserialization median 3 ms: taskLaunchSeconds 0.033 (the NNLS fit had
+  // put 0.0005 s, leaving j1's 30 short tasks on executor 2 — 10 waves — far too quick).
+  // With e1's reportedSizeRatio the coalescing is Spark's 16 (replay_test.cc).
+  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  const MeasuredTimes m = MeasureTimes({&app});
+  CHECK(m.launch_samples == 107);
+  REQUIRE(m.task_launch_seconds);
+  CHECK(*m.task_launch_seconds == Approx(0.033));
+  const CalibrationResult r = Calibrate({&app}, {}, nullptr);
+  REQUIRE(r.after.size() == 1);
+  REQUIRE(r.after[0].median_abs_stage_error);
+  REQUIRE(r.after[0].makespan_relative_error);
+  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
+  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
+  CHECK(r.after[0].decisions_matched == 3);
 }
 
 TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search against the makespan)",
@@ -101,6 +127,8 @@ TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search a
   CHECK(*m.executor_startup_seconds == Approx(0.550));
   REQUIRE(m.executor_stage_warmup_seconds);
   CHECK(*m.executor_stage_warmup_seconds == Approx(0.015));
+  CHECK(m.launch_samples == 235);
+  CHECK(*m.task_launch_seconds == Approx(0.007 + 0.004));  // scheduler delay + later deserialization
 
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
   // Every task of the 20 stages matched by index: 43 on a fresh JVM + 94 other first-wave + 98
