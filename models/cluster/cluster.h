@@ -16,6 +16,10 @@ struct ExecutorLifetime {
   std::optional<double> remove_seconds;  // none: never removed; > add_seconds
   /// Its JVM already ran tasks before the start (no executorStartupSeconds). JSON `warm`.
   bool warm = false;
+  /// Its JVM already ran this query's code (an earlier run of the same plan; implies `warm`):
+  /// its first tasks of a stage are not a cold first wave (no executorStageWarmupSeconds, no
+  /// coldCodeSlowdown). JSON `warmCode`.
+  bool warm_code = false;
 };
 
 struct ClusterSpec {
@@ -47,6 +51,10 @@ struct ClusterSpec {
   /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
   /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)
   int warm_executors = 0;
+  /// Static cluster: executors [0, warm_code_executors) already ran this query's code (an
+  /// earlier run of the same plan; they count as warm JVMs too): no first-wave warm-up or cold
+  /// slowdown on them. JSON `warmCodeExecutors`, default 0. (Timeline: each entry's `warmCode`.)
+  int warm_code_executors = 0;
 
   int total_cores() const { return executors * executor_cores; }
 };

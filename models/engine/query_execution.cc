@@ -90,10 +90,15 @@ class Engine {
     result_.adaptive = adaptive;
     // JVMs that ran tasks before the start (the others pay executorStartupSeconds until their
     // first task finishes).
+    // Executors that ran this query's code before count as warm for every stage's code.
     jvm_warm_.assign(static_cast<size_t>(std::max(0, NumExecutors())), 0);
+    code_warm_.assign(jvm_warm_.size(), 0);
     for (size_t e = 0; e < jvm_warm_.size(); ++e) {
-      jvm_warm_[e] = s.cluster.executor_timeline.empty() ? static_cast<int>(e) < s.cluster.warm_executors
-                                                         : s.cluster.executor_timeline[e].warm;
+      const bool timeline = !s.cluster.executor_timeline.empty();
+      code_warm_[e] = timeline ? s.cluster.executor_timeline[e].warm_code
+                               : static_cast<int>(e) < s.cluster.warm_code_executors;
+      jvm_warm_[e] = code_warm_[e] || (timeline ? s.cluster.executor_timeline[e].warm
+                                                : static_cast<int>(e) < s.cluster.warm_executors);
     }
   }
 
@@ -710,7 +715,7 @@ class Engine {
     st->tasks.assign(st->num_tasks, TaskResult{});
     st->task_seconds.assign(st->num_tasks, 0.0);
     st->code_key = CodeKey(st->subtree);
-    warm_[st->code_key].resize(static_cast<size_t>(std::max(0, NumExecutors())), 0);
+    warm_.try_emplace(st->code_key, code_warm_);
     if (st->kind == StageKind::kShuffleMap) st->shares.assign(st->num_tasks, {});
     if (st->kind == StageKind::kShuffleMap) st->output->shuffle->data->map_executor.assign(st->num_tasks, 0);
     TaskSetSpec spec;
@@ -1100,6 +1105,7 @@ class Engine {
   std::map<std::string, std::vector<char>> warm_;
   /// Per executor: 1 once its JVM has finished a task (or it was warm at the start).
   std::vector<char> jvm_warm_;
+  std::vector<char> code_warm_;  // per executor: ran this query's code before the start
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_replan_ = false;

@@ -60,7 +60,7 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "driverNetworkBytesPerSecond",
                                                  "driverMemory",
                                                  "executorTimeline",
-                                                 "warmExecutors"};
+                                                 "warmExecutors", "warmCodeExecutors"};
 
 // Where a configuration value came from (the last writer wins), for messages and ordering.
 struct ConfOrigin {
@@ -95,7 +95,7 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       ok = false;
       continue;
     }
-    CheckFields(e, q, {"add", "remove", "warm"}, "an executor of the timeline", sink);
+    CheckFields(e, q, {"add", "remove", "warm", "warmCode"}, "an executor of the timeline", sink);
     ExecutorLifetime life;
     if (!e.contains("add")) {
       sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
@@ -118,6 +118,10 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     }
     if (e.contains("warm")) {
       if (auto w = ReadBool(e["warm"], PointerAppend(q, "warm"), sink)) life.warm = *w;
+      else ok = false;
+    }
+    if (e.contains("warmCode")) {
+      if (auto w = ReadBool(e["warmCode"], PointerAppend(q, "warmCode"), sink)) life.warm_code = *w;
       else ok = false;
     }
     out.push_back(life);
@@ -179,6 +183,11 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   if (v.contains("warmExecutors")) {
     if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000, "a non-negative integer", sink))
       cluster->warm_executors = static_cast<int>(*n);
+  }
+  if (v.contains("warmCodeExecutors")) {
+    if (auto n = ReadInteger(v["warmCodeExecutors"], field("warmCodeExecutors"), 0, 1'000'000, "a non-negative integer",
+                             sink))
+      cluster->warm_code_executors = static_cast<int>(*n);
   }
   if (v.contains("executorTimeline")) ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
   return given;

@@ -604,6 +604,30 @@ std::string_view EventShortName(std::string_view event) {
   return tail;
 }
 
+std::string PlanShape(const SqlPlanNode& plan) {
+  std::string out = plan.node_name + "(" + std::to_string(plan.children.size()) + ")";
+  for (const SqlPlanNode& c : plan.children) out += " " + PlanShape(c);
+  return out;
+}
+
+bool RanSameQueryBefore(const RecordedApplication& app, const std::string& executor_id,
+                        const RecordedSqlExecution& execution, int64_t ms) {
+  if (execution.plans.empty()) return false;
+  const std::string shape = PlanShape(execution.plans.front());
+  std::set<int64_t> same;  // earlier executions of the same query
+  for (const auto& [id, other] : app.executions) {
+    if (id != execution.execution_id && !other.plans.empty() && PlanShape(other.plans.front()) == shape) same.insert(id);
+  }
+  if (same.empty()) return false;
+  for (const auto& [id, st] : app.stages) {
+    if (!st.execution_id || !same.count(*st.execution_id)) continue;
+    for (const RecordedTask& t : st.tasks) {
+      if (t.executor_id == executor_id && t.successful && t.finish_time_ms <= ms) return true;
+    }
+  }
+  return false;
+}
+
 bool RecordedSqlExecution::adaptive() const {
   return !plans.empty() && FindFirst(plans.front(), "AdaptiveSparkPlan") != nullptr;
 }

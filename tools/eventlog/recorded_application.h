@@ -243,6 +243,19 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
 /// "[id=#N]" / "[plan_id=N]" and trailing spaces.
 std::string NormalizeSimpleString(std::string_view s);
 
+/// The operators of a plan: its node names in pre-order, with the child counts ("Exchange(1)
+/// SortMergeJoin(2) ..."), without expression ids, RDD ids or sizes. Two SQL executions with
+/// the same shape run the same whole-stage generated code (CodeGenerator caches the compiled
+/// classes by their source).
+std::string PlanShape(const SqlPlanNode& plan);
+
+/// True when `executor_id` finished, at or before `ms`, a task of an earlier SQL execution
+/// whose initial plan has the shape of `execution`'s (the same query run again): its JVM has
+/// loaded, compiled and run that code already, so its first tasks of `execution` are not a
+/// first wave of cold code. False for an execution without a plan.
+bool RanSameQueryBefore(const RecordedApplication& app, const std::string& executor_id,
+                        const RecordedSqlExecution& execution, int64_t ms);
+
 /// Strips a leading "org.apache.spark....": "SparkListenerTaskEnd" from any qualified name.
 std::string_view EventShortName(std::string_view event);
 

@@ -933,13 +933,17 @@ bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_i
 }
 
 /// Executors alive at `ms` (the driver in local mode) that had finished a task by then: the
-/// scenario's `warmExecutors` for a static cluster.
-int WarmExecutorsAt(const RecordedApplication& app, int64_t ms) {
-  if (app.local_mode) return RanTaskBefore(app, "driver", ms) ? 1 : 0;
+/// scenario's `warmExecutors` for a static cluster. With `execution`, those that had finished
+/// a task of an earlier run of the same query instead (`warmCodeExecutors`; RanSameQueryBefore).
+int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSqlExecution* execution = nullptr) {
+  auto warm = [&](const std::string& id) {
+    return execution != nullptr ? RanSameQueryBefore(app, id, *execution, ms) : RanTaskBefore(app, id, ms);
+  };
+  if (app.local_mode) return warm("driver") ? 1 : 0;
   int n = 0;
   for (const RecordedExecutor& ex : app.executors) {
     if (ex.executor_id == "driver" || ex.added_time_ms > ms || (ex.removed_time_ms && *ex.removed_time_ms <= ms)) continue;
-    n += RanTaskBefore(app, ex.executor_id, ms) ? 1 : 0;
+    n += warm(ex.executor_id) ? 1 : 0;
   }
   return n;
 }
@@ -952,8 +956,10 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms) {
 /// ExecutorRemoved is logged when the cluster manager confirms, often seconds later; that
 /// earlier time is used and listed in `estimated` (an executor already pending removal at
 /// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
-/// a task before from_ms. Empty when nothing changes within the window (a static cluster).
-json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, std::vector<std::string>* estimated) {
+/// a task before from_ms; "warmCode": true when one of an earlier run of `execution`'s query
+/// (RanSameQueryBefore). Empty when nothing changes within the window (a static cluster).
+json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, const RecordedSqlExecution* execution,
+                      std::vector<std::string>* estimated) {
   const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
   double idle_seconds = 60;
   if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout")) {
@@ -993,6 +999,7 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     if (remove && *remove > to_ms) remove.reset();
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
+    if (execution != nullptr && RanSameQueryBefore(app, ex.executor_id, *execution, from_ms)) e["warmCode"] = true;
     changes |= ex.added_time_ms > from_ms;
     if (remove) {
       e["remove"] = static_cast<double>(*remove - from_ms) / 1000.0;
@@ -1156,13 +1163,16 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   cluster["executors"] = executors;
   cluster["executorCores"] = cores;
   if (!app.local_mode && window) {
-    json timeline = ExecutorTimeline(app, window->first, window->second, &out.estimated);
+    json timeline = ExecutorTimeline(app, window->first, window->second, execution, &out.estimated);
     if (!timeline.is_null()) cluster["executorTimeline"] = std::move(timeline);
   }
   if (window && !cluster.contains("executorTimeline")) {
     // Fresh JVMs pay executorStartupSeconds on their first tasks; these already ran some.
     const int warm = std::min(WarmExecutorsAt(app, window->first), executors);
     if (warm > 0) cluster["warmExecutors"] = warm;
+    // Those that also ran an earlier run of the same query have its code compiled.
+    const int warm_code = execution != nullptr ? std::min(WarmExecutorsAt(app, window->first, execution), warm) : 0;
+    if (warm_code > 0) cluster["warmCodeExecutors"] = warm_code;
   }
   std::optional<std::string> memory = Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
   if (!memory && app.profile_executor_memory_mib && !app.local_mode) {

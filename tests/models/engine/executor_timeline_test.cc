@@ -115,5 +115,39 @@ TEST_CASE("QueryExecution: fresh executors pay executorStartupSeconds until a ta
   CHECK(SimulateQuery(*fresh, false).makespan_seconds == Approx(4.0));
 }
 
+TEST_CASE("QueryExecution: executors that ran the query before skip the first-wave warm-up", "[engine][warmup]") {
+  // 2 executors x 1 slot, 1 s launch per task and no other work, 2 s first-wave warm-up, 5 s
+  // fresh-JVM start-up, 2 scan tasks. Static, both JVMs warm, warmCodeExecutors 1: t0 on e0
+  // takes 1 s; t1 on e1 (a first wave of the code there) 1 + 2 = 3 s. Timeline with `warmCode`
+  // on the second entry only: t0 on e0 (fresh JVM, first wave) 1 + 2 + 5 = 8 s; t1 1 s
+  // (warmCode implies a warm JVM).
+  nlohmann::json cost = Cost(1.0, 0);
+  cost["executorStageWarmupSeconds"] = 2.0;
+  cost["executorStartupSeconds"] = 5.0;
+  nlohmann::json cluster = Cluster(1);
+  cluster["executors"] = 2;
+  cluster["warmExecutors"] = 2;
+  cluster["warmCodeExecutors"] = 1;
+  const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 100}, {"tasks", 2}};
+  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
+  const RunResult a = SimulateQuery(*s, false);
+  REQUIRE(a.stages.size() == 1);
+  const auto& t = a.stages[0].task_results;
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].executor == 0);
+  CHECK(Duration(t[0]) == Approx(1.0));
+  CHECK(t[1].executor == 1);
+  CHECK(Duration(t[1]) == Approx(3.0));
+  cluster.erase("warmExecutors");
+  cluster.erase("warmCodeExecutors");
+  cluster["executorTimeline"] = {{{"add", 0}}, {{"add", 0}, {"warmCode", true}}};
+  auto timeline = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
+  const RunResult b = SimulateQuery(*timeline, false);
+  const auto& u = b.stages[0].task_results;
+  REQUIRE(u.size() == 2);
+  CHECK(Duration(u[0]) == Approx(8.0));
+  CHECK(Duration(u[1]) == Approx(1.0));
+}
+
 }  // namespace
 }  // namespace aqesim

@@ -183,10 +183,14 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     CHECK(t[2]["remove"].get<double>() == Approx(10.870));
     CHECK_FALSE(t[3].contains("remove"));
     for (const json& e : t) CHECK(e["add"].get<double>() == 0.0);
-    // 4, 3, 5 ran execution 0's tasks (warm JVMs); 6 had run none.
-    CHECK(t[0]["warm"] == true);
-    CHECK(t[2]["warm"] == true);
+    // 4, 3, 5 ran execution 0's tasks (warm JVMs), and execution 0 is the same query (the
+    // same operators: only RDD ids differ in its plan), so its code too; 6 had run none.
+    for (int i : {0, 1, 2}) {
+      CHECK(t[i]["warm"] == true);
+      CHECK(t[i]["warmCode"] == true);
+    }
     CHECK_FALSE(t[3].contains("warm"));
+    CHECK_FALSE(t[3].contains("warmCode"));
     CHECK(Has(imp.estimated, "/cluster/executorTimeline/0/remove"));
     CHECK(Has(imp.estimated, "/cluster/executorTimeline/2/remove"));
     CHECK_FALSE(Has(imp.estimated, "/cluster/executorTimeline/3/remove"));
@@ -210,6 +214,15 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
       CHECK_FALSE(e.contains("remove"));
       CHECK_FALSE(e.contains("warm"));
     }
+  }
+  SECTION("execution 4: 7 and 8 ran execution 3, the same query: warm code; 11, 12, 13 are new") {
+    ImportOptions o;
+    o.execution_id = 4;
+    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const json& t = imp.scenario["cluster"]["executorTimeline"];
+    REQUIRE(t.size() == 5);
+    for (int i : {0, 1}) CHECK(t[i]["warmCode"] == true);
+    for (int i : {2, 3, 4}) CHECK_FALSE(t[i].contains("warmCode"));
   }
 }
 
