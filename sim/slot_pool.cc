@@ -60,6 +60,29 @@ std::optional<SlotRef> SlotPool::Acquire() {
   return s;
 }
 
+std::optional<SlotRef> SlotPool::AcquireOn(int executor) {
+  for (int slot = 0; slot < slots_per_executor_; ++slot) {
+    const SlotRef s{executor, slot};
+    if (!IsFree(s)) continue;
+    const int id = FlatId(s);
+    words_[id / 64] &= ~(uint64_t{1} << (id % 64));
+    --free_count_;
+    ++busy_count_;
+    busy_[id] = 1;
+    ++acquisitions_[executor];
+    ++total_acquisitions_;
+    return s;
+  }
+  return std::nullopt;
+}
+
+bool SlotPool::HasFreeSlotOn(int executor) const {
+  for (int slot = 0; slot < slots_per_executor_; ++slot) {
+    if (IsFree(SlotRef{executor, slot})) return true;
+  }
+  return false;
+}
+
 bool SlotPool::IsFree(SlotRef s) const {
   const int id = FlatId(s);
   return (words_[id / 64] >> (id % 64)) & 1;

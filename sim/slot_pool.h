@@ -58,7 +58,12 @@ class SlotPool {
 
   /// Takes the free slot with the smallest (slot index, executor); nullopt if none.
   std::optional<SlotRef> Acquire();
-  /// Returns a slot taken by Acquire(). Releasing a slot that is not running a task, or an
+  /// Takes the free slot of `executor` (in [0, E)) with the smallest slot index; nullopt if
+  /// it has none (or is absent). O(S).
+  std::optional<SlotRef> AcquireOn(int executor);
+  /// True when `executor` (in [0, E)) has a slot Acquire() could grant. O(S).
+  bool HasFreeSlotOn(int executor) const;
+  /// Returns a slot taken by Acquire() or AcquireOn(). Releasing a slot that is not running a task, or an
   /// out-of-range slot, is a programmer error (std::logic_error).
   void Release(SlotRef slot);
   /// True when Acquire() could grant this slot (idle, executor present).

@@ -72,6 +72,27 @@ void TaskScheduler::Activate(TaskSetId id) {
     });
     return;
   }
+  if (s.spec.preferred_executors) {
+    if (s.spec.locality_wait < SimTime::Zero()) throw std::logic_error("TaskScheduler: negative locality wait");
+    auto L = std::make_unique<Locality>();
+    const int n = s.spec.num_tasks;
+    L->prefs.resize(static_cast<size_t>(n));
+    L->by_executor.resize(static_cast<size_t>(slots_.executors()));
+    L->launched.assign(static_cast<size_t>(n), 0);
+    L->timer_start = sim_.Now();
+    for (int t = n - 1; t >= 0; --t) {  // descending: the lowest index ends at the back
+      std::vector<int> prefs;
+      for (int e : s.spec.preferred_executors(t)) {
+        if (e >= 0 && e < slots_.executors() && std::find(prefs.begin(), prefs.end(), e) == prefs.end()) {
+          prefs.push_back(e);
+        }
+      }
+      for (int e : prefs) L->by_executor[static_cast<size_t>(e)].push_back(t);
+      (prefs.empty() ? L->no_pref : L->with_pref).push_back(t);
+      L->prefs[static_cast<size_t>(t)] = std::move(prefs);
+    }
+    s.locality = std::move(L);
+  }
   runnable_.emplace(s.spec.priority, id);
   pending_tasks_ += s.spec.num_tasks;
   RequestDispatch();
@@ -83,30 +104,101 @@ void TaskScheduler::RequestDispatch() {
   sim_.ScheduleNow(kDispatchTier, [this] { Dispatch(); });
 }
 
+void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now) {
+  TaskSetState& s = sets_[id];
+  const SimTime duration = s.spec.duration(task_index, slot.executor);
+  if (duration < SimTime::Zero()) {
+    throw std::logic_error("TaskScheduler: negative duration " + std::to_string(duration.micros()) +
+                           " us for task " + std::to_string(task_index) + " of task set " + std::to_string(id));
+  }
+  const int flat = slots_.FlatId(slot);
+  running_[flat] = Running{id, task_index, now};
+  ++s.launched;
+  ++running_tasks_;
+  --pending_tasks_;
+  ++tasks_launched_;
+  sim_.ScheduleAt(now + duration, kTaskEndTier, [this, flat] { OnTaskEnd(flat); });
+}
+
 void TaskScheduler::Dispatch() {
   dispatch_scheduled_ = false;
   const SimTime now = sim_.Now();
-  while (slots_.free_slots() > 0 && !runnable_.empty()) {
-    const auto front = runnable_.begin();
-    const TaskSetId id = front->second;
+  auto it = runnable_.begin();
+  while (slots_.free_slots() > 0 && it != runnable_.end()) {
+    const TaskSetId id = it->second;
     TaskSetState& s = sets_[id];
-    while (slots_.free_slots() > 0 && s.next_task < s.spec.num_tasks) {
-      const SlotRef slot = *slots_.Acquire();
-      const int task_index = s.next_task++;
-      const SimTime duration = s.spec.duration(task_index, slot.executor);
-      if (duration < SimTime::Zero()) {
-        throw std::logic_error("TaskScheduler: negative duration " +
-                               std::to_string(duration.micros()) + " us for task " +
-                               std::to_string(task_index) + " of task set " + std::to_string(id));
-      }
-      const int flat = slots_.FlatId(slot);
-      running_[flat] = Running{id, task_index, now};
-      ++running_tasks_;
-      --pending_tasks_;
-      ++tasks_launched_;
-      sim_.ScheduleAt(now + duration, kTaskEndTier, [this, flat] { OnTaskEnd(flat); });
+    if (s.locality) {
+      DispatchWithLocality(id, now);
+    } else {
+      while (slots_.free_slots() > 0 && s.next_task < s.spec.num_tasks) Launch(id, s.next_task++, *slots_.Acquire(), now);
     }
-    if (s.next_task == s.spec.num_tasks) runnable_.erase(front);
+    // A set that held tasks back (locality) leaves the free slots to the next sets.
+    it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
+  }
+}
+
+void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
+  TaskSetState& s = sets_[id];
+  Locality& L = *s.locality;
+  auto pop = [&](std::vector<int>& list) {  // lowest pending index of a list, or -1
+    while (!list.empty() && L.launched[static_cast<size_t>(list.back())]) list.pop_back();
+    if (list.empty()) return -1;
+    const int t = list.back();
+    list.pop_back();
+    L.launched[static_cast<size_t>(t)] = 1;
+    return t;
+  };
+  // Node level: round-robin over executors with a free slot, one preferred task each.
+  bool local = false;
+  for (bool any = true; any && slots_.free_slots() > 0;) {
+    any = false;
+    for (int e = 0; e < slots_.executors() && slots_.free_slots() > 0; ++e) {
+      if (L.by_executor[static_cast<size_t>(e)].empty() || !slots_.HasFreeSlotOn(e)) continue;
+      const int t = pop(L.by_executor[static_cast<size_t>(e)]);
+      if (t < 0) continue;
+      Launch(id, t, *slots_.AcquireOn(e), now);
+      any = local = true;
+    }
+  }
+  // No preference: anywhere, at once (Spark's NO_PREF level has no wait).
+  while (slots_.free_slots() > 0) {
+    const int t = pop(L.no_pref);
+    if (t < 0) break;
+    Launch(id, t, *slots_.Acquire(), now);
+  }
+  // Tasks with preferences left: anywhere once the timer expired, or when none of their
+  // preferred executors is present; otherwise they wait.
+  bool held_back = false;
+  if (slots_.free_slots() > 0) {
+    const bool expired = now - L.timer_start >= s.spec.locality_wait;
+    // Descending list: scan from the back (lowest index first), keeping the waiting ones.
+    std::vector<int>& list = L.with_pref;
+    std::vector<int> kept;  // waiting tasks met on the way, descending order restored below
+    while (slots_.free_slots() > 0 && !list.empty()) {
+      const int t = list.back();
+      list.pop_back();
+      if (L.launched[static_cast<size_t>(t)]) continue;
+      bool present = false;
+      for (int e : L.prefs[static_cast<size_t>(t)]) present |= slots_.IsPresent(e);
+      if (!expired && present) {
+        kept.push_back(t);
+        held_back = true;
+        continue;
+      }
+      L.launched[static_cast<size_t>(t)] = 1;
+      Launch(id, t, *slots_.Acquire(), now);
+    }
+    list.insert(list.end(), kept.rbegin(), kept.rend());
+  }
+  if (local && !held_back) L.timer_start = now;
+  if (held_back) {
+    const SimTime expiry = L.timer_start + s.spec.locality_wait;
+    if (!L.wake_at || *L.wake_at != expiry) {
+      L.wake_at = expiry;
+      sim_.ScheduleAt(expiry, kTaskEndTier, [this] {
+        if (!runnable_.empty()) RequestDispatch();
+      });
+    }
   }
 }
 

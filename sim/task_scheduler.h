@@ -1,7 +1,9 @@
 // TaskScheduler: runs task sets on a SlotPool inside a Simulator, FIFO by priority.
 //
 // Mirrors the behaviour of Spark's TaskSchedulerImpl with the FIFO scheduling pool
-// (FIFOSchedulingAlgorithm); no locality waits, speculation, failures or barrier stages.
+// (FIFOSchedulingAlgorithm) and TaskSetManager's delay scheduling at one locality level (an
+// executor stands for its host: NODE_LOCAL, then ANY); no rack locality, speculation,
+// failures or barrier stages.
 // The cluster is static, or follows an executor timeline (dynamic allocation as recorded:
 // CoarseGrainedSchedulerBackend offers an executor's cores from its registration on, and
 // stops offering them once the executor is being removed).
@@ -14,6 +16,16 @@
 //     lowest key first, its tasks in index (partition) order; each task takes the slot
 //     SlotPool::Acquire() gives (smallest (slot index, executor)). No preemption: a
 //     later set with a lower key only wins the *next* free slot.
+//   - Locality (optional, TaskSetSpec::preferred_executors): a set whose tasks prefer
+//     executors launches, in each pass, round-robin over the executors with a free slot, the
+//     lowest-index pending task preferring each (one per executor per round, like Spark's
+//     per-offer loop), then its tasks without preference anywhere; a task with preferences
+//     whose preferred executors are all busy waits while the set's locality timer is
+//     younger than locality_wait (spark.locality.wait.node), other sets may take the slots,
+//     and once it expires such tasks launch on any free slot. Tasks whose preferred
+//     executors are all absent never wait. The timer starts when the set becomes runnable
+//     and restarts in a pass that launched a task on a preferred executor without holding
+//     any back (Spark 3.1+, SPARK-18886: the wait counts time resources sat idle for it).
 //   - Launching is one pass per instant, like ninja's build loop: completions,
 //     submissions and anything else at time t happen first (their events use lower
 //     tiers), then one launch pass at tier kDispatchTier starts as many tasks as slots
@@ -34,6 +46,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
@@ -80,6 +93,13 @@ struct TaskSetSpec {
   /// Optional. Called once, with the end time of the last task (or the time the set
   /// became runnable, if empty).
   std::function<void(SimTime)> on_task_set_complete;
+  /// Optional (delay scheduling): the executors task `task_index` prefers (Spark's preferred
+  /// locations of its partition), most preferred first; empty = no preference. Called once
+  /// per task when the set becomes runnable. Ids outside [0, E) are ignored.
+  std::function<std::vector<int>(int task_index)> preferred_executors;
+  /// How long tasks with preferences may wait for a preferred executor (>= 0;
+  /// spark.locality.wait.node). Used only with preferred_executors.
+  SimTime locality_wait = SimTime::Zero();
 };
 
 class TaskScheduler {
@@ -121,11 +141,24 @@ class TaskScheduler {
   int task_sets_completed() const { return task_sets_completed_; }
 
  private:
+  /// Delay-scheduling state of a set with preferred executors. Index lists are descending
+  /// (the lowest pending index is at the back) and cleaned lazily of launched tasks.
+  struct Locality {
+    std::vector<std::vector<int>> prefs;     // per task: preferred executors in [0, E)
+    std::vector<std::vector<int>> by_executor;  // per executor: tasks preferring it
+    std::vector<int> no_pref;                // tasks without (valid) preferences
+    std::vector<int> with_pref;              // tasks with preferences
+    std::vector<char> launched;              // per task
+    SimTime timer_start = SimTime::Zero();   // locality timer (see the header comment)
+    std::optional<SimTime> wake_at;          // a pass scheduled for the timer's expiry
+  };
   struct TaskSetState {
     TaskSetSpec spec;
-    int next_task = 0;  // next index to launch
+    int next_task = 0;  // next index to launch (sets without locality)
+    int launched = 0;   // tasks launched
     int completed = 0;
     bool done = false;
+    std::unique_ptr<Locality> locality;  // set when spec.preferred_executors is given
   };
   struct Running {
     TaskSetId task_set;
@@ -136,6 +169,10 @@ class TaskScheduler {
   void Activate(TaskSetId id);
   void RequestDispatch();
   void Dispatch();
+  /// Launches task `task_index` of set `id` on `slot` at `now`.
+  void Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now);
+  /// One pass of a set with locality over the free slots (see the header comment).
+  void DispatchWithLocality(TaskSetId id, SimTime now);
   void OnTaskEnd(int flat_slot);
   void CompleteSet(TaskSetId id);
 

@@ -309,6 +309,20 @@ const std::vector<ConfKeyInfo>& KeyTable() {
     // --- core ---
     t->push_back(IntKey("spark.default.parallelism", &SqlConf::default_parallelism, Positive, "an integer > 0"));
     t->push_back(IntKey("spark.task.cpus", &SqlConf::task_cpus, Positive, "an integer > 0"));
+    // Delay scheduling (core config/package.scala LOCALITY_WAIT*: timeConf in ms, default 3s).
+    t->push_back(BoolKey("spark.shuffle.reduceLocality.enabled", &SqlConf::shuffle_reduce_locality_enabled));
+    t->push_back({"spark.locality.wait", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+                    const TimeStringResult r = ParseTimeString(value, 0.001);
+                    if (!r.ok || r.seconds < 0) return "expected a duration >= 0 such as 3s or 500ms" + Found(value);
+                    conf->locality_wait_seconds = r.seconds;
+                    return std::string();
+                  }});
+    t->push_back({"spark.locality.wait.node", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+                    const TimeStringResult r = ParseTimeString(value, 0.001);
+                    if (!r.ok || r.seconds < 0) return "expected a duration >= 0 such as 3s or 500ms" + Found(value);
+                    conf->locality_wait_node_seconds = r.seconds;
+                    return std::string();
+                  }});
     t->push_back(DoubleKey("spark.memory.fraction", &SqlConf::memory_fraction, [](double v) { return v > 0 && v <= 1; },
                            "a number in (0, 1]"));
     t->push_back(IntKey("spark.executor.instances", &SqlConf::executor_instances, NonNegative, "an integer >= 0"));

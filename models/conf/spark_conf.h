@@ -62,6 +62,10 @@ struct SqlConf {
   int max_accurate_skewed_block_number = 100;                // spark.shuffle.maxAccurateSkewedBlockNumber (> 0)
   int64_t map_output_parallel_aggregation_threshold = 10000000;  // spark.shuffle.mapOutput.parallelAggregationThreshold
 
+  bool shuffle_reduce_locality_enabled = true;               // spark.shuffle.reduceLocality.enabled
+  double locality_wait_seconds = 3.0;                        // spark.locality.wait (bare number: ms)
+  std::optional<double> locality_wait_node_seconds;          // spark.locality.wait.node (unset → spark.locality.wait)
+
   std::optional<int> default_parallelism;                    // spark.default.parallelism (unset → total cores)
   int task_cpus = 1;                                         // spark.task.cpus (> 0)
   double memory_fraction = 0.6;                              // spark.memory.fraction, in (0,1]
@@ -76,6 +80,9 @@ struct SqlConf {
       return *initial_partition_num;
     return shuffle_partitions;
   }
+  /// How long a task set waits for its tasks' preferred hosts (executors) before launching
+  /// them elsewhere: spark.locality.wait.node, defaulting to spark.locality.wait.
+  double NodeLocalityWaitSeconds() const { return locality_wait_node_seconds.value_or(locality_wait_seconds); }
   /// Threshold for broadcast-by-size on runtime statistics (spec §8.3).
   int64_t RuntimeBroadcastThresholdBytes() const {
     return adaptive_auto_broadcast_join_threshold_bytes.value_or(auto_broadcast_join_threshold_bytes);

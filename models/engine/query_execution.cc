@@ -604,6 +604,123 @@ class Engine {
     return total;
   }
 
+  // ---------------------------------------------------------------- locality
+
+  /// True when `n`'s tasks read a shuffle (an exchange below it, up to the stage's inputs).
+  static bool ReadsShuffle(const ExecNode& n) {
+    if (n.is_exchange()) return true;
+    for (const auto& c : n.children) {
+      if (ReadsShuffle(*c)) return true;
+    }
+    return false;
+  }
+
+  /// Spark's preferred locations of task `task` of the stage rooted at `n`, as executors (an
+  /// executor stands for its host). Follows Eval's task mapping; an empty list is no
+  /// preference. Reads: a coalesced (or default) spec prefers the executors holding at least
+  /// 20% of one of its reducers' bytes (MapOutputTrackerMaster.getPreferredLocationsForShuffle,
+  /// REDUCER_PREF_LOCS_FRACTION, only below 1000 map tasks and 1000 reducers; true block sizes
+  /// here, MapStatus sizes in Spark), a skew split or local read the executors that ran its
+  /// maps (getMapLocation). Two shuffled join sides combine as ZippedPartitionsRDD does (the
+  /// common executors, else all of them); a cartesian product takes both sides' (CartesianRDD).
+  std::vector<int> PreferredExecutors(const ExecNode& n, int task) const {
+    switch (n.op) {
+      case PlanOp::kExchange:
+        return ReadPreferences(n, task);
+      case PlanOp::kScan:
+        return {};
+      case PlanOp::kUnion: {
+        int offset = 0;
+        for (const auto& c : n.children) {
+          const int t = NumTasks(c.get());
+          if (task < offset + t) return PreferredExecutors(*c, task - offset);
+          offset += t;
+        }
+        return {};
+      }
+      case PlanOp::kJoin: {
+        const JoinState& j = *n.join;
+        if (j.strategy == JoinStrategy::kBroadcastHash || j.strategy == JoinStrategy::kBroadcastNestedLoop)
+          return PreferredExecutors(n.child(StreamedChildIndex(*j.build_side)), task);
+        std::vector<int> l, r;
+        if (j.strategy == JoinStrategy::kCartesianProduct) {
+          const int rt = NumTasks(&n.child(1));
+          l = PreferredExecutors(n.child(0), task / rt);
+          r = PreferredExecutors(n.child(1), task % rt);
+        } else {
+          l = PreferredExecutors(n.child(0), task);
+          r = PreferredExecutors(n.child(1), task);
+          std::vector<int> both;
+          for (int e : l) {
+            if (std::find(r.begin(), r.end(), e) != r.end()) both.push_back(e);
+          }
+          if (!both.empty()) return both;
+        }
+        for (int e : r) {
+          if (std::find(l.begin(), l.end(), e) == l.end()) l.push_back(e);
+        }
+        return l;
+      }
+      default:
+        return n.children.empty() ? std::vector<int>{} : PreferredExecutors(n.child(0), task);
+    }
+  }
+
+  /// Per (executor, reducer) true bytes of a finished shuffle, for reduce locality; empty
+  /// when Spark computes no preference (1000 map tasks or reducers and more).
+  const std::vector<int64_t>& ReducerBytesByExecutor(const ShuffleData& d) const {
+    auto [it, inserted] = reducer_bytes_by_executor_.try_emplace(&d);
+    std::vector<int64_t>& out = it->second;
+    if (!inserted) return out;
+    const ShuffleSizes& a = d.actual;
+    constexpr int kPrefThreshold = 1000;  // SHUFFLE_PREF_MAP_THRESHOLD, SHUFFLE_PREF_REDUCE_THRESHOLD
+    const size_t executors = static_cast<size_t>(std::max(0, NumExecutors()));
+    if (a.num_maps() >= kPrefThreshold || a.num_reducers() >= kPrefThreshold) return out;
+    const size_t reducers = static_cast<size_t>(a.num_reducers());
+    out.assign(executors * reducers, 0);
+    a.ForEachRow([&](int m, std::span<const int64_t> row) {
+      const int e = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
+      if (e < 0 || static_cast<size_t>(e) >= executors) return;
+      for (size_t r = 0; r < reducers; ++r) out[static_cast<size_t>(e) * reducers + r] += row[r];
+    });
+    return out;
+  }
+
+  std::vector<int> ReadPreferences(const ExecNode& n, int task) const {
+    const ShuffleData& d = *n.shuffle->data;
+    if (!d.stage || !d.stage->done) return {};
+    const ShufflePartitionSpec spec = n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
+                                                            : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+    std::vector<int> out;
+    auto add = [&](int e) {
+      if (e >= 0 && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+    };
+    auto maps = [&](int lo, int hi) {
+      for (int m = std::max(lo, 0); m < hi && m < static_cast<int>(d.map_executor.size()); ++m) add(d.map_executor[m]);
+    };
+    if (const auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
+      const std::vector<int64_t>& bytes = ReducerBytesByExecutor(d);
+      if (bytes.empty()) return {};
+      const int reducers = d.actual.num_reducers();
+      const int executors = static_cast<int>(bytes.size()) / std::max(reducers, 1);
+      for (int r = std::max(0, c->start_reducer_index); r < std::min(reducers, c->end_reducer_index); ++r) {
+        int64_t total = 0;
+        for (int e = 0; e < executors; ++e) total += bytes[static_cast<size_t>(e) * reducers + r];
+        if (total <= 0) continue;
+        for (int e = 0; e < executors; ++e) {
+          if (static_cast<double>(bytes[static_cast<size_t>(e) * reducers + r]) / static_cast<double>(total) >= 0.2) add(e);
+        }
+      }
+    } else if (const auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
+      maps(p->start_map_index, p->end_map_index);
+    } else if (const auto* pm = std::get_if<PartialMapperPartitionSpec>(&spec)) {
+      maps(pm->map_index, pm->map_index + 1);
+    } else if (const auto* cm = std::get_if<CoalescedMapperPartitionSpec>(&spec)) {
+      maps(cm->start_map_index, cm->end_map_index);
+    }
+    return out;
+  }
+
   /// Output bytes of `n` for task `task` (index among n's tasks); accumulates work; appends
   /// (planned partition of n, bytes) to shares.
   int64_t Eval(ExecNode* n, int task, int executor, TaskEval* ev, Shares* shares) const {
@@ -734,6 +851,10 @@ class Engine {
       t.end_seconds = rec.end.seconds();
     };
     spec.on_task_set_complete = [this, st](SimTime) { OnTasksDone(st); };
+    if (conf_.shuffle_reduce_locality_enabled && ReadsShuffle(*st->subtree)) {
+      spec.preferred_executors = [this, st](int task) { return PreferredExecutors(*st->subtree, task); };
+      spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
+    }
     scheduler_.Submit(std::move(spec));
   }
 
@@ -1100,6 +1221,8 @@ class Engine {
   mutable std::map<const ExecNode*, CoalescedReadSums> coalesced_sums_;
   mutable std::map<int, std::vector<int64_t>> partition_totals_;
   mutable std::map<int, std::vector<int>> first_owner_;
+  /// Per finished shuffle: true bytes per (executor, reducer), for reduce-task locality.
+  mutable std::map<const ShuffleData*, std::vector<int64_t>> reducer_bytes_by_executor_;
   /// Per stage code (QueryStage::code_key): 1 per executor once a task of that code finished
   /// there; tasks of that code starting on it later are warm (no executorStageWarmupSeconds).
   std::map<std::string, std::vector<char>> warm_;

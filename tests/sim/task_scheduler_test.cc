@@ -320,6 +320,91 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
   }
 }
 
+TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred executor", "[sim][task_scheduler][locality]") {
+  Simulator sim;
+  auto prefer = [](std::vector<int> e) { return [e](int) { return e; }; };
+  SECTION("within the wait: 3 tasks of 1 s preferring e0 run there one after another") {
+    // 2 executors x 1 slot, wait 3 s. 0: t0 on e0 [0, 1]; t1, t2 held (e1 is free but not
+    // preferred; the timer started at 0). 1: t1 on e0 [1, 2], t2 still held (a pass that holds
+    // one back does not restart the timer); 2: t2 on e0 [2, 3].
+    TaskScheduler sched(sim, 2, 1);
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 3, [](int, int) { return Sec(1); });
+    spec.preferred_executors = prefer({0});
+    spec.locality_wait = Sec(3);
+    sched.Submit(std::move(spec));
+    sim.Run();
+    for (int i = 0; i < 3; ++i) {
+      INFO("task " << i);
+      CHECK(rec.Task(i).executor == 0);
+      CHECK(rec.Task(i).start == Sec(i));
+    }
+    CHECK(*rec.completed_at == Sec(3));
+  }
+  SECTION("the wait expires: tasks of 5 s, wait 3 s") {
+    // 0: t0 on e0 [0, 5], t1 and t2 held. 3: the timer expires, t1 on e1 [3, 8]; t2 finds no
+    // free slot. 5: e0 frees, t2 prefers it: [5, 10].
+    TaskScheduler sched(sim, 2, 1);
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 3, [](int, int) { return Sec(5); });
+    spec.preferred_executors = prefer({0});
+    spec.locality_wait = Sec(3);
+    sched.Submit(std::move(spec));
+    sim.Run();
+    CHECK(rec.Task(1).executor == 1);
+    CHECK(rec.Task(1).start == Sec(3));
+    CHECK(rec.Task(2).executor == 0);
+    CHECK(rec.Task(2).start == Sec(5));
+    CHECK(*rec.completed_at == Sec(10));
+  }
+  SECTION("zero wait: preferred executors first, then anywhere at once") {
+    TaskScheduler sched(sim, 2, 1);
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 2, [](int, int) { return Sec(1); });
+    spec.preferred_executors = prefer({1});
+    sched.Submit(std::move(spec));
+    sim.Run();
+    CHECK(rec.Task(0).executor == 1);  // its preferred executor, though e0 comes first otherwise
+    CHECK(rec.Task(1).executor == 0);
+    CHECK(*rec.completed_at == Sec(1));
+  }
+  SECTION("held slots go to the next set; tasks without preference never wait") {
+    // Set A (key 0): t0 no preference, t1 and t2 prefer e0, 2 s each, wait 10 s. Set B (key 1):
+    // one 1 s task. 0: A.t1 on e0 (preferred first), A.t0 on e1 (no preference), A.t2 held;
+    // B waits for a slot. 2: both free; A.t2 on e0 [2, 4], B.t0 on e1 [2, 3].
+    TaskScheduler sched(sim, 2, 1);
+    Recorder a, b;
+    TaskSetSpec spec = a.Spec(0, 3, [](int, int) { return Sec(2); });
+    spec.preferred_executors = [](int t) { return t == 0 ? std::vector<int>{} : std::vector<int>{0}; };
+    spec.locality_wait = Sec(10);
+    sched.Submit(std::move(spec));
+    sched.Submit(b.Spec(1, 1, [](int, int) { return Sec(1); }));
+    sim.Run();
+    CHECK(a.Task(1).executor == 0);
+    CHECK(a.Task(1).start == Sec(0));
+    CHECK(a.Task(0).executor == 1);
+    CHECK(a.Task(0).start == Sec(0));
+    CHECK(a.Task(2).executor == 0);
+    CHECK(a.Task(2).start == Sec(2));
+    CHECK(b.Task(0).executor == 1);
+    CHECK(b.Task(0).start == Sec(2));
+  }
+  SECTION("a preferred executor that is absent is not waited for") {
+    // e0 registers only at 100 s; the tasks prefer it, so they run on e1 at once.
+    TaskScheduler sched(sim, {ExecutorWindow{Sec(100), std::nullopt}, ExecutorWindow{SimTime::Zero(), std::nullopt}}, 1);
+    Recorder rec;
+    TaskSetSpec spec = rec.Spec(0, 2, [](int, int) { return Sec(1); });
+    spec.preferred_executors = prefer({0});
+    spec.locality_wait = Sec(3);
+    sched.Submit(std::move(spec));
+    sim.Run();
+    CHECK(rec.Task(0).executor == 1);
+    CHECK(rec.Task(0).start == Sec(0));
+    CHECK(rec.Task(1).start == Sec(1));
+    CHECK(*rec.completed_at == Sec(2));
+  }
+}
+
 // Throughput check, run by hand: ./aqesim_tests "[bench]" (no timed assertion).
 TEST_CASE("TaskScheduler: throughput benchmark", "[.][bench]") {
   constexpr int kExecutors = 100;

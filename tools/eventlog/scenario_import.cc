@@ -26,7 +26,8 @@ bool IsImportedConfKey(const std::string& key) {
       "spark.sql.files.openCostInBytes", "spark.sql.join.preferSortMergeJoin", "spark.sql.leafNodeDefaultParallelism",
       "spark.default.parallelism", "spark.shuffle.minNumPartitionsToHighlyCompress",
       "spark.shuffle.accurateBlockThreshold", "spark.shuffle.push.enabled", "spark.sql.shuffledHashJoinFactor",
-      "spark.shuffle.compress", "spark.io.compression.codec",
+      "spark.shuffle.compress", "spark.io.compression.codec", "spark.locality.wait", "spark.locality.wait.node",
+      "spark.shuffle.reduceLocality.enabled",
   };
   for (const char* k : kExact) {
     if (key == k) return true;

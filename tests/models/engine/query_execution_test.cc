@@ -141,6 +141,34 @@ TEST_CASE("QueryExecution: reportedSizeRatio scales what the driver sees, not wh
   }
 }
 
+TEST_CASE("QueryExecution: reduce tasks wait for the executor holding their map output", "[engine][locality]") {
+  // 2 executors x 1 slot, 1 s per task, AQE off. Map task 0 (executor 0) writes every byte of
+  // both reducers, map 1 (executor 1) nothing: both reduce tasks prefer executor 0 (100% >=
+  // 20% of each reducer) and wait for it (spark.locality.wait 3s): the result stage takes 2 s.
+  // With spark.shuffle.reduceLocality.enabled=false, or a wait of 0 once the preferred slot
+  // is taken, they run side by side in 1 s.
+  auto scenario = [](nlohmann::json conf) {
+    return Load({{"name", "locality"}, {"cluster", Cluster(2, 1)}, {"cost", UnitCost(1.0)}, {"conf", conf},
+                 {"plan", {{"op", "aggregate"}, {"id", "agg"},
+                           {"child", {{"op", "exchange"}, {"id", "e1"}, {"numPartitions", 2},
+                                      {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 200}, {"tasks", 2}}},
+                                      {"sizes", {{"matrix", {{100, 100}, {0, 0}}}}}}}}}});
+  };
+  auto result_stage = [](const RunResult& r) -> const StageResult& { return r.stages.back(); };
+  const RunResult local = SimulateQuery(*scenario(nlohmann::json::object()), false);
+  const StageResult& rs = result_stage(local);
+  REQUIRE(rs.task_results.size() == 2);
+  for (const TaskResult& t : rs.task_results) CHECK(t.executor == 0);
+  CHECK(rs.complete_seconds - rs.submit_seconds == Approx(2.0));
+  for (const nlohmann::json& conf : {nlohmann::json{{"spark.shuffle.reduceLocality.enabled", false}},
+                                     nlohmann::json{{"spark.locality.wait", "0"}}}) {
+    INFO(conf.dump());
+    const RunResult spread = SimulateQuery(*scenario(conf), false);
+    const StageResult& ss = result_stage(spread);
+    CHECK(ss.complete_seconds - ss.submit_seconds == Approx(1.0));
+  }
+}
+
 TEST_CASE("QueryExecution: the 600 KB side becomes a broadcast at run time", "[engine][aqe]") {
   LoadResult lr = LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/broadcast-at-runtime.json", {});
   REQUIRE(lr.errors.empty());
