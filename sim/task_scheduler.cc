@@ -91,7 +91,7 @@ void TaskScheduler::Activate(TaskSetId id) {
       (prefs.empty() ? L->no_pref : L->with_pref).push_back(t);
       L->prefs[static_cast<size_t>(t)] = std::move(prefs);
     }
-    s.locality = std::move(L);
+    if (!L->with_pref.empty()) s.locality = std::move(L);  // no task prefers anything: plain FIFO
   }
   runnable_.emplace(s.spec.priority, id);
   pending_tasks_ += s.spec.num_tasks;
