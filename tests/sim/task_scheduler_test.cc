@@ -322,18 +322,21 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
 
 TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred executor", "[sim][task_scheduler][locality]") {
   Simulator sim;
-  auto prefer = [](std::vector<int> e) { return [e](int) { return e; }; };
+  // Submits `n` tasks of `each`, every one preferring `prefs`, with `wait`, and runs.
+  auto run = [&](TaskScheduler& sched, Recorder& rec, int n, SimTime each, std::vector<int> prefs, SimTime wait) {
+    TaskSetSpec spec = rec.Spec(0, n, [each](int, int) { return each; });
+    spec.preferred_executors = [prefs](int) { return prefs; };
+    spec.locality_wait = wait;
+    sched.Submit(std::move(spec));
+    sim.Run();
+  };
   SECTION("within the wait: 3 tasks of 1 s preferring e0 run there one after another") {
     // 2 executors x 1 slot, wait 3 s. 0: t0 on e0 [0, 1]; t1, t2 held (e1 is free but not
     // preferred; the timer started at 0). 1: t1 on e0 [1, 2], t2 still held (a pass that holds
     // one back does not restart the timer); 2: t2 on e0 [2, 3].
     TaskScheduler sched(sim, 2, 1);
     Recorder rec;
-    TaskSetSpec spec = rec.Spec(0, 3, [](int, int) { return Sec(1); });
-    spec.preferred_executors = prefer({0});
-    spec.locality_wait = Sec(3);
-    sched.Submit(std::move(spec));
-    sim.Run();
+    run(sched, rec, 3, Sec(1), {0}, Sec(3));
     for (int i = 0; i < 3; ++i) {
       INFO("task " << i);
       CHECK(rec.Task(i).executor == 0);
@@ -346,11 +349,7 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
     // free slot. 5: e0 frees, t2 prefers it: [5, 10].
     TaskScheduler sched(sim, 2, 1);
     Recorder rec;
-    TaskSetSpec spec = rec.Spec(0, 3, [](int, int) { return Sec(5); });
-    spec.preferred_executors = prefer({0});
-    spec.locality_wait = Sec(3);
-    sched.Submit(std::move(spec));
-    sim.Run();
+    run(sched, rec, 3, Sec(5), {0}, Sec(3));
     CHECK(rec.Task(1).executor == 1);
     CHECK(rec.Task(1).start == Sec(3));
     CHECK(rec.Task(2).executor == 0);
@@ -360,10 +359,7 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
   SECTION("zero wait: preferred executors first, then anywhere at once") {
     TaskScheduler sched(sim, 2, 1);
     Recorder rec;
-    TaskSetSpec spec = rec.Spec(0, 2, [](int, int) { return Sec(1); });
-    spec.preferred_executors = prefer({1});
-    sched.Submit(std::move(spec));
-    sim.Run();
+    run(sched, rec, 2, Sec(1), {1}, SimTime::Zero());
     CHECK(rec.Task(0).executor == 1);  // its preferred executor, though e0 comes first otherwise
     CHECK(rec.Task(1).executor == 0);
     CHECK(*rec.completed_at == Sec(1));
@@ -393,11 +389,7 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
     // e0 registers only at 100 s; the tasks prefer it, so they run on e1 at once.
     TaskScheduler sched(sim, {ExecutorWindow{Sec(100), std::nullopt}, ExecutorWindow{SimTime::Zero(), std::nullopt}}, 1);
     Recorder rec;
-    TaskSetSpec spec = rec.Spec(0, 2, [](int, int) { return Sec(1); });
-    spec.preferred_executors = prefer({0});
-    spec.locality_wait = Sec(3);
-    sched.Submit(std::move(spec));
-    sim.Run();
+    run(sched, rec, 2, Sec(1), {0}, Sec(3));
     CHECK(rec.Task(0).executor == 1);
     CHECK(rec.Task(0).start == Sec(0));
     CHECK(rec.Task(1).start == Sec(1));

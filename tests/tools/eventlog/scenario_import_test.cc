@@ -154,12 +154,15 @@ namespace {
 // SQLExecutionStart|TaskEnd'`): timestamps in ms, relative to the execution's start.
 TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution", "[eventlog][import][timeline]") {
   const RecordedApplication app = ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
+  auto import = [&](int64_t execution) {
+    ImportOptions o;
+    o.execution_id = execution;
+    return ImportScenario(app, o, nullptr);
+  };
   SECTION("execution 0: no executor at the start; 4, 3, 5 register at +10.572, +12.550, +13.633 s") {
     // SQL execution 0 starts at 1727966085193; ExecutorAdded 4 / 3 / 5 at 1727966095765 /
     // 097743 / 098826; executors 1 and 2 were removed before; 6 registers after the end.
-    ImportOptions o;
-    o.execution_id = 0;
-    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const ImportedScenario imp = import(0);
     const json& t = imp.scenario["cluster"]["executorTimeline"];
     REQUIRE(t.size() == 3);
     CHECK(t[0]["add"].get<double>() == Approx(10.572));
@@ -173,9 +176,7 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     // 1727966107076 / 106748 / 106946, so the driver decides to remove them at +11.000,
     // +10.672, +10.870 s (ExecutorRemoved only arrives at 1727966129950 and later); executor 6
     // (added 1727966105352) stays.
-    ImportOptions o;
-    o.execution_id = 1;
-    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const ImportedScenario imp = import(1);
     const json& t = imp.scenario["cluster"]["executorTimeline"];
     REQUIRE(t.size() == 4);
     CHECK(t[0]["remove"].get<double>() == Approx(11.000));
@@ -203,9 +204,7 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     // to remove them at 141455 / 141673 / 141356, before the start, but ExecutorRemoved
     // came at 154614 / 165439 / 154525, so they still counted in the registered cores
     // (AQE's coalescing target: 22 partitions with 5 x 4 cores).
-    ImportOptions o;
-    o.execution_id = 3;
-    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const ImportedScenario imp = import(3);
     CHECK(imp.scenario["cluster"]["executors"] == 5);
     const json& t = imp.scenario["cluster"]["executorTimeline"];
     REQUIRE(t.size() == 2);  // 7 and 8, fresh JVMs present from the start
@@ -216,9 +215,7 @@ TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
     }
   }
   SECTION("execution 4: 7 and 8 ran execution 3, the same query: warm code; 11, 12, 13 are new") {
-    ImportOptions o;
-    o.execution_id = 4;
-    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    const ImportedScenario imp = import(4);
     const json& t = imp.scenario["cluster"]["executorTimeline"];
     REQUIRE(t.size() == 5);
     for (int i : {0, 1}) CHECK(t[i]["warmCode"] == true);

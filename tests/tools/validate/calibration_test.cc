@@ -14,6 +14,16 @@ namespace {
 
 using eventlog::testing::Fixture;
 
+/// The issue's targets on the log fitted to, and every decision matched.
+void CheckTargetsMet(const CalibrationResult& r, int decisions) {
+  REQUIRE(r.after.size() == 1);
+  REQUIRE(r.after[0].median_abs_stage_error);
+  REQUIRE(r.after[0].makespan_relative_error);
+  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
+  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
+  CHECK(r.after[0].decisions_matched == decisions);
+}
+
 void CheckCalibrationMeetsTargets(const std::string& fixture) {
   const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture(fixture), nullptr);
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
@@ -21,12 +31,7 @@ void CheckCalibrationMeetsTargets(const std::string& fixture) {
   CHECK(r.quality.task_rows == 26);
   CHECK(r.quality.stage_rows == 0);
   CHECK(r.quality.r_squared > 0.9);
-  REQUIRE(r.after.size() == 1);
-  REQUIRE(r.after[0].median_abs_stage_error);
-  REQUIRE(r.after[0].makespan_relative_error);
-  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
-  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
-  CHECK(r.after[0].decisions_matched == 3);
+  CheckTargetsMet(r, 3);
   // Before: the defaults are far off (local-mode tasks are CPU bound on range() data).
   CHECK(*r.before[0].median_abs_stage_error > 0.5);
   // Every fitted parameter is in the cost file and non-negative.
@@ -94,13 +99,7 @@ TEST_CASE("Calibrate: join_agg meets the targets on itself", "[validate][calibra
   CHECK(m.launch_samples == 107);
   REQUIRE(m.task_launch_seconds);
   CHECK(*m.task_launch_seconds == Approx(0.033));
-  const CalibrationResult r = Calibrate({&app}, {}, nullptr);
-  REQUIRE(r.after.size() == 1);
-  REQUIRE(r.after[0].median_abs_stage_error);
-  REQUIRE(r.after[0].makespan_relative_error);
-  CHECK(*r.after[0].median_abs_stage_error <= 0.15);
-  CHECK(std::abs(*r.after[0].makespan_relative_error) <= 0.10);
-  CHECK(r.after[0].decisions_matched == 3);
+  CheckTargetsMet(Calibrate({&app}, {}, nullptr), 3);
 }
 
 TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search against the makespan)",
