@@ -169,8 +169,12 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
   // Tasks with preferences left: anywhere once the timer expired, or when none of their
   // preferred executors is present; otherwise they wait.
   bool held_back = false;
-  if (slots_.free_slots() > 0) {
-    const bool expired = now - L.timer_start >= s.spec.locality_wait;
+  const bool expired = now - L.timer_start >= s.spec.locality_wait;
+  if (slots_.free_slots() > 0 && !expired && slots_.present_executors() == slots_.executors()) {
+    // Every executor present and the timer running: all of them wait (no scan).
+    while (!L.with_pref.empty() && L.launched[static_cast<size_t>(L.with_pref.back())]) L.with_pref.pop_back();
+    held_back = !L.with_pref.empty();
+  } else if (slots_.free_slots() > 0) {
     // Descending list: scan from the back (lowest index first), keeping the waiting ones.
     std::vector<int>& list = L.with_pref;
     std::vector<int> kept;  // waiting tasks met on the way, descending order restored below
