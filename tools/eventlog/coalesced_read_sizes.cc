@@ -230,12 +230,14 @@ std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<i
 double EstimateReportedSizeRatio(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
                                  int num_reducers, const std::vector<int64_t>& group_true_bytes,
                                  const std::vector<int64_t>& group_driver_bytes) {
-  const std::vector<std::vector<int64_t>> blocks =
-      EvenBlocks(map_bytes, group_starts, num_reducers, group_true_bytes, group_driver_bytes);
   const int64_t read = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
   const int64_t recorded = std::accumulate(group_driver_bytes.begin(), group_driver_bytes.end(), int64_t{0});
   // What Spark's own MapStatus of the bytes read can give: every block decodes to [x, 1.1 x].
-  if (read <= 0 || recorded <= 0 || (recorded >= read && recorded * 10 <= read * 11)) return 1.0;
+  // (Checked on the sums first: a vanilla log never pays for the blocks below.)
+  const long double r = read, d = recorded;
+  if (read <= 0 || recorded <= 0 || (d >= r && d <= r * 1.1L)) return 1.0;
+  const std::vector<std::vector<int64_t>> blocks =
+      EvenBlocks(map_bytes, group_starts, num_reducers, group_true_bytes, group_driver_bytes);
   // The largest ratio whose encoded even split stays within the recorded total (monotone in
   // the ratio), on a log scale; then rounded to 4 significant digits, downwards.
   double lo = 1e-6, hi = 1e6;
