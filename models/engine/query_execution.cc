@@ -1112,6 +1112,7 @@ class Engine {
         e.true_bytes_by_partition_id = d.actual.PartitionBytes();
         e.data_size_bytes = d.data_size_bytes;
         e.data_size_estimated = d.data_size_estimated;
+        e.reported_size_ratio = d.reported_size_ratio;
         if (d.reported) {
           e.map_status = std::string(d.reported->StatusKind());
           e.bytes_by_partition_id = d.reported->BytesByPartitionId();
@@ -1152,6 +1153,7 @@ class Engine {
       e.bytes_by_partition_id = d.reported ? d.reported->BytesByPartitionId() : e.true_bytes_by_partition_id;
       e.map_status = d.reported ? std::string(d.reported->StatusKind()) : "";
       e.data_size_bytes = d.data_size_bytes;
+      e.reported_size_ratio = d.reported_size_ratio;
       result_.exchanges.push_back(std::move(e));
     }
   }

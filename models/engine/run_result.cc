@@ -103,6 +103,7 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
                          {"trueBytesByPartitionId", e.true_bytes_by_partition_id},
                          {"dataSizeBytes", e.data_size_bytes},
                          {"dataSizeEstimated", e.data_size_estimated},
+                         {"reportedSizeRatio", e.reported_size_ratio},
                          {"driverMapStatusBytes", e.driver_map_status_bytes},
                          {"driverAggregationSeconds", e.driver_aggregation_seconds}});
   }

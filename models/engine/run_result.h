@@ -60,6 +60,7 @@ struct ExchangeExplain {
   std::vector<int64_t> true_bytes_by_partition_id;
   int64_t data_size_bytes = 0;
   bool data_size_estimated = false;
+  double reported_size_ratio = 1.0;            // MapStatus size ÷ bytes written (`reportedSizeRatio`)
   int64_t driver_map_status_bytes = 0;         // driver heap held by the statuses
   double driver_aggregation_seconds = 0;       // getStatistics time on the driver
 };

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace aqesim::e2e {
 namespace {
@@ -56,12 +57,14 @@ TEST_CASE("aqesim validate / calibrate: bad input exits 2", "[e2e][validate]") {
   const CommandResult missing = RunAqesim({"validate", "/nonexistent/log.zstd"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.stderr_text.rfind("aqesim: error: ", 0) == 0);
-  const CommandResult held_out = RunAqesim({"calibrate", "/somewhere/nds_q72_dataproc_2_2.zstd", "-o", "/tmp/x.json"});
+  const testing::TempDir dir("aqesim_validate_e2e");
+  const std::string out = dir.File("cost.json");
+  const CommandResult held_out = RunAqesim({"calibrate", "/somewhere/nds_q72_dataproc_2_2.zstd", "-o", out});
   CHECK(held_out.exit_code == 2);
   CHECK(held_out.stderr_text ==
         "aqesim: error: /somewhere/nds_q72_dataproc_2_2.zstd: held out for validation (never fitted); use "
         "--allow-held-out to override\n");
-  CHECK(!std::filesystem::exists("/tmp/x.json"));
+  CHECK(!std::filesystem::exists(out));
 }
 
 }  // namespace
