@@ -171,6 +171,25 @@ TEST_CASE("e2e sweep: --shard 1/2 + --shard 2/2 + merge equals the unsharded out
   }
 }
 
+TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV as JSON", "[e2e][sweep]") {
+  // 3 points over 3 shards; shard 3/3 holds point 2 only. A CSV does not otherwise name the
+  // grid's size: a shard's CSV carries it in a last gridPoints column (the merged CSV not).
+  Scratch dir;
+  for (const std::string ext : {".csv", ".json"}) {
+    for (const std::string k : {"1", "2"}) {
+      REQUIRE(Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=100,200,400", "--shard", k + "/3",
+                      "-o", dir / ("t" + k + ext)},
+                     dir.path)
+                  .exit_code == 0);
+    }
+    Run merge = Aqesim({"merge", dir / ("t1" + ext), dir / ("t2" + ext), "-o", dir / ("tm" + ext)}, dir.path);
+    CHECK(merge.exit_code == 2);
+    CHECK(merge.err == "aqesim: error: points missing from the shards: 2\n");
+    CHECK_FALSE(fs::exists(dir / ("tm" + ext)));
+  }
+  CHECK(Slurp(dir / "t1.csv").find(",gridPoints\n") != std::string::npos);
+}
+
 TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   Scratch dir;
   Run r = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shufle.partitions=1,2", "--grid", "cluster.executors=0,2",

@@ -30,6 +30,9 @@ std::string MissingList(const std::vector<uint64_t>& missing) {
 std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::vector<std::string>* errors) {
   std::string header;
   std::map<uint64_t, std::string> lines;
+  const std::string points_suffix = "," + std::string(kGridPointsColumn);
+  std::optional<uint64_t> grid_points;  // from the shards' last column (sweep --shard writes it)
+  bool sized = false, unsized = false;
   for (const ShardFile& f : shards) {
     size_t pos = 0;
     size_t line_no = 0;
@@ -44,31 +47,65 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
           errors->push_back(f.path + ": line 1: expected the header of an aqesim sweep CSV (point,...)");
           break;
         }
-        if (header.empty()) header = line;
-        else if (line != header) errors->push_back(f.path + ": line 1: the header differs from " + shards[0].path + "'s");
+        std::string h = line;
+        const bool has_size = h.size() > points_suffix.size() &&
+                              h.compare(h.size() - points_suffix.size(), points_suffix.size(), points_suffix) == 0;
+        (has_size ? sized : unsized) = true;
+        if (has_size) h.resize(h.size() - points_suffix.size());
+        if (header.empty()) header = h;
+        else if (h != header) errors->push_back(f.path + ": line 1: the header differs from " + shards[0].path + "'s");
         continue;
       }
-      const size_t comma = line.find(',');
+      std::string row_line = line;
+      if (sized) {
+        const size_t last = row_line.rfind(',');
+        uint64_t n = 0;
+        const std::string cell = last == std::string::npos ? row_line : row_line.substr(last + 1);
+        auto [q, nec] = std::from_chars(cell.data(), cell.data() + cell.size(), n);
+        if (last == std::string::npos || nec != std::errc() || q != cell.data() + cell.size()) {
+          errors->push_back(f.path + ": line " + std::to_string(line_no) + ": expected the grid's size in the last column, found \"" +
+                            cell + "\"");
+          continue;
+        }
+        if (grid_points && *grid_points != n) {
+          errors->push_back(f.path + ": line " + std::to_string(line_no) + ": a grid of " + std::to_string(n) +
+                            " points, another shard's has " + std::to_string(*grid_points));
+          continue;
+        }
+        grid_points = n;
+        row_line.resize(last);
+      }
+      const std::string& line_body = row_line;
+      const size_t comma = line_body.find(',');
       uint64_t point = 0;
-      const std::string cell = line.substr(0, comma);
+      const std::string cell = line_body.substr(0, comma);
       auto [p, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), point);
       if (ec != std::errc() || p != cell.data() + cell.size() || comma == std::string::npos) {
         errors->push_back(f.path + ": line " + std::to_string(line_no) + ": expected a point index, found \"" + cell + "\"");
         continue;
       }
-      if (!lines.emplace(point, line).second) {
+      if (!lines.emplace(point, line_body).second) {
         errors->push_back(f.path + ": line " + std::to_string(line_no) + ": point " + std::to_string(point) +
                           " is in more than one shard");
       }
     }
     if (line_no == 0) errors->push_back(f.path + ": expected the header of an aqesim sweep CSV (point,...), found an empty file");
   }
-  // A CSV does not name the grid's size: the points must be 0..n-1 without a gap.
+  if (sized && unsized) errors->push_back("some shards name the grid's size (a gridPoints column) and some do not: "
+                                          "shards of different sweeps or versions");
+  // Shards name the grid's size; a CSV without it (a whole sweep's) must hold 0..n-1 without a gap.
   std::vector<uint64_t> missing;
   uint64_t expect = 0;
   for (const auto& [i, _] : lines) {
-    while (expect < i) missing.push_back(expect++);
-    expect = i + 1;
+    while (expect < i && missing.size() <= 10'000) missing.push_back(expect), ++expect;
+    expect = std::max(expect, i + 1);
+  }
+  if (grid_points) {
+    if (!lines.empty() && lines.rbegin()->first >= *grid_points && errors->empty()) {
+      errors->push_back("point " + std::to_string(lines.rbegin()->first) + " is outside the grid of " +
+                        std::to_string(*grid_points) + " points");
+    }
+    for (uint64_t i = expect; i < *grid_points && missing.size() <= 10'000; ++i) missing.push_back(i);
   }
   // Points of a rejected shard are not reported again as missing.
   if (!missing.empty() && errors->empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
@@ -156,8 +193,12 @@ std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
                         const std::vector<SweepRow>& rows) {
   std::string out;
   if (format == OutputFormat::kCsv) {
-    out = CsvHeader(keys) + "\n";
-    for (const SweepRow& r : rows) out += RowToCsv(r) + "\n";
+    // A shard's CSV also names the whole grid's size (last column), so that merge can tell
+    // when trailing points are missing; a whole sweep's CSV does not need it.
+    const bool shard = info.contains("shard");
+    const std::string points = shard ? "," + std::to_string(info.value("points", uint64_t{0})) : "";
+    out = CsvHeader(keys) + (shard ? "," + std::string(kGridPointsColumn) : "") + "\n";
+    for (const SweepRow& r : rows) out += RowToCsv(r) + points + "\n";
     return out;
   }
   out = "{\n\"sweep\": " + info.dump() + ",\n\"rows\": [\n";

@@ -1,7 +1,9 @@
 // Sweep output files (CSV or JSON, chosen by the output's extension) and the merge of
 // `--shard K/N` outputs into exactly the bytes the unsharded sweep writes.
 //
-// CSV: the header (CsvHeader) then one line per point in grid order, "\n"-terminated.
+// CSV: the header (CsvHeader) then one line per point in grid order, "\n"-terminated. A
+// shard's CSV (`--shard K/N`) has one more, last column, kGridPointsColumn: the whole grid's
+// number of points, so that merge can tell a missing trailing point; the merged CSV has not.
 // JSON:
 //   {
 //   "sweep": {"scenario": ..., "scenarioFile": ..., "conf": [...], "grid": [{"key", "values"}],
@@ -27,6 +29,9 @@
 namespace aqesim::sweep {
 
 enum class OutputFormat { kCsv, kJson };
+
+/// Last column of a shard's CSV: the number of points of the whole grid.
+inline constexpr const char* kGridPointsColumn = "gridPoints";
 
 /// Format from the output path's extension (.csv / .json, case-insensitive); nullopt else.
 std::optional<OutputFormat> FormatForPath(const std::string& path);
