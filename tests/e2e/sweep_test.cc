@@ -198,6 +198,11 @@ TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("aqesim: error: --grid spark.sql.shufle.partitions: unknown key") != std::string::npos);
   CHECK(r.err.find("aqesim: error: --grid cluster.executors=0: ") != std::string::npos);
+  Run aqe = Aqesim({"sweep", kScenario, "--grid", "spark.sql.adaptive.enabled=false,true", "-o", dir / "aqe.csv"},
+                   dir.path);
+  CHECK(aqe.exit_code == 2);
+  CHECK(aqe.err.find("aqesim: error: --grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on") !=
+        std::string::npos);
   CHECK_FALSE(fs::exists(dir / "bad.csv"));
   CHECK_FALSE(fs::exists(dir / "bad.csv.journal"));
   Run ext = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=1", "-o", dir / "out.txt"}, dir.path);

@@ -189,6 +189,11 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
       errors->push_back("--grid " + axis.key + ": the key is swept twice; give all its values in one --grid");
       continue;
     }
+    if (axis.key == "spark.sql.adaptive.enabled") {
+      errors->push_back("--grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on "
+                        "(makespanSecondsAqeOff / makespanSecondsAqeOn); sweep the other keys");
+      continue;
+    }
     const std::optional<std::string> section = DocSection(axis.key);
     if (!section) {
       const auto& known = KnownConfKeys();
