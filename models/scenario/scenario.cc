@@ -414,6 +414,16 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
             render_int);
   reconcile(cluster_given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
             &cluster.executor_memory_bytes, render_int);
+  if (cluster.executor_timeline.empty()) {
+    for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
+                            std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {
+      if (n > cluster.executors) {
+        sink.Warning(PointerAppend("/cluster", field), std::string(field) + " (" + std::to_string(n) +
+                                                           ") is more than the " + std::to_string(cluster.executors) +
+                                                           " executors: all of them are");
+      }
+    }
+  }
   if (sc.task_cpus > cluster.executor_cores) {
     const std::string message = "expected at least spark.task.cpus = " + std::to_string(sc.task_cpus) +
                                 " cores per executor, found " + std::to_string(cluster.executor_cores);

@@ -65,6 +65,23 @@ TEST_CASE("Loader: cluster.executorTimeline", "[scenario][timeline]") {
                              "s.json: /cluster/warmExecutors: expected a non-negative integer, found -1",
                              "s.json: /cluster/executorTimeline/0/warm: expected true or false, found 1"});
   }
+  SECTION("warm code: warmCodeExecutors (static) and a timeline entry's warmCode; more than executors is a warning") {
+    Loaded a = Load(R"({"cluster": {"executors": 3, "warmCodeExecutors": 2}, )" + kPlan + "}");
+    REQUIRE(a.errors.empty());
+    CHECK(a.scenario->cluster.warm_code_executors == 2);
+    CHECK(a.scenario->warnings.empty());
+    Loaded b = Load(R"({"cluster": {"executorTimeline": [{"add": 0, "warmCode": true}, {"add": 2}]}, )" + kPlan + "}");
+    REQUIRE(b.errors.empty());
+    CHECK(b.scenario->cluster.executor_timeline[0].warm_code);
+    CHECK_FALSE(b.scenario->cluster.executor_timeline[1].warm_code);
+    Loaded c = Load(R"({"cluster": {"executors": 2, "warmExecutors": 3, "warmCodeExecutors": 5}, )" + kPlan + "}");
+    REQUIRE(c.errors.empty());
+    REQUIRE(c.scenario->warnings.size() == 2);
+    CHECK(c.scenario->warnings[0].find("/cluster/warmExecutors: warmExecutors (3) is more than the 2 executors") !=
+          std::string::npos);
+    CHECK(c.scenario->warnings[1].find("/cluster/warmCodeExecutors: warmCodeExecutors (5) is more than the 2 executors") !=
+          std::string::npos);
+  }
   SECTION("an explicit executors count is kept (defaultParallelism)") {
     Loaded l = Load(R"({"cluster": {"executors": 7, "executorTimeline": [{"add": 1}]}, )" + kPlan + "}");
     REQUIRE(l.errors.empty());
