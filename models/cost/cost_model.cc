@@ -44,8 +44,12 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
     c.spill_bytes = static_cast<int64_t>(spilled_in_memory_bytes / params_.compression_ratio);
     c.spill_seconds = 2.0 * b(c.spill_bytes) / disk_share;
   }
-  if (w.first_wave_on_executor && params_.cold_code_slowdown > 0) {
-    const double f = 1.0 + params_.cold_code_slowdown;
+  const double work = c.scan_seconds + c.fetch_seconds + c.compute_seconds + c.write_seconds + c.spill_seconds;
+  if (params_.cold_code_slowdown > 0 && work > 0 && w.cold_work_limit_seconds > 0) {
+    // The work done before the code compiles runs (1 + x) times slower; the extra is spread
+    // over the terms.
+    c.cold_work_seconds = std::min(work, w.cold_work_limit_seconds);
+    const double f = 1.0 + params_.cold_code_slowdown * c.cold_work_seconds / work;
     c.scan_seconds *= f;
     c.fetch_seconds *= f;
     c.compute_seconds *= f;

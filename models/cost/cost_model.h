@@ -14,7 +14,12 @@
 //     + spill: if working_set > execution_memory_per_task:
 //              spill_bytes = working_set - execution_memory_per_task (compressed: ÷ compressionRatio)
 //              + 2 * spill_bytes / disk_share           (written once, read back once)
-//   first wave of its stage's code on this executor: every term after the launch × (1 + coldCodeSlowdown)
+//   cold code: an executor runs the first coldCodeWindowSeconds of a stage's code's work (at
+//   warm speed, summed over its tasks of that code, in the order they start)
+//   (1 + coldCodeSlowdown) times slower, then the code is compiled. With W = every term after
+//   the launch and L = what is left of that budget when the task starts
+//   (TaskWork::cold_work_limit_seconds), w = min(W, L):
+//     + coldCodeSlowdown * w                            (spread over those terms)
 //   T *= exp(N(0, taskNoiseSigma))                    (seeded per task; 1 when sigma = 0)
 //
 // where disk_share = diskBytesPerSecond / slots_per_executor and network_share =
@@ -57,6 +62,10 @@ struct TaskWork {
   /// True when the task starts on an executor whose JVM has not finished any task yet (it pays
   /// executorStartupSeconds).
   bool fresh_executor = false;
+  /// Most of its work (seconds at warm speed) that may run cold: what is left of its
+  /// executor's cold budget for this code; 0 once the code is compiled or on a code-warm
+  /// executor (TaskCost::cold_work_seconds: how much did).
+  double cold_work_limit_seconds = 0;
 };
 
 /// The cost of one task, seconds per term, and the spill it caused.
@@ -68,6 +77,7 @@ struct TaskCost {
   double write_seconds = 0;
   double spill_seconds = 0;
   int64_t spill_bytes = 0;       // bytes spilled to disk (Spark's "Spill (Disk)")
+  double cold_work_seconds = 0;  // work (seconds at warm speed) this task ran before its code compiled
   double noise_factor = 1.0;
   double total_seconds() const {
     return (launch_seconds + scan_seconds + fetch_seconds + compute_seconds + write_seconds + spill_seconds) *

@@ -15,8 +15,11 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
        "with the same operators finished there): class loading, deserialization, JIT of generated code. "
        "Default 0 s."},
       {"coldCodeSlowdown", "ratio", &CostParams::cold_code_slowdown,
-       "The first tasks of a stage's code on an executor (as for executorStageWarmupSeconds) run every term "
-       "but the launch (1 + x) times longer: generated code not yet JIT-compiled, classes loading. Default 0."},
+       "Work of a stage's code done on an executor before it is compiled there (coldCodeWindowSeconds) runs "
+       "(1 + x) times longer: generated code not yet JIT-compiled, classes loading. Default 0."},
+      {"coldCodeWindowSeconds", "s", &CostParams::cold_code_window_seconds,
+       "Work (seconds at warm speed, over an executor's tasks of a stage's code) done before the code is "
+       "compiled there, taken by its tasks in the order they start. Default 1 s."},
       {"stageOverheadSeconds", "s", &CostParams::stage_overhead_seconds,
        "Per stage on the driver: DAGScheduler submission, task-set creation, stage completion handling. "
        "Default 0.05 s."},

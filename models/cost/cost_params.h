@@ -28,12 +28,20 @@ struct CostParams {
   /// "Task Deserialization Time" and run time of the first wave on an executor). Seconds.
   /// Default 0 (warm executors); calibration fits it.
   double executor_stage_warmup_seconds = 0.0;
-  /// Slowdown of the work of those first tasks (the same first-wave tasks as
-  /// executorStageWarmupSeconds): every term but the launch runs (1 + x) times longer, since
-  /// the generated code is still interpreted or compiling (the JVM compiles hot code after
-  /// thousands of calls) and classes are loading. Ratio. Default 0 (warm executors);
-  /// calibration chooses it.
+  /// Slowdown of a stage's code on an executor until that executor has compiled it (see
+  /// coldCodeWindowSeconds): the work (every term but the launch) done cold runs (1 + x)
+  /// times slower, since the generated code is still interpreted or compiling and classes are
+  /// loading. Ratio. Default 0 (warm executors); calibration chooses it.
   double cold_code_slowdown = 0.0;
+  /// How much of a stage's code's work (seconds at warm speed, summed over an executor's tasks
+  /// of that code) runs before the executor has compiled it (the JVM compiles hot code after a
+  /// number of calls, counted over its concurrent tasks): the executor pays at most
+  /// coldCodeSlowdown × coldCodeWindowSeconds extra per code, however its work is split into
+  /// tasks; tasks take the budget in the order they start (the first of concurrent starters
+  /// first: a simplification).
+  /// Seconds, >= 0. Default 1 s; calibration chooses it with coldCodeSlowdown. Code-warm
+  /// executors (`warmCode`) start compiled.
+  double cold_code_window_seconds = 1.0;
   /// Per stage on the driver: DAGScheduler submission, task-set creation, stage completion
   /// handling, seconds. Default 0.05 s (typical gap between a stage's submission and its first task).
   double stage_overhead_seconds = 0.05;

@@ -877,7 +877,20 @@ class Engine {
     const std::vector<char>& warm = warm_[st->code_key];
     ev.work.first_wave_on_executor = executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
     ev.work.fresh_executor = executor >= 0 && static_cast<size_t>(executor) < jvm_warm_.size() && !jvm_warm_[executor];
+    // The executor's cold budget for this code (coldCodeWindowSeconds of work; none on a
+    // code-warm executor), used up by its tasks in the order they start.
+    double* cold = nullptr;
+    if (s_.cost.cold_code_slowdown > 0 && executor >= 0 && static_cast<size_t>(executor) < code_warm_.size()) {
+      auto [it, inserted] = cold_budget_.try_emplace(st->code_key);
+      if (inserted) {
+        it->second.resize(code_warm_.size());
+        for (size_t e = 0; e < code_warm_.size(); ++e) it->second[e] = code_warm_[e] ? 0.0 : s_.cost.cold_code_window_seconds;
+      }
+      cold = &it->second[static_cast<size_t>(executor)];
+      ev.work.cold_work_limit_seconds = *cold;
+    }
     const TaskCost c = cost_.EstimateTask(ev.work, seed);
+    if (cold != nullptr) *cold = std::max(0.0, *cold - c.cold_work_seconds);
     TaskResult& t = st->tasks[task];
     t.index = task;
     t.input_bytes = ev.input_bytes;
@@ -1231,6 +1244,9 @@ class Engine {
   /// Per executor: 1 once its JVM has finished a task (or it was warm at the start).
   std::vector<char> jvm_warm_;
   std::vector<char> code_warm_;  // per executor: ran this query's code before the start
+  /// Per stage code, per executor: seconds of the code's work still to run cold there
+  /// (coldCodeWindowSeconds at first, 0 on code-warm executors).
+  std::map<std::string, std::vector<double>> cold_budget_;
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_replan_ = false;

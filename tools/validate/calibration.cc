@@ -302,11 +302,10 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   zero["taskNoiseSigma"] = 0.0;
   // A measured launch is part of every simulated task's base time (c0), not a column.
   if (launch_measured) zero["taskLaunchSeconds"] = fixed["taskLaunchSeconds"];
-  // Step 1 for one value of coldCodeSlowdown (fixed in `zero`): rows, NNLS, weighted residual.
+  // Step 1 for one (coldCodeSlowdown, coldCodeWindowSeconds) (fixed in `zero`): rows, NNLS.
   struct FitOut {
     std::vector<Row> rows;
     std::vector<double> theta;
-    double residual = 0;
   };
   std::vector<std::string> repeated;  // the same warnings again for every grid value
   std::vector<std::string>* fit_warnings = warnings;
@@ -415,25 +414,26 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
       b.push_back((r.recorded - r.c0) * r.weight);
     }
     out.theta = NonNegativeLeastSquares(A, b);
-    out.residual = 0;
-    for (size_t i = 0; i < A.size(); ++i) {
-      double pred = 0;
-      for (size_t j = 0; j < k && out.theta.size() == k; ++j) pred += out.theta[j] * A[i][j];
-      out.residual += (pred - b[i]) * (pred - b[i]);
-    }
     return out;
   };
-  // coldCodeSlowdown multiplies the work terms of first-wave tasks: given its value the model
-  // stays linear in the other parameters, so it is chosen on a grid, each value with its own
-  // NNLS fit, by the objective of full replays.
-  static const std::vector<double> kSlowdownGrid = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
-  FitOut best_fit;
+  // coldCodeSlowdown / coldCodeWindowSeconds slow the work of tasks on cold code: given their
+  // values the model is close to linear in the other parameters, so they are chosen on a grid,
+  // each pair with its own NNLS fit, by the objective of full replays.
+  static const std::vector<double> kSlowdownGrid = {0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0};
+  static const std::vector<double> kWindowGrid = {0.25, 0.5, 1.0, 2.0, 4.0};
+  std::vector<std::pair<double, double>> grid = {{0.0, 1.0}};  // no slowdown: the window is moot
+  for (double x : kSlowdownGrid) {
+    for (double w : kWindowGrid) {
+      if (x > 0) grid.emplace_back(x, w);
+    }
+  }
   double best_score = 0;
   json best_cost;
   bool have_fit = false;
-  for (double x : kSlowdownGrid) {
+  for (const auto& [x, window] : grid) {
     json z = zero;
     z["coldCodeSlowdown"] = x;
+    z["coldCodeWindowSeconds"] = window;
     FitOut f = fit(z);
     fit_warnings = &repeated;
     if (f.rows.empty()) continue;
@@ -443,44 +443,61 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     if (warmup_measured) c["executorStageWarmupSeconds"] = warmup;
     if (launch_measured) c["taskLaunchSeconds"] = fixed["taskLaunchSeconds"];
     c["coldCodeSlowdown"] = x;
+    c["coldCodeWindowSeconds"] = window;
     const double score = Objective(Evaluate(apps, c));
     if (!have_fit || score < best_score - 1e-12) {
-      best_fit = std::move(f);
       best_score = score;
       best_cost = c;
       have_fit = true;
     }
   }
   if (!have_fit) throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
-  std::vector<Row>& rows = best_fit.rows;
-  std::vector<double>& theta = best_fit.theta;
-  json cost = best_cost;
+  const json cost = best_cost;
 
-  // Fit quality on the task rows.
+  // Fit quality: every matched task's duration replayed with the chosen cost against its
+  // recorded wall time (not the linearised rows: the cold-code window makes a task's time
+  // depend on what ran before it on its executor).
   {
-    std::vector<double> abs_err, rel_err;
-    double mean = 0;
-    int n = 0;
-    for (const Row& r : rows) {
-      if (!r.task_row) {
-        ++result.quality.stage_rows;
-        continue;
+    std::vector<double> simulated, recorded_seconds;
+    for (size_t a = 0; a < apps.size(); ++a) {
+      for (const ReplayedSelection& sel : base[a].selections) {
+        if (!sel.ok) continue;
+        std::string error;
+        const std::optional<RunResult> run = RunWithCost(sel, cost, &error);
+        if (!run) continue;
+        const Durations d = TaskDurations(*run);
+        for (const StageMatch& m : sel.matches) {
+          if (!m.recorded_stage_id || m.simulated_name.empty()) continue;
+          const eventlog::RecordedStage* st = apps[a]->stage(*m.recorded_stage_id);
+          auto it = d.find(m.simulated_name);
+          if (st == nullptr || it == d.end()) continue;
+          const auto rec = RecordedTaskSeconds(*st);
+          if (rec.size() != it->second.size()) {
+            ++result.quality.stage_rows;
+            continue;
+          }
+          for (size_t t = 0; t < rec.size(); ++t) {
+            if (!rec[t]) continue;
+            simulated.push_back(it->second[t]);
+            recorded_seconds.push_back(*rec[t]);
+          }
+        }
       }
-      mean += r.recorded;
-      ++n;
     }
-    mean = n ? mean / n : 0;
+    const size_t n = simulated.size();
+    double mean = 0;
+    for (double r : recorded_seconds) mean += r;
+    mean = n ? mean / static_cast<double>(n) : 0;
     double ss_res = 0, ss_tot = 0;
-    for (const Row& r : rows) {
-      if (!r.task_row) continue;
-      double pred = r.c0;
-      for (size_t j = 0; j < k && theta.size() == k; ++j) pred += theta[j] * r.features[j];
-      ss_res += (pred - r.recorded) * (pred - r.recorded);
-      ss_tot += (r.recorded - mean) * (r.recorded - mean);
-      abs_err.push_back(std::abs(pred - r.recorded));
-      if (r.recorded > 0) rel_err.push_back(std::abs(pred - r.recorded) / r.recorded);
+    std::vector<double> abs_err, rel_err;
+    for (size_t i = 0; i < n; ++i) {
+      const double e = simulated[i] - recorded_seconds[i];
+      ss_res += e * e;
+      ss_tot += (recorded_seconds[i] - mean) * (recorded_seconds[i] - mean);
+      abs_err.push_back(std::abs(e));
+      if (recorded_seconds[i] > 0) rel_err.push_back(std::abs(e) / recorded_seconds[i]);
     }
-    result.quality.task_rows = n;
+    result.quality.task_rows = static_cast<int>(n);
     result.quality.r_squared = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
     result.quality.median_abs_error_seconds = Median(abs_err).value_or(0);
     result.quality.median_abs_relative_error = Median(rel_err).value_or(0);

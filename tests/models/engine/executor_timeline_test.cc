@@ -149,5 +149,32 @@ TEST_CASE("QueryExecution: executors that ran the query before skip the first-wa
   CHECK(Duration(u[1]) == Approx(1.0));
 }
 
+TEST_CASE("QueryExecution: an executor runs the first coldCodeWindowSeconds of a code's work slower", "[engine][warmup]") {
+  // 1 executor x 1 slot; 3 scan tasks of 1 s of work each (100 bytes at 0.01 s/byte), no
+  // launch time; coldCodeSlowdown 1, coldCodeWindowSeconds 1.5. t0 runs its 1 s cold: 2 s;
+  // t1 the 0.5 s left of the window: 1.5 s; t2 warm: 1 s. Stage: 4.5 s. On a code-warm
+  // executor (warmCodeExecutors 1): 3 s. The extra is bounded by slowdown x window (1.5 s)
+  // however the work is split: 1 task of 3 s pays 1.5 s too.
+  nlohmann::json cost = Cost(0.0, 0.01);
+  cost["coldCodeSlowdown"] = 1.0;
+  cost["coldCodeWindowSeconds"] = 1.5;
+  nlohmann::json cluster = Cluster(1);
+  cluster["executors"] = 1;
+  auto run = [&](const nlohmann::json& c, int tasks) {
+    const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 300}, {"tasks", tasks}};
+    auto s = Load({{"name", "t"}, {"cluster", c}, {"cost", cost}, {"plan", scan}});
+    return SimulateQuery(*s, false);
+  };
+  const RunResult cold = run(cluster, 3);
+  REQUIRE(cold.stages[0].task_results.size() == 3);
+  CHECK(Duration(cold.stages[0].task_results[0]) == Approx(2.0));
+  CHECK(Duration(cold.stages[0].task_results[1]) == Approx(1.5));
+  CHECK(Duration(cold.stages[0].task_results[2]) == Approx(1.0));
+  CHECK(cold.makespan_seconds == Approx(4.5));
+  CHECK(run(cluster, 1).makespan_seconds == Approx(4.5));
+  cluster["warmCodeExecutors"] = 1;
+  CHECK(run(cluster, 3).makespan_seconds == Approx(3.0));
+}
+
 }  // namespace
 }  // namespace aqesim
