@@ -77,7 +77,6 @@ void TaskScheduler::Activate(TaskSetId id) {
     auto L = std::make_unique<Locality>();
     const int n = s.spec.num_tasks;
     L->prefs.resize(static_cast<size_t>(n));
-    L->by_executor.resize(static_cast<size_t>(slots_.executors()));
     L->launched.assign(static_cast<size_t>(n), 0);
     L->timer_start = sim_.Now();
     for (int t = n - 1; t >= 0; --t) {  // descending: the lowest index ends at the back
@@ -87,7 +86,7 @@ void TaskScheduler::Activate(TaskSetId id) {
           prefs.push_back(e);
         }
       }
-      for (int e : prefs) L->by_executor[static_cast<size_t>(e)].push_back(t);
+      for (int e : prefs) L->by_executor[e].push_back(t);
       (prefs.empty() ? L->no_pref : L->with_pref).push_back(t);
       L->prefs[static_cast<size_t>(t)] = std::move(prefs);
     }
@@ -148,16 +147,24 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
     L.launched[static_cast<size_t>(t)] = 1;
     return t;
   };
-  // Node level: round-robin over executors with a free slot, one preferred task each.
+  // Node level: round-robin over the preferred executors with a free slot, one task each.
   bool local = false;
   for (bool any = true; any && slots_.free_slots() > 0;) {
     any = false;
-    for (int e = 0; e < slots_.executors() && slots_.free_slots() > 0; ++e) {
-      if (L.by_executor[static_cast<size_t>(e)].empty() || !slots_.HasFreeSlotOn(e)) continue;
-      const int t = pop(L.by_executor[static_cast<size_t>(e)]);
-      if (t < 0) continue;
+    for (auto it = L.by_executor.begin(); it != L.by_executor.end() && slots_.free_slots() > 0;) {
+      const int e = it->first;
+      if (!slots_.HasFreeSlotOn(e)) {
+        ++it;
+        continue;
+      }
+      const int t = pop(it->second);
+      if (t < 0) {
+        it = L.by_executor.erase(it);  // none left for it
+        continue;
+      }
       Launch(id, t, *slots_.AcquireOn(e), now);
       any = local = true;
+      ++it;
     }
   }
   // No preference: anywhere, at once (Spark's NO_PREF level has no wait).

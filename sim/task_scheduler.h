@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -145,7 +146,7 @@ class TaskScheduler {
   /// (the lowest pending index is at the back) and cleaned lazily of launched tasks.
   struct Locality {
     std::vector<std::vector<int>> prefs;     // per task: preferred executors in [0, E)
-    std::vector<std::vector<int>> by_executor;  // per executor: tasks preferring it
+    std::map<int, std::vector<int>> by_executor;  // per preferred executor: tasks preferring it
     std::vector<int> no_pref;                // tasks without (valid) preferences
     std::vector<int> with_pref;              // tasks with preferences
     std::vector<char> launched;              // per task

@@ -60,9 +60,15 @@ class SimTime {
   constexpr int64_t micros() const { return us_; }
   constexpr double seconds() const { return static_cast<double>(us_) / 1e6; }
 
-  constexpr SimTime operator+(SimTime o) const { return SimTime(us_ + o.us_); }
+  /// Saturates at Max() (and at the most negative time): a duration that does not fit is
+  /// "never", not a wrapped, earlier time.
+  constexpr SimTime operator+(SimTime o) const {
+    int64_t r = 0;
+    if (__builtin_add_overflow(us_, o.us_, &r)) return o.us_ > 0 ? Max() : SimTime(std::numeric_limits<int64_t>::min());
+    return SimTime(r);
+  }
   constexpr SimTime operator-(SimTime o) const { return SimTime(us_ - o.us_); }
-  constexpr SimTime& operator+=(SimTime o) { us_ += o.us_; return *this; }
+  constexpr SimTime& operator+=(SimTime o) { return *this = *this + o; }
   constexpr auto operator<=>(const SimTime&) const = default;
 
  private:

@@ -666,22 +666,23 @@ class Engine {
     }
   }
 
-  /// Per (executor, reducer) true bytes of a finished shuffle, for reduce locality; empty
-  /// when Spark computes no preference (1000 map tasks or reducers and more).
-  const std::vector<int64_t>& ReducerBytesByExecutor(const ShuffleData& d) const {
+  /// Per executor that ran map tasks of a finished shuffle: its true bytes per reducer, for
+  /// reduce locality; empty when Spark computes no preference (1000 map tasks or reducers and
+  /// more). At most 999 executors x 999 reducers.
+  const std::map<int, std::vector<int64_t>>& ReducerBytesByExecutor(const ShuffleData& d) const {
     auto [it, inserted] = reducer_bytes_by_executor_.try_emplace(&d);
-    std::vector<int64_t>& out = it->second;
+    std::map<int, std::vector<int64_t>>& out = it->second;
     if (!inserted) return out;
     const ShuffleSizes& a = d.actual;
     constexpr int kPrefThreshold = 1000;  // SHUFFLE_PREF_MAP_THRESHOLD, SHUFFLE_PREF_REDUCE_THRESHOLD
-    const size_t executors = static_cast<size_t>(std::max(0, NumExecutors()));
     if (a.num_maps() >= kPrefThreshold || a.num_reducers() >= kPrefThreshold) return out;
     const size_t reducers = static_cast<size_t>(a.num_reducers());
-    out.assign(executors * reducers, 0);
     a.ForEachRow([&](int m, std::span<const int64_t> row) {
       const int e = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
-      if (e < 0 || static_cast<size_t>(e) >= executors) return;
-      for (size_t r = 0; r < reducers; ++r) out[static_cast<size_t>(e) * reducers + r] += row[r];
+      if (e < 0) return;
+      std::vector<int64_t>& bytes = out[e];
+      bytes.resize(reducers, 0);
+      for (size_t r = 0; r < reducers; ++r) bytes[r] += row[r];
     });
     return out;
   }
@@ -699,16 +700,14 @@ class Engine {
       for (int m = std::max(lo, 0); m < hi && m < static_cast<int>(d.map_executor.size()); ++m) add(d.map_executor[m]);
     };
     if (const auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
-      const std::vector<int64_t>& bytes = ReducerBytesByExecutor(d);
-      if (bytes.empty()) return {};
+      const std::map<int, std::vector<int64_t>>& bytes = ReducerBytesByExecutor(d);
       const int reducers = d.actual.num_reducers();
-      const int executors = static_cast<int>(bytes.size()) / std::max(reducers, 1);
-      for (int r = std::max(0, c->start_reducer_index); r < std::min(reducers, c->end_reducer_index); ++r) {
-        int64_t total = 0;
-        for (int e = 0; e < executors; ++e) total += bytes[static_cast<size_t>(e) * reducers + r];
+      for (int r = std::max(0, c->start_reducer_index); r < std::min(reducers, c->end_reducer_index) && !bytes.empty(); ++r) {
+        long double total = 0;
+        for (const auto& [e, b] : bytes) total += static_cast<long double>(b[static_cast<size_t>(r)]);
         if (total <= 0) continue;
-        for (int e = 0; e < executors; ++e) {
-          if (static_cast<double>(bytes[static_cast<size_t>(e) * reducers + r]) / static_cast<double>(total) >= 0.2) add(e);
+        for (const auto& [e, b] : bytes) {
+          if (static_cast<long double>(b[static_cast<size_t>(r)]) >= 0.2L * total) add(e);
         }
       }
     } else if (const auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
@@ -1237,7 +1236,7 @@ class Engine {
   mutable std::map<int, std::vector<int64_t>> partition_totals_;
   mutable std::map<int, std::vector<int>> first_owner_;
   /// Per finished shuffle: true bytes per (executor, reducer), for reduce-task locality.
-  mutable std::map<const ShuffleData*, std::vector<int64_t>> reducer_bytes_by_executor_;
+  mutable std::map<const ShuffleData*, std::map<int, std::vector<int64_t>>> reducer_bytes_by_executor_;
   /// Per stage code (QueryStage::code_key): 1 per executor once a task of that code finished
   /// there; tasks of that code starting on it later are warm (no executorStageWarmupSeconds).
   std::map<std::string, std::vector<char>> warm_;

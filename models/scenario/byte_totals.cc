@@ -1,5 +1,6 @@
 #include "models/scenario/byte_totals.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -81,6 +82,17 @@ class TotalsChecker {
       sink_->Error(n.pointer.empty() ? "/plan" : n.pointer,
                    "expected an estimated output below 2^63 bytes, found about " + About(est) + " bytes" + how);
       return -1;
+    }
+    if (n.op == PlanOp::kExchange && n.reported_size_ratio != 1.0) {
+      // What the driver adds up (MapStatus sizes) must fit too.
+      const long double reported =
+          std::max(est, n.sizes ? SizesTotal(*n.sizes) : 0.0L) * static_cast<long double>(n.reported_size_ratio);
+      if (!(reported < kLimit)) {
+        sink_->Error(n.pointer + "/reportedSizeRatio",
+                     "expected the shuffle's reported sizes (bytes x reportedSizeRatio) to total below 2^63 bytes, "
+                     "found about " + About(reported) + " bytes");
+        return -1;
+      }
     }
     plan_total_ += est;
     if (n.sizes) plan_total_ += SizesTotal(*n.sizes);

@@ -11,6 +11,16 @@
 namespace aqesim {
 namespace {
 
+TEST_CASE("SimTime: addition saturates instead of wrapping", "[sim][units]") {
+  CHECK(SimTime::Max() + SimTime::Seconds(1) == SimTime::Max());
+  CHECK(SimTime::Seconds(5) + SimTime::Max() == SimTime::Max());
+  SimTime t = SimTime::Seconds(1e12);
+  t += SimTime::Max();
+  CHECK(t == SimTime::Max());
+  CHECK(SimTime::Seconds(1) + SimTime::Seconds(2) == SimTime::Seconds(3));
+  CHECK(SimTime::Seconds(1e300) == SimTime::Max());
+}
+
 TEST_CASE("Simulator: events run in time order, ties FIFO by insertion", "[sim][simulator]") {
   Simulator sim;
   std::vector<std::string> log;

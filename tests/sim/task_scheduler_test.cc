@@ -385,6 +385,14 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
     CHECK(b.Task(0).executor == 1);
     CHECK(b.Task(0).start == Sec(2));
   }
+  SECTION("an endless wait (spark.locality.wait of years) only waits for the preferred executor") {
+    // The timer's expiry saturates instead of wrapping to a time before now.
+    TaskScheduler sched(sim, 2, 1);
+    Recorder rec;
+    run(sched, rec, 3, Sec(1), {0}, SimTime::Max());
+    for (int i = 0; i < 3; ++i) CHECK(rec.Task(i).executor == 0);
+    CHECK(*rec.completed_at == Sec(3));
+  }
   SECTION("a preferred executor that is absent is not waited for") {
     // e0 registers only at 100 s; the tasks prefer it, so they run on e1 at once.
     TaskScheduler sched(sim, {ExecutorWindow{Sec(100), std::nullopt}, ExecutorWindow{SimTime::Zero(), std::nullopt}}, 1);

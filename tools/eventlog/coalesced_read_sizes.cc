@@ -150,11 +150,11 @@ std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_byt
       std::any_of(group_true_bytes.begin(), group_true_bytes.end(), negative)) {
     throw std::invalid_argument("coalesced read: negative sizes");
   }
-  const int64_t rows = std::accumulate(map_bytes.begin(), map_bytes.end(), int64_t{0});
-  const int64_t cols = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
-  if (rows != cols) {
-    throw std::invalid_argument("coalesced read: map tasks wrote " + std::to_string(rows) +
-                                " bytes, its groups read " + std::to_string(cols));
+  const long double rows = std::accumulate(map_bytes.begin(), map_bytes.end(), 0.0L);
+  const long double cols = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), 0.0L);
+  if (rows != cols || !(rows < 9223372036854775808.0L)) {
+    throw std::invalid_argument("coalesced read: map tasks wrote " + std::to_string(static_cast<double>(rows)) +
+                                " bytes, its groups read " + std::to_string(static_cast<double>(cols)));
   }
   const SizeMatrix by_group = FitMarginals(map_bytes, group_true_bytes);
   std::vector<std::vector<int64_t>> blocks(map_bytes.size(), std::vector<int64_t>(num_reducers, 0));
@@ -170,8 +170,8 @@ std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_byt
   return blocks;
 }
 
-int64_t EncodedTotal(const BlockReport& report, const std::vector<std::vector<int64_t>>& blocks) {
-  int64_t total = 0;
+long double EncodedTotal(const BlockReport& report, const std::vector<std::vector<int64_t>>& blocks) {
+  long double total = 0;
   for (const auto& row : blocks) {
     for (int64_t x : row) total += report.Decoded(x);
   }
@@ -230,21 +230,21 @@ std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<i
 double EstimateReportedSizeRatio(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
                                  int num_reducers, const std::vector<int64_t>& group_true_bytes,
                                  const std::vector<int64_t>& group_driver_bytes) {
-  const int64_t read = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), int64_t{0});
-  const int64_t recorded = std::accumulate(group_driver_bytes.begin(), group_driver_bytes.end(), int64_t{0});
+  // Sums in long double: a corrupt log's sizes must not wrap.
+  const long double r = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), 0.0L);
+  const long double d = std::accumulate(group_driver_bytes.begin(), group_driver_bytes.end(), 0.0L);
   // What Spark's own MapStatus of the bytes read can give: every block decodes to [x, 1.1 x].
   // (Checked on the sums first: a vanilla log never pays for the blocks below.)
-  const long double r = read, d = recorded;
-  if (read <= 0 || recorded <= 0 || (d >= r && d <= r * 1.1L)) return 1.0;
+  if (r <= 0 || d <= 0 || (d >= r && d <= r * 1.1L)) return 1.0;
   const std::vector<std::vector<int64_t>> blocks =
       EvenBlocks(map_bytes, group_starts, num_reducers, group_true_bytes, group_driver_bytes);
   // The largest ratio whose encoded even split stays within the recorded total (monotone in
   // the ratio), on a log scale; then rounded to 4 significant digits, downwards.
   double lo = 1e-6, hi = 1e6;
-  if (EncodedTotal(BlockReport(lo), blocks) > recorded) return lo;
+  if (EncodedTotal(BlockReport(lo), blocks) > d) return lo;
   for (int i = 0; i < 100 && hi / lo > 1.0 + 1e-9; ++i) {
     const double mid = std::sqrt(lo * hi);
-    (EncodedTotal(BlockReport(mid), blocks) <= recorded ? lo : hi) = mid;
+    (EncodedTotal(BlockReport(mid), blocks) <= d ? lo : hi) = mid;
   }
   const double scale = std::pow(10.0, 3 - static_cast<int>(std::floor(std::log10(lo))));
   return std::max(std::floor(lo * scale) / scale, 1e-6);

@@ -87,8 +87,19 @@ struct RecordedTask {
   /// accumulable not named "internal.metrics.*"): (accumulator id, update).
   std::vector<std::pair<int64_t, int64_t>> sql_metric_updates;
 
-  int64_t wall_ms() const { return finish_time_ms - launch_time_ms; }
-  int64_t shuffle_bytes_read() const { return shuffle_remote_bytes_read + shuffle_local_bytes_read; }
+  /// Finish − Launch Time, saturating at the int64 limits.
+  int64_t wall_ms() const {
+    int64_t r = 0;
+    if (__builtin_sub_overflow(finish_time_ms, launch_time_ms, &r)) return finish_time_ms > launch_time_ms ? INT64_MAX : INT64_MIN;
+    return r;
+  }
+  /// Remote + local bytes read, saturating (a corrupt log's values must not wrap).
+  int64_t shuffle_bytes_read() const {
+    int64_t r = 0;
+    if (__builtin_add_overflow(shuffle_remote_bytes_read, shuffle_local_bytes_read, &r))
+      return shuffle_remote_bytes_read > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+  }
 };
 
 struct RecordedStage {

@@ -135,7 +135,14 @@ std::vector<int64_t> ScaleToTotal(const std::vector<int64_t>& v, int64_t target)
   return out;
 }
 
-int64_t Sum(const std::vector<int64_t>& v) { return std::accumulate(v.begin(), v.end(), int64_t{0}); }
+/// Sum of byte counts, saturating at the int64 limits (a corrupt log must not wrap it).
+int64_t Sum(const std::vector<int64_t>& v) {
+  int64_t total = 0;
+  for (int64_t x : v) {
+    if (__builtin_add_overflow(total, x, &total)) total = x > 0 ? INT64_MAX : INT64_MIN;
+  }
+  return total;
+}
 
 std::string FormatBytes(int64_t b) {
   std::ostringstream os;
@@ -335,7 +342,8 @@ class Importer {
       // Within 1% of every recorded size: as close as the encoding steps allow; say nothing.
       int reached = 0;
       for (size_t g = 0; g < encoded.size(); ++g) {
-        reached += std::abs(encoded[g] - read.driver_bytes[g]) * 100 <= read.driver_bytes[g] ? 1 : 0;
+        const long double gap = std::abs(static_cast<long double>(encoded[g]) - read.driver_bytes[g]);
+        reached += gap * 100 <= static_cast<long double>(read.driver_bytes[g]) ? 1 : 0;
       }
       if (reached != static_cast<int>(encoded.size())) {
         std::ostringstream os;

@@ -209,9 +209,10 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
       for (const auto& t : st.tasks) {
         if (!t.successful) continue;
         const double d = static_cast<double>(t.executor_deserialize_time_ms) / 1000.0;
-        delays.push_back(static_cast<double>(std::max<int64_t>(
-                             t.wall_ms() - t.executor_run_time_ms - t.executor_deserialize_time_ms, 0)) /
-                         1000.0);
+        // In long double: a corrupt log's extreme values must not wrap.
+        const long double delay_ms = static_cast<long double>(t.wall_ms()) - t.executor_run_time_ms -
+                                     static_cast<long double>(t.executor_deserialize_time_ms);
+        delays.push_back(static_cast<double>(std::max(delay_ms, 0.0L)) / 1000.0);
         switch (Classify(t, st.stage_id, ff)) {
           case Warmth::kFresh: fresh.push_back(d); break;
           case Warmth::kFirstWave: first_wave.push_back(d); break;

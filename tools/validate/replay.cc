@@ -283,7 +283,9 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
   v.log = app.path;
   v.spark_version = app.spark_version;
   if (app.start_time_ms && app.end_time_ms) {
-    v.application_seconds = static_cast<double>(*app.end_time_ms - *app.start_time_ms) / 1000.0;
+    v.application_seconds =
+        static_cast<double>(static_cast<long double>(*app.end_time_ms) - static_cast<long double>(*app.start_time_ms)) /
+        1000.0;
   }
   const auto replays = SelectReplays(app);
   if (replays.empty()) throw eventlog::EventLogError(app.path + ": no SQL execution or job ran a stage");

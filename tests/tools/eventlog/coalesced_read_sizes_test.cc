@@ -112,6 +112,10 @@ TEST_CASE("EstimateReportedSizeRatio: 1 when the bytes read explain the driver s
   const Blocks b = ReconstructCoalescedBlocks(maps, {0, 2}, 4, {1200, 800}, {2608, 1620}, r);
   CHECK(b == Blocks{{300, 300, 200, 200}, {300, 300, 200, 200}});
   CHECK(EncodedGroupBytes(b, {0, 2}, r) == std::vector<int64_t>{2608, 1620});
+  // A corrupt log's driver sizes near 2^63 (their sum beyond it): no wrap, the largest ratio.
+  const double huge = EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {INT64_MAX / 2, INT64_MAX / 2 + 5});
+  CHECK(huge >= 9.999e5);
+  CHECK(huge <= 1e6);
   // Below the bytes read (impossible for Spark's encoding, which never rounds down): < 1.
   const double low = EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {900, 600});
   CHECK(low < 1.0);
