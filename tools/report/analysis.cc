@@ -118,6 +118,15 @@ TuningFacts FactsFromInput(const ReportInput& input) {
   }
   const std::vector<StageRow> off = StageRows(input.run_off);
   const std::vector<StageRow> on = StageRows(input.run_on);
+  for (const auto* stages : {&off, &on}) {
+    for (const StageRow& s : *stages) {
+      f.spill_bytes += s.spill_bytes;
+      if (s.skew_ratio > f.worst_stage_skew_ratio) {
+        f.worst_stage_skew_ratio = s.skew_ratio;
+        f.worst_stage = (stages == &off ? "AQE off, stage " : "AQE on, stage ") + std::to_string(s.id) + " (" + s.name + ")";
+      }
+    }
+  }
   auto read_stats = [](const std::vector<StageRow>& stages, const std::string& exchange, double* ratio, int64_t* spill) {
     for (const StageRow& s : stages) {
       if (std::find(s.reads.begin(), s.reads.end(), exchange) == s.reads.end()) continue;

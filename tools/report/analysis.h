@@ -89,6 +89,11 @@ struct TuningFacts {
   int skew_splits_aqe_on = 0;
   std::vector<ShuffleFacts> shuffles;
   std::vector<BroadcastFacts> broadcasts;
+  /// The worst stage of the runs given (AQE off and on): highest max÷median task seconds,
+  /// and the spill of all stages; for a diagnosis when no shuffle facts are known.
+  std::string worst_stage;
+  double worst_stage_skew_ratio = 0;
+  int64_t spill_bytes = 0;
 };
 
 /// Collects the facts of a single-configuration input (InputKind::kRun).

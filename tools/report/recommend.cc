@@ -249,6 +249,19 @@ Recommendation Recommend(const TuningFacts& f) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
   } else if (r.Sets("spark.sql.adaptive.enabled")) {
     r.diagnosis = "The static plan: AQE would re-plan it at run time.";
+  } else if (r.lines.empty() && r.warnings.empty() &&
+             (SeverityOf(f.worst_stage_skew_ratio) >= Severity::kSevere || f.spill_bytes > 0)) {
+    // No shuffle rule fired, yet the stages are uneven or spill: say what they show.
+    const std::string what = (f.worst_stage.empty() ? std::string("a stage") : f.worst_stage) + "'s slowest task takes " +
+                             Fixed(f.worst_stage_skew_ratio, 1) + "× its median (" +
+                             std::string(SeverityName(SeverityOf(f.worst_stage_skew_ratio))) + ")" +
+                             (f.spill_bytes > 0 ? ", and the run spills " + FormatBytes(f.spill_bytes) : std::string());
+    r.diagnosis = f.shuffles.empty()
+                      ? "Slow tasks: " + what + "; this input has no partition sizes to say why: report on the scenario, "
+                                                "or on a run with AQE on."
+                      : "Uneven tasks no shuffle explains: " + what +
+                            "; its input is uneven before any shuffle (e.g. scan splits of different sizes), which AQE "
+                            "does not re-plan.";
   } else if (r.lines.empty() && r.warnings.empty()) {
     r.diagnosis = "Nothing to change: no skew, spill or oversized partitions.";
   } else {

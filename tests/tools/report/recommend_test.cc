@@ -230,6 +230,26 @@ TEST_CASE("Recommend: AQE is turned on when it beats the static plan", "[report]
   CHECK_FALSE(Recommend(f).Sets("spark.sql.adaptive.enabled"));
 }
 
+TEST_CASE("Recommend: uneven stages are never 'nothing to change'", "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  CHECK(Recommend(f).diagnosis == "Nothing to change: no skew, spill or oversized partitions.");
+  // An AQE-off run JSON: stage facts, no partition sizes (the skew-join scenario's result stage).
+  f.worst_stage = "AQE off, stage 2 (result)";
+  f.worst_stage_skew_ratio = 11.39;
+  f.spill_bytes = 746 * kMiB;
+  CHECK(Recommend(f).diagnosis ==
+        "Slow tasks: AQE off, stage 2 (result)'s slowest task takes 11.4× its median (critical), and the run spills "
+        "746.0 MiB; this input has no partition sizes to say why: report on the scenario, or on a run with AQE on.");
+  // Shuffles known and none skewed: the unevenness is upstream of them (a skewed scan).
+  f.spill_bytes = 0;
+  f.worst_stage = "AQE off, stage 2 (e1 map)";
+  f.shuffles.push_back(ShuffleFacts{.id = "e1", .num_partitions = 16, .true_total_bytes = 16 * kMiB,
+                                    .true_max_bytes = kMiB, .true_median_bytes = kMiB});
+  CHECK(Recommend(f).diagnosis.rfind("Uneven tasks no shuffle explains: AQE off, stage 2 (e1 map)'s slowest task takes "
+                                     "11.4× its median (critical); its input is uneven before any shuffle",
+                                     0) == 0);
+}
+
 nlohmann::json SweepRowJson(int point, const std::string& partitions, double seconds, double skew) {
   return {{"point", point}, {"values", {{"spark.sql.shuffle.partitions", partitions}}},
           {"makespanSecondsAqeOn", seconds}, {"makespanSecondsAqeOff", seconds * 2}, {"maxTaskSkewRatio", skew},
