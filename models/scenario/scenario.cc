@@ -210,6 +210,34 @@ void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink, const std::
   }
 }
 
+// A cost file's text: parsed, its parameters (the object, or its "cost" member) checked as
+// a scenario's `cost` is, into `cost`. Problems are "FILE: /pointer: message" diagnostics; a
+// file that is not JSON is one diagnostic without a pointer. Returns the parameters object
+// (null when the text is not JSON).
+Json ParseCostFile(const std::string& name, const std::string& text, CostParams* cost, std::vector<Diagnostic>* errors,
+                   std::vector<Diagnostic>* warnings) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::exception& e) {
+    std::string message = e.what();
+    const size_t bracket = message.find("] ");
+    if (bracket != std::string::npos) message = message.substr(bracket + 2);
+    errors->push_back(Diagnostic{name, "", "not valid JSON: " + message});
+    return Json();
+  }
+  std::string base;
+  const Json* params = &doc;
+  if (doc.is_object() && doc.contains("cost")) {
+    params = &doc["cost"];
+    base = "/cost";
+  }
+  DiagnosticSink file_sink(name);
+  ReadCost(*params, cost, &file_sink, base);
+  file_sink.Finish(doc, errors, warnings);
+  return *params;
+}
+
 // `costFile`: a cost file (`aqesim calibrate -o`: an object of cost parameters, or
 // {"cost": {...}}), relative to the scenario's folder. Its parameters are applied before the
 // scenario's own `cost`, which therefore wins. Problems inside the file are reported as
@@ -229,26 +257,8 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
     sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
     return;
   }
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    std::string message = e.what();
-    const size_t bracket = message.find("] ");
-    if (bracket != std::string::npos) message = message.substr(bracket + 2);
-    sink->Error(p, "cost file " + name + " is not valid JSON: " + message);
-    return;
-  }
-  std::string base;
-  const Json* params = &doc;
-  if (doc.is_object() && doc.contains("cost")) {
-    params = &doc["cost"];
-    base = "/cost";
-  }
-  DiagnosticSink file_sink(name);
-  ReadCost(*params, cost, &file_sink, base);
   std::vector<Diagnostic> errors, warnings;
-  file_sink.Finish(doc, &errors, &warnings);
+  ParseCostFile(name, text, cost, &errors, &warnings);
   for (const Diagnostic& d : errors) sink->Add(true, d.file, d.pointer, p, d.message);
   for (const Diagnostic& d : warnings) sink->Add(false, d.file, d.pointer, p, d.message);
 }
@@ -544,6 +554,20 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
 LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides) {
   // nlohmann::json keeps object keys sorted; problems come out in that order.
   return LoadDocument(Json(doc), path, overrides);
+}
+
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors) {
+  std::string text;
+  if (const int err = ReadInputFile(path, &text); err != 0) {  // never blocks on a FIFO
+    errors->push_back(Diagnostic{path, "", std::string("cannot read the cost file: ") + std::strerror(err)});
+    return std::nullopt;
+  }
+  CostParams scratch;
+  std::vector<Diagnostic> warnings;
+  const size_t before = errors->size();
+  Json params = ParseCostFile(path, text, &scratch, errors, &warnings);
+  if (errors->size() != before) return std::nullopt;
+  return nlohmann::json::parse(params.dump());
 }
 
 }  // namespace aqesim

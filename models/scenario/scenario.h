@@ -66,6 +66,12 @@ struct LoadResult {
 /// Loads and validates a scenario file. Never throws on bad input: every problem found is
 /// collected (one pass) into `errors`.
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides);
+
+/// A cost file's parameters (`aqesim calibrate -o`: an object of them, or {"cost": {...}}),
+/// checked as a scenario's `cost` and `costFile` are, with the same messages ("FILE:
+/// /pointer: message"); nullopt, with `errors`, when it cannot be read, is not JSON or has a
+/// bad or unknown parameter. Never blocks on a FIFO.
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors);
 /// Same, from an already-parsed document (`path` is used for messages and relative paths).
 LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides);
 

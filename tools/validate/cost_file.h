@@ -13,12 +13,10 @@
 
 namespace aqesim::validate {
 
-/// Checks a cost object: every key a registered parameter name, every value a finite
-/// number >= 0. Problems are appended as "FILE: /pointer: message" (with "did you mean").
-void CheckCostObject(const nlohmann::json& cost, const std::string& file, std::vector<std::string>* errors);
-
-/// Reads a cost file. A document {"cost": {...}} is accepted too (then only "cost" is used).
-/// On any problem returns an empty object and appends to `errors`.
+/// Reads a cost file (models/scenario/scenario.h ReadCostFileParameters: the scenario
+/// loader's checks and messages). A document {"cost": {...}} is accepted too (then only
+/// "cost" is used). On any problem returns an empty object and appends "FILE: /pointer:
+/// message" lines to `errors`.
 nlohmann::json ReadCostFile(const std::string& path, std::vector<std::string>* errors);
 
 }  // namespace aqesim::validate

@@ -24,15 +24,17 @@ TEST_CASE("Cost files: read and check (a scenario's costFile is the loader's)", 
     WriteBytes(dir.File("c.json"), R"({"tasklaunchseconds": 0.2, "sortSecondsPerByte": -1})");
     std::vector<std::string> errors;
     CHECK(ReadCostFile(dir.File("c.json"), &errors).empty());
+    // The scenario loader's messages, in document order.
     REQUIRE(errors.size() == 2);
-    CHECK(errors[0] == dir.File("c.json") + ": /sortSecondsPerByte: expected a finite number >= 0, found -1");
-    CHECK(errors[1] == dir.File("c.json") + ": /tasklaunchseconds: unknown cost parameter; did you mean taskLaunchSeconds?");
+    CHECK(errors[0] == dir.File("c.json") +
+                           ": /tasklaunchseconds: unknown field \"tasklaunchseconds\" of cost; did you mean \"taskLaunchSeconds\"?");
+    CHECK(errors[1] == dir.File("c.json") + ": /sortSecondsPerByte: expected a number >= 0 (s/B), found -1");
   }
   SECTION("a missing cost file") {
     std::vector<std::string> errors;
     CHECK(ReadCostFile(dir.File("nope.json"), &errors).empty());
     REQUIRE(errors.size() == 1);
-    CHECK(errors[0] == dir.File("nope.json") + ": cannot open the cost file");
+    CHECK(errors[0] == dir.File("nope.json") + ": cannot read the cost file: No such file or directory");
   }
 }
 
