@@ -34,10 +34,11 @@ struct CalibrateArgs {
   bool quiet = false;
 };
 
-std::string Pct(const std::optional<double>& v) {
+/// A signed percentage ("+4.1%"), or unsigned for a magnitude such as a median |error|.
+std::string Pct(const std::optional<double>& v, bool sign = true) {
   if (!v) return "-";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", *v * 100);
+  std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", *v * 100);
   return buf;
 }
 
@@ -97,8 +98,8 @@ void RunCalibrate(const CalibrateArgs& args) {
     const auto& b = result.before[i];
     const auto& a = result.after[i];
     out << "  " << std::filesystem::path(a.log).filename().string() << ": "
-        << Pct(b.median_abs_stage_error) << ", " << Pct(b.makespan_relative_error) << " → "
-        << Pct(a.median_abs_stage_error) << ", " << Pct(a.makespan_relative_error) << ", "
+        << Pct(b.median_abs_stage_error, false) << ", " << Pct(b.makespan_relative_error) << " → "
+        << Pct(a.median_abs_stage_error, false) << ", " << Pct(a.makespan_relative_error) << ", "
         << a.decisions_matched << "/" << a.decisions << "\n";
   }
 }

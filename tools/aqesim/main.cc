@@ -2,6 +2,7 @@
 // subcommands live one per file (cmd_*.cc) and are listed in the table below.
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +37,17 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
+    // A first word that is no subcommand: name it and the subcommands there are.
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      known |= argc > 1 && sub->get_name() == argv[1];
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      std::cerr << "aqesim: error: unknown command \"" << argv[1] << "\" (expected one of: " << names << ")\n";
+      return 2;
+    }
     std::cerr << "aqesim: error: " << e.what() << "\n";
     return 2;
   } catch (const aqesim::cli::InputError& e) {

@@ -328,7 +328,9 @@ class Importer {
            << static_cast<double>(Sum(read.driver_bytes)) / static_cast<double>(total) << " the " << total
            << " bytes read: outside what MapStatus encoding of the bytes written allows (at most 10% above, never"
            << " below), so this build's MapStatus reported other sizes (e.g. uncompressed); reportedSizeRatio "
-           << ratio << " (estimated)";
+           << ratio << " (estimated: the largest ratio whose MapStatus-encoded blocks stay within Spark's total, "
+           << "below the x" << static_cast<double>(Sum(read.driver_bytes)) / static_cast<double>(total)
+           << " above since the encoding itself rounds sizes up, by ~5%)";
         warnings_->push_back(os.str());
       }
     }

@@ -129,9 +129,13 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       for (auto& x : v) s += (s.empty() ? "" : ", ") + std::to_string(x.reducer) + "→" + std::to_string(x.num_pieces);
       return s;
     };
+    // "(left 0→11; right 3→2)", naming only the sides that were split.
+    std::string which;
+    if (!m.left_splits.empty()) which = "left " + pieces(m.left_splits);
+    if (!m.right_splits.empty()) which += (which.empty() ? "" : "; ") + std::string("right ") + pieces(m.right_splits);
     d.message = n->id + ": split " + std::to_string(m.num_skewed_left) + " left / " +
-                std::to_string(m.num_skewed_right) + " right skewed partitions (left " + pieces(m.left_splits) +
-                "; right " + pieces(m.right_splits) + "), " + std::to_string(res.specs->left.size()) +
+                std::to_string(m.num_skewed_right) + " right skewed partitions (" + which + "), " +
+                std::to_string(res.specs->left.size()) +
                 " tasks (left threshold " + FormatBytes(m.left_skew_threshold_bytes) + ", target " +
                 FormatBytes(m.left_target_size_bytes) + "; right threshold " +
                 FormatBytes(m.right_skew_threshold_bytes) + ", target " + FormatBytes(m.right_target_size_bytes) + ")";
