@@ -1,9 +1,9 @@
 // Units of the simulator: Bytes (int64 bytes) and SimTime (int64 microseconds).
 //
 // Both are strong types: there is no implicit conversion from a raw number, so a
-// value that crosses an API boundary always says what it is. Arithmetic that could
-// overflow 64 bits is checked by the callers that add untrusted sizes (see
-// CheckedAdd below), never wrapped silently.
+// value that crosses an API boundary always says what it is. Byte arithmetic that could
+// overflow 64 bits is checked by the callers that add untrusted sizes (see CheckedAdd
+// below); SimTime addition saturates at Max() ("never"). Nothing wraps silently.
 #ifndef AQESIM_SIM_UNITS_H_
 #define AQESIM_SIM_UNITS_H_
 

@@ -77,7 +77,7 @@ void RunCalibrate(const CalibrateArgs& args) {
   std::ostream& out = args.output == "-" ? std::cerr : std::cout;
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "fit: %d task rows + %d stage rows; R² %.3f; median |error| %.3f s (%.1f%% of the task time)\n",
+                "fit: %d tasks replayed (+ %d stages of other task counts); R² %.3f; median |error| %.3f s (%.1f%% of the task time)\n",
                 result.quality.task_rows, result.quality.stage_rows, result.quality.r_squared,
                 result.quality.median_abs_error_seconds, result.quality.median_abs_relative_error * 100);
   out << buf;

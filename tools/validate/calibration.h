@@ -15,23 +15,25 @@
 //    by 1 / (median recorded task time of the stage × √tasks of the stage), so every stage
 //    counts about equally and errors are relative (a log of 15-minute tasks does not drown a
 //    log of 50 ms tasks). Solved by Lawson–Hanson NNLS (all parameters are ≥ 0).
-//    coldCodeSlowdown multiplies the work terms of first-wave tasks (cost_model.h), so it is
-//    not linear with the others; for each value on a grid (0, 0.5, 1, 1.5, 2, 3, 4) the
-//    features are measured with it in place (the model is then linear in the rest), NNLS
-//    fits the rest, and the value whose full replays score best (mean over logs of median
-//    |stage error| + |makespan error|) is kept.
+//    coldCodeSlowdown and coldCodeWindowSeconds (an executor's first window of work on a
+//    stage's code runs slower: cost_model.h) are not linear with the others; for each pair on
+//    a grid (slowdown 0, 0.5, 1, 2, 3, 4, 6, 8 × window 0.25, 0.5, 1, 2, 4 s) the features are
+//    measured with it in place (the model is then close to linear in the rest), NNLS fits the
+//    rest, and the pair whose full replays score best (mean over logs of median |stage error|
+//    + |makespan error|) is kept.
 // 2. Measured, not fitted (MeasureTimes): the driver-side parameters stageOverheadSeconds and
-//    replanSeconds, and the fresh-JVM term executorStartupSeconds, are read from the recorded
-//    gaps and Task Deserialization Times of the logs being fitted (medians, so one outlier
-//    does not set them) and held fixed while step 1 fits the rest; so is the first-wave
-//    executorStageWarmupSeconds when the logs have both first-wave and later tasks on warm
-//    JVMs. The recorded tasks that paid a measured term (by the log's own executors and
+//    replanSeconds, the per-task taskLaunchSeconds (scheduler delay + result handling + the
+//    later tasks' deserialization) and the fresh-JVM term executorStartupSeconds, are read
+//    from the recorded gaps, task times and Task Deserialization Times of the logs being
+//    fitted (medians, so one outlier does not set them) and held fixed while step 1 fits the
+//    rest; so is the first-wave executorStageWarmupSeconds when the logs have both first-wave
+//    and later tasks on warm JVMs. The recorded tasks that paid a measured term (by the log's own executors and
 //    times) have it taken off their target; the simulated features are measured without it.
 //    None of them is searched against the makespan: a search put replanSeconds at 2 s
 //    against recorded gaps of 0.02–0.25 s, buying one log's makespan with an error every
 //    other query pays.
-// Fit quality (unweighted, over task rows): R² of predicted vs recorded task wall time,
-// median absolute error in seconds and relative.
+// Fit quality (unweighted, over matched tasks): R² of the replayed (simulated with the
+// chosen cost) vs recorded task wall time, median absolute error in seconds and relative.
 #ifndef AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
 #define AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
 
@@ -94,8 +96,8 @@ struct MeasuredTimes {
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);
 
 struct FitQuality {
-  int task_rows = 0;    // rows from matched tasks
-  int stage_rows = 0;   // rows from stages whose task counts differ
+  int task_rows = 0;    // matched tasks (simulated and recorded stage ran as many tasks)
+  int stage_rows = 0;   // matched stages whose task counts differ (not in the statistics)
   double r_squared = 0;
   double median_abs_error_seconds = 0;
   double median_abs_relative_error = 0;
