@@ -210,12 +210,33 @@ void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink, const std::
   }
 }
 
+// Line and column (1-based) of byte offset `offset` in `text`.
+std::pair<size_t, size_t> LineColumn(const std::string& text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
 // A cost file's text: parsed, its parameters (the object, or its "cost" member) checked as
 // a scenario's `cost` is, into `cost`. Problems are "FILE: /pointer: message" diagnostics; a
 // file that is not JSON is one diagnostic without a pointer. Returns the parameters object
 // (null when the text is not JSON).
 Json ParseCostFile(const std::string& name, const std::string& text, CostParams* cost, std::vector<Diagnostic>* errors,
                    std::vector<Diagnostic>* warnings) {
+  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {  // nlohmann recurses
+    const auto [line, col] = LineColumn(text, deep);
+    errors->push_back(Diagnostic{name, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                                 "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
+                                     " deep, found deeper nesting"});
+    return Json();
+  }
   Json doc;
   try {
     doc = Json::parse(text);
@@ -454,19 +475,6 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   return result;
 }
 
-// Line and column (1-based) of byte offset `offset` in `text`.
-std::pair<size_t, size_t> LineColumn(const std::string& text, size_t offset) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
 
 // Byte offset of the first number that overflows a double (where nlohmann's parser stops
 // with out_of_range 406); 0 if none is found.
