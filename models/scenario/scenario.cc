@@ -224,29 +224,91 @@ std::pair<size_t, size_t> LineColumn(const std::string& text, size_t offset) {
   return {line, column};
 }
 
-// A cost file's text: parsed, its parameters (the object, or its "cost" member) checked as
-// a scenario's `cost` is, into `cost`. Problems are "FILE: /pointer: message" diagnostics; a
-// file that is not JSON is one diagnostic without a pointer. Returns the parameters object
-// (null when the text is not JSON).
+// Byte offset of the first number that overflows a double (where nlohmann's parser stops
+// with out_of_range 406); 0 if none is found.
+size_t NumberOverflowOffset(const std::string& text) {
+  struct Locator : nlohmann::json_sax<Json> {
+    size_t offset = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
+      offset = position >= token.size() ? position - token.size() : 0;
+      return false;
+    }
+  } locator;
+  Json::sax_parse(text, &locator);
+  return locator.offset;
+}
+
+// Parses a JSON text as the scenario loader does, into `doc`: nesting deeper than
+// kMaxJsonDepth (nlohmann recurses), syntax errors and numbers beyond a double at their line
+// and column, a NUL byte, duplicate keys at their pointer. False, with `errors`, on any.
+bool ParseJsonText(const std::string& path, const std::string& text, Json* doc, std::vector<Diagnostic>* errors) {
+  const size_t before = errors->size();
+  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {
+    const auto [line, col] = LineColumn(text, deep);
+    errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
+                                 " deep, found deeper nesting"});
+    return false;
+  }
+  try {
+    *doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: MESSAGE".
+    std::string message = e.what();
+    const size_t column = message.find(", column ");
+    const size_t colon = column == std::string::npos ? std::string::npos : message.find(": ", column);
+    if (colon != std::string::npos) message = message.substr(colon + 2);
+    // "last read: '...'" echoes raw input: show bytes outside printable ASCII as \xNN.
+    message = EscapeBytes(message, /*escape_non_ascii=*/true);
+    // e.byte is one past the character where parsing stopped.
+    const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+    errors->push_back(
+        {path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
+    return false;
+  } catch (const Json::out_of_range& e) {
+    // A number beyond double's range ("1e400"): nlohmann gives no position, a SAX pass does.
+    const auto [line, col] = LineColumn(text, NumberOverflowOffset(text));
+    std::string message = e.what();
+    const size_t quote = message.find('\'');
+    const std::string literal = quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
+    errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "expected a number within the range of a double (about 1.8e308), found " + literal});
+    return false;
+  }
+  // nlohmann's parser took a NUL byte for the end of the input: what follows was ignored.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const auto [line, col] = LineColumn(text, nul);
+    errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+                             "unexpected NUL byte (\\x00): not a JSON text"});
+    return false;
+  }
+  // The parser keeps the last of duplicate keys; which value is meant is the user's call.
+  for (const DuplicateKey& d : FindDuplicateKeys(text)) {
+    errors->push_back({path, d.pointer, "duplicate key " + DescribeJson(Json(d.key)) + " in an object (which value is meant?)"});
+  }
+  return errors->size() == before;
+}
+
+// A cost file's text: parsed as a scenario is (ParseJsonText), its parameters (the object,
+// or its "cost" member) checked as a scenario's `cost` is, into `cost`. Problems are
+// "FILE: /pointer: message" (or "FILE: line L, column C: message") diagnostics. Returns the
+// parameters object (null when the text did not parse).
 Json ParseCostFile(const std::string& name, const std::string& text, CostParams* cost, std::vector<Diagnostic>* errors,
                    std::vector<Diagnostic>* warnings) {
-  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {  // nlohmann recurses
-    const auto [line, col] = LineColumn(text, deep);
-    errors->push_back(Diagnostic{name, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                                 "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
-                                     " deep, found deeper nesting"});
-    return Json();
-  }
   Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    std::string message = e.what();
-    const size_t bracket = message.find("] ");
-    if (bracket != std::string::npos) message = message.substr(bracket + 2);
-    errors->push_back(Diagnostic{name, "", "not valid JSON: " + message});
-    return Json();
-  }
+  if (!ParseJsonText(name, text, &doc, errors)) return Json();
   std::string base;
   const Json* params = &doc;
   if (doc.is_object() && doc.contains("cost")) {
@@ -476,32 +538,6 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
 }
 
 
-// Byte offset of the first number that overflows a double (where nlohmann's parser stops
-// with out_of_range 406); 0 if none is found.
-size_t NumberOverflowOffset(const std::string& text) {
-  struct Locator : nlohmann::json_sax<Json> {
-    size_t offset = 0;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
-      offset = position >= token.size() ? position - token.size() : 0;
-      return false;
-    }
-  } locator;
-  Json::sax_parse(text, &locator);
-  return locator.offset;
-}
-
 }  // namespace
 
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
@@ -511,51 +547,8 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
     result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(err)});
     return result;
   }
-  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {
-    const auto [line, col] = LineColumn(text, deep);
-    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
-                                 " deep, found deeper nesting"});
-    return result;
-  }
   Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: MESSAGE".
-    std::string message = e.what();
-    const size_t column = message.find(", column ");
-    const size_t colon = column == std::string::npos ? std::string::npos : message.find(": ", column);
-    if (colon != std::string::npos) message = message.substr(colon + 2);
-    // "last read: '...'" echoes raw input: show bytes outside printable ASCII as \xNN.
-    message = EscapeBytes(message, /*escape_non_ascii=*/true);
-    // e.byte is one past the character where parsing stopped.
-    const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
-    result.errors.push_back(
-        {path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
-    return result;
-  } catch (const Json::out_of_range& e) {
-    // A number beyond double's range ("1e400"): nlohmann gives no position, a SAX pass does.
-    const auto [line, col] = LineColumn(text, NumberOverflowOffset(text));
-    std::string message = e.what();
-    const size_t quote = message.find('\'');
-    const std::string literal = quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
-    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "expected a number within the range of a double (about 1.8e308), found " + literal});
-    return result;
-  }
-  // nlohmann's parser took a NUL byte for the end of the input: what follows was ignored.
-  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
-    const auto [line, col] = LineColumn(text, nul);
-    result.errors.push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "unexpected NUL byte (\\x00): not a JSON text"});
-    return result;
-  }
-  // The parser keeps the last of duplicate keys; which value is meant is the user's call.
-  for (const DuplicateKey& d : FindDuplicateKeys(text)) {
-    result.errors.push_back({path, d.pointer, "duplicate key " + DescribeJson(Json(d.key)) + " in an object (which value is meant?)"});
-  }
-  if (!result.errors.empty()) return result;
+  if (!ParseJsonText(path, text, &doc, &result.errors)) return result;
   return LoadDocument(doc, path, overrides);
 }
 
