@@ -35,6 +35,13 @@ std::unique_ptr<Scenario> Load(const nlohmann::json& doc) {
 
 double Duration(const TaskResult& t) { return t.end_seconds - t.start_seconds; }
 
+/// One scan stage of `tasks` tasks reading `bytes`, AQE off.
+RunResult RunScan(const nlohmann::json& cluster, const nlohmann::json& cost, int64_t bytes, int tasks) {
+  const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", bytes}, {"tasks", tasks}};
+  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
+  return SimulateQuery(*s, false);
+}
+
 TEST_CASE("QueryExecution: scan taskBytes give each task its own input", "[engine][scan]") {
   // 1 executor x 2 slots, 0.5 s per task + 1 us per scanned byte; taskBytes 4 MB, 0, 0, 0:
   // t0 on slot 0 [0, 4.5]; t1 [0, 0.5], t2 [0.5, 1], t3 [1, 1.5] on slot 1 -> 4.5 s.
@@ -128,9 +135,7 @@ TEST_CASE("QueryExecution: executors that ran the query before skip the first-wa
   cluster["executors"] = 2;
   cluster["warmExecutors"] = 2;
   cluster["warmCodeExecutors"] = 1;
-  const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 100}, {"tasks", 2}};
-  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
-  const RunResult a = SimulateQuery(*s, false);
+  const RunResult a = RunScan(cluster, cost, 100, 2);
   REQUIRE(a.stages.size() == 1);
   const auto& t = a.stages[0].task_results;
   REQUIRE(t.size() == 2);
@@ -141,8 +146,7 @@ TEST_CASE("QueryExecution: executors that ran the query before skip the first-wa
   cluster.erase("warmExecutors");
   cluster.erase("warmCodeExecutors");
   cluster["executorTimeline"] = {{{"add", 0}}, {{"add", 0}, {"warmCode", true}}};
-  auto timeline = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"plan", scan}});
-  const RunResult b = SimulateQuery(*timeline, false);
+  const RunResult b = RunScan(cluster, cost, 100, 2);
   const auto& u = b.stages[0].task_results;
   REQUIRE(u.size() == 2);
   CHECK(Duration(u[0]) == Approx(8.0));
@@ -160,11 +164,7 @@ TEST_CASE("QueryExecution: an executor runs the first coldCodeWindowSeconds of a
   cost["coldCodeWindowSeconds"] = 1.5;
   nlohmann::json cluster = Cluster(1);
   cluster["executors"] = 1;
-  auto run = [&](const nlohmann::json& c, int tasks) {
-    const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 300}, {"tasks", tasks}};
-    auto s = Load({{"name", "t"}, {"cluster", c}, {"cost", cost}, {"plan", scan}});
-    return SimulateQuery(*s, false);
-  };
+  auto run = [&](const nlohmann::json& c, int tasks) { return RunScan(c, cost, 300, tasks); };
   const RunResult cold = run(cluster, 3);
   REQUIRE(cold.stages[0].task_results.size() == 3);
   CHECK(Duration(cold.stages[0].task_results[0]) == Approx(2.0));
