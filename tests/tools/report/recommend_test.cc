@@ -21,6 +21,21 @@ TuningFacts BaseFacts() {
   return f;
 }
 
+/// Shuffle e1 whose driver sees its true sizes, with the reading
+/// stages' worst max÷median task seconds with AQE off and on.
+ShuffleFacts Shuffle(int partitions, int64_t total, int64_t max, int64_t median, double skew_off = 0,
+                     double skew_on = 0) {
+  ShuffleFacts s;
+  s.id = "e1";
+  s.num_partitions = partitions;
+  s.true_total_bytes = total;
+  s.true_max_bytes = s.seen_max_bytes = max;
+  s.true_median_bytes = s.seen_median_bytes = median;
+  s.read_skew_ratio_aqe_off = skew_off;
+  s.read_skew_ratio_aqe_on = skew_on;
+  return s;
+}
+
 bool HasLine(const Recommendation& r, const std::string& key, const std::string& value) {
   for (const ConfLine& l : r.lines)
     if (l.key == key && l.value == value) return true;
@@ -41,17 +56,9 @@ TEST_CASE("SeverityOf: Dr. Elephant's bands", "[report][recommend]") {
 
 TEST_CASE("Recommend: skew points at the skew settings, never at more partitions", "[report][recommend]") {
   TuningFacts f = BaseFacts();
-  ShuffleFacts s;
-  s.id = "e1";
-  s.num_partitions = 100;
+  // median 300 MiB: large partitions too, so without the skew rule 3 would fire
+  ShuffleFacts s = Shuffle(100, 30 * kGiB, 2 * kGiB, 300 * kMiB, 11.4, 1.13);
   s.map_status = "CompressedMapStatus";
-  s.true_total_bytes = 30 * kGiB;
-  s.true_max_bytes = 2 * kGiB;
-  s.true_median_bytes = 300 * kMiB;  // large partitions too: without skew, rule 3 would fire
-  s.seen_max_bytes = s.true_max_bytes;
-  s.seen_median_bytes = s.true_median_bytes;
-  s.read_skew_ratio_aqe_off = 11.4;
-  s.read_skew_ratio_aqe_on = 1.13;
   s.read_spill_bytes_aqe_off = 5 * kGiB;
   f.shuffles = {s};
   f.skew_splits_aqe_on = 1;
@@ -76,16 +83,8 @@ TEST_CASE("Recommend: a skew factor under the threshold is not the lever", "[rep
   // The demo's shape: 5 x 16 MiB median = 80 MiB < 256 MiB threshold, so lowering the factor
   // changes nothing; partitions between 80 and 256 MiB stay whole, and only the threshold cuts.
   TuningFacts f = BaseFacts();
-  ShuffleFacts s;
-  s.id = "e1";
-  s.num_partitions = 200;
-  s.true_total_bytes = 6 * kGiB;
-  s.true_max_bytes = 1280 * kMiB;  // far above 2 x threshold: was sent to the factor before
-  s.true_median_bytes = 16 * kMiB;
-  s.seen_max_bytes = s.true_max_bytes;
-  s.seen_median_bytes = s.true_median_bytes;
-  s.read_skew_ratio_aqe_off = 40.0;
-  s.read_skew_ratio_aqe_on = 3.5;
+  // max 1280 MiB, far above 2 x threshold: was sent to the factor before
+  ShuffleFacts s = Shuffle(200, 6 * kGiB, 1280 * kMiB, 16 * kMiB, 40.0, 3.5);
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
   CHECK_FALSE(r.Sets("spark.sql.adaptive.skewJoin.skewedPartitionFactor"));
@@ -125,16 +124,8 @@ TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that 
 
 TEST_CASE("Recommend: skew that AQE leaves behind lowers the skew threshold", "[report][recommend]") {
   TuningFacts f = BaseFacts();
-  ShuffleFacts s;
-  s.id = "e1";
-  s.num_partitions = 200;
-  s.true_total_bytes = 5 * kGiB;
-  s.true_max_bytes = 200 * kMiB;   // under the 256 MiB threshold: never split
-  s.true_median_bytes = 20 * kMiB;
-  s.seen_max_bytes = s.true_max_bytes;
-  s.seen_median_bytes = s.true_median_bytes;
-  s.read_skew_ratio_aqe_off = 9.0;
-  s.read_skew_ratio_aqe_on = 8.5;
+  // max 200 MiB, under the 256 MiB threshold: never split
+  ShuffleFacts s = Shuffle(200, 5 * kGiB, 200 * kMiB, 20 * kMiB, 9.0, 8.5);
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
   // max(advisory 64 MiB, 5 × 20 MiB) = 100 MiB.
@@ -146,16 +137,7 @@ TEST_CASE("Recommend: large uniform partitions get more initial partitions", "[r
   TuningFacts f = BaseFacts();
   f.total_cores = 200;
   f.conf.adaptive_enabled = false;
-  ShuffleFacts s;
-  s.id = "e1";
-  s.num_partitions = 40;
-  s.true_total_bytes = 64 * kGiB;
-  s.true_max_bytes = 1700 * kMiB;
-  s.true_median_bytes = 1600 * kMiB;
-  s.seen_max_bytes = s.true_max_bytes;
-  s.seen_median_bytes = s.true_median_bytes;
-  s.read_skew_ratio_aqe_off = 1.1;
-  s.read_skew_ratio_aqe_on = 1.1;
+  ShuffleFacts s = Shuffle(40, 64 * kGiB, 1700 * kMiB, 1600 * kMiB, 1.1, 1.1);
   s.read_spill_bytes_aqe_off = 40 * kGiB;
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
@@ -173,14 +155,8 @@ TEST_CASE("Recommend: more partitions stop at minNumPartitionsToHighlyCompress w
           "[report][recommend]") {
   TuningFacts f = BaseFacts();
   f.total_cores = 16;
-  ShuffleFacts s;
-  s.id = "e1";
-  s.num_partitions = 200;
-  s.true_total_bytes = 200 * kGiB;  // 3200 × 64 MiB; 2000 partitions hold 102 MiB each (<= 2 × advisory)
-  s.true_max_bytes = 1100 * kMiB;
-  s.true_median_bytes = 1024 * kMiB;
-  s.seen_max_bytes = s.true_max_bytes;
-  s.seen_median_bytes = s.true_median_bytes;
+  // 200 GiB = 3200 × 64 MiB; 2000 partitions hold 102 MiB each (<= 2 × advisory)
+  ShuffleFacts s = Shuffle(200, 200 * kGiB, 1100 * kMiB, 1024 * kMiB);
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
   CHECK(HasLine(r, "spark.sql.shuffle.partitions", "2000"));
@@ -243,8 +219,7 @@ TEST_CASE("Recommend: uneven stages are never 'nothing to change'", "[report][re
   // Shuffles known and none skewed: the unevenness is upstream of them (a skewed scan).
   f.spill_bytes = 0;
   f.worst_stage = "AQE off, stage 2 (e1 map)";
-  f.shuffles.push_back(ShuffleFacts{.id = "e1", .num_partitions = 16, .true_total_bytes = 16 * kMiB,
-                                    .true_max_bytes = kMiB, .true_median_bytes = kMiB});
+  f.shuffles.push_back(Shuffle(16, 16 * kMiB, kMiB, kMiB));
   CHECK(Recommend(f).diagnosis.rfind("Uneven tasks no shuffle explains: AQE off, stage 2 (e1 map)'s slowest task takes "
                                      "11.4× its median (critical); its input is uneven before any shuffle",
                                      0) == 0);
