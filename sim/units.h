@@ -62,11 +62,7 @@ class SimTime {
 
   /// Saturates at Max() (and at the most negative time): a duration that does not fit is
   /// "never", not a wrapped, earlier time.
-  constexpr SimTime operator+(SimTime o) const {
-    int64_t r = 0;
-    if (__builtin_add_overflow(us_, o.us_, &r)) return o.us_ > 0 ? Max() : SimTime(std::numeric_limits<int64_t>::min());
-    return SimTime(r);
-  }
+  constexpr SimTime operator+(SimTime o) const;
   constexpr SimTime operator-(SimTime o) const { return SimTime(us_ - o.us_); }
   constexpr SimTime& operator+=(SimTime o) { return *this = *this + o; }
   constexpr auto operator<=>(const SimTime&) const = default;
@@ -85,6 +81,22 @@ inline std::optional<int64_t> CheckedAdd(int64_t a, int64_t b) {
   if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
   return r;
 }
+
+/// a + b, saturating at the int64 limits (for values read from untrusted input, such as a
+/// corrupt event log's metrics, that must not wrap).
+constexpr int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return r;
+}
+/// a − b, saturating at the int64 limits.
+constexpr int64_t SaturatingSub(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_sub_overflow(a, b, &r)) return a > b ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return r;
+}
+
+constexpr SimTime SimTime::operator+(SimTime o) const { return SimTime(SaturatingAdd(us_, o.us_)); }
 
 }  // namespace aqesim
 

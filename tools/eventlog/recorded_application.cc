@@ -37,11 +37,6 @@ std::optional<int64_t> AsInt(const json& v) {
   return std::nullopt;
 }
 
-/// *acc += v, saturating at the int64 limits.
-void AddSaturating(int64_t* acc, int64_t v) {
-  if (__builtin_add_overflow(*acc, v, acc)) *acc = v > 0 ? INT64_MAX : INT64_MIN;
-}
-
 int64_t IntField(const json& obj, const char* key, int64_t fallback = 0) {
   if (!obj.is_object()) return fallback;
   auto it = obj.find(key);
@@ -394,12 +389,12 @@ class Parser {
         if (!successful_indexes.insert(t.index).second) continue;
         ++st.successful_tasks;
         // Saturating: a corrupt log's huge metrics must not wrap the totals.
-        AddSaturating(&st.input_bytes, t.input_bytes);
-        AddSaturating(&st.shuffle_read_bytes, t.shuffle_bytes_read());
-        AddSaturating(&st.shuffle_write_bytes, t.shuffle_bytes_written);
-        AddSaturating(&st.result_bytes, t.result_size_bytes);
-        AddSaturating(&st.shuffle_records_written, t.shuffle_records_written);
-        AddSaturating(&st.executor_run_time_ms, t.executor_run_time_ms);
+        st.input_bytes = SaturatingAdd(st.input_bytes, t.input_bytes);
+        st.shuffle_read_bytes = SaturatingAdd(st.shuffle_read_bytes, t.shuffle_bytes_read());
+        st.shuffle_write_bytes = SaturatingAdd(st.shuffle_write_bytes, t.shuffle_bytes_written);
+        st.result_bytes = SaturatingAdd(st.result_bytes, t.result_size_bytes);
+        st.shuffle_records_written = SaturatingAdd(st.shuffle_records_written, t.shuffle_records_written);
+        st.executor_run_time_ms = SaturatingAdd(st.executor_run_time_ms, t.executor_run_time_ms);
         if (t.task_type == "ShuffleMapTask" && t.index >= 0 &&
             static_cast<size_t>(t.index) < st.map_output_bytes.size()) {
           st.map_output_bytes[t.index] = t.shuffle_bytes_written;

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sim/units.h"
 #include "tools/eventlog/event_log_error.h"
 
 namespace aqesim::eventlog {
@@ -88,18 +89,9 @@ struct RecordedTask {
   std::vector<std::pair<int64_t, int64_t>> sql_metric_updates;
 
   /// Finish − Launch Time, saturating at the int64 limits.
-  int64_t wall_ms() const {
-    int64_t r = 0;
-    if (__builtin_sub_overflow(finish_time_ms, launch_time_ms, &r)) return finish_time_ms > launch_time_ms ? INT64_MAX : INT64_MIN;
-    return r;
-  }
+  int64_t wall_ms() const { return SaturatingSub(finish_time_ms, launch_time_ms); }
   /// Remote + local bytes read, saturating (a corrupt log's values must not wrap).
-  int64_t shuffle_bytes_read() const {
-    int64_t r = 0;
-    if (__builtin_add_overflow(shuffle_remote_bytes_read, shuffle_local_bytes_read, &r))
-      return shuffle_remote_bytes_read > 0 ? INT64_MAX : INT64_MIN;
-    return r;
-  }
+  int64_t shuffle_bytes_read() const { return SaturatingAdd(shuffle_remote_bytes_read, shuffle_local_bytes_read); }
 };
 
 struct RecordedStage {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "models/conf/byte_string.h"
+#include "sim/units.h"
 #include "tools/eventlog/coalesced_read_sizes.h"
 
 namespace aqesim::eventlog {
@@ -138,9 +139,7 @@ std::vector<int64_t> ScaleToTotal(const std::vector<int64_t>& v, int64_t target)
 /// Sum of byte counts, saturating at the int64 limits (a corrupt log must not wrap it).
 int64_t Sum(const std::vector<int64_t>& v) {
   int64_t total = 0;
-  for (int64_t x : v) {
-    if (__builtin_add_overflow(total, x, &total)) total = x > 0 ? INT64_MAX : INT64_MIN;
-  }
+  for (int64_t x : v) total = SaturatingAdd(total, x);
   return total;
 }
 
