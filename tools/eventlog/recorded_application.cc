@@ -611,22 +611,23 @@ std::string PlanShape(const SqlPlanNode& plan) {
   return out;
 }
 
-bool RanSameQueryBefore(const RecordedApplication& app, const std::string& executor_id,
-                        const RecordedSqlExecution& execution, int64_t ms) {
-  if (execution.plans.empty()) return false;
+std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app, const RecordedSqlExecution& execution,
+                                                int64_t ms) {
+  std::set<std::string> out;
+  if (execution.plans.empty()) return out;
   const std::string shape = PlanShape(execution.plans.front());
-  std::set<int64_t> same;  // earlier executions of the same query
+  std::set<int64_t> same;  // other executions of the same query
   for (const auto& [id, other] : app.executions) {
     if (id != execution.execution_id && !other.plans.empty() && PlanShape(other.plans.front()) == shape) same.insert(id);
   }
-  if (same.empty()) return false;
+  if (same.empty()) return out;
   for (const auto& [id, st] : app.stages) {
     if (!st.execution_id || !same.count(*st.execution_id)) continue;
     for (const RecordedTask& t : st.tasks) {
-      if (t.executor_id == executor_id && t.successful && t.finish_time_ms <= ms) return true;
+      if (t.successful && t.finish_time_ms <= ms) out.insert(t.executor_id);
     }
   }
-  return false;
+  return out;
 }
 
 bool RecordedSqlExecution::adaptive() const {

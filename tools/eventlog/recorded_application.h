@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -252,12 +253,12 @@ std::string NormalizeSimpleString(std::string_view s);
 /// classes by their source).
 std::string PlanShape(const SqlPlanNode& plan);
 
-/// True when `executor_id` finished, at or before `ms`, a task of an earlier SQL execution
-/// whose initial plan has the shape of `execution`'s (the same query run again): its JVM has
-/// loaded, compiled and run that code already, so its first tasks of `execution` are not a
-/// first wave of cold code. False for an execution without a plan.
-bool RanSameQueryBefore(const RecordedApplication& app, const std::string& executor_id,
-                        const RecordedSqlExecution& execution, int64_t ms);
+/// The executors that finished, at or before `ms`, a successful task of another SQL execution
+/// whose initial plan has the shape of `execution`'s (the same query run again): their JVMs
+/// have loaded, compiled and run that code already, so their first tasks of `execution` are
+/// not a first wave of cold code. Empty for an execution without a plan.
+std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app, const RecordedSqlExecution& execution,
+                                                int64_t ms);
 
 /// Strips a leading "org.apache.spark....": "SparkListenerTaskEnd" from any qualified name.
 std::string_view EventShortName(std::string_view event);

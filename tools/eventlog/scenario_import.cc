@@ -944,10 +944,13 @@ bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_i
 
 /// Executors alive at `ms` (the driver in local mode) that had finished a task by then: the
 /// scenario's `warmExecutors` for a static cluster. With `execution`, those that had finished
-/// a task of an earlier run of the same query instead (`warmCodeExecutors`; RanSameQueryBefore).
+/// a task of an earlier run of the same query instead (`warmCodeExecutors`;
+/// ExecutorsThatRanSameQuery).
 int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSqlExecution* execution = nullptr) {
+  const std::set<std::string> same_query =
+      execution != nullptr ? ExecutorsThatRanSameQuery(app, *execution, ms) : std::set<std::string>();
   auto warm = [&](const std::string& id) {
-    return execution != nullptr ? RanSameQueryBefore(app, id, *execution, ms) : RanTaskBefore(app, id, ms);
+    return execution != nullptr ? same_query.count(id) > 0 : RanTaskBefore(app, id, ms);
   };
   if (app.local_mode) return warm("driver") ? 1 : 0;
   int n = 0;
@@ -967,7 +970,7 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSq
 /// earlier time is used and listed in `estimated` (an executor already pending removal at
 /// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
 /// a task before from_ms; "warmCode": true when one of an earlier run of `execution`'s query
-/// (RanSameQueryBefore). Empty when nothing changes within the window (a static cluster).
+/// (ExecutorsThatRanSameQuery). Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, const RecordedSqlExecution* execution,
                       std::vector<std::string>* estimated) {
   const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
@@ -976,6 +979,8 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     const TimeStringResult r = ParseTimeString(*v, 1.0);
     if (r.ok) idle_seconds = r.seconds;
   }
+  const std::set<std::string> same_query =
+      execution != nullptr ? ExecutorsThatRanSameQuery(app, *execution, from_ms) : std::set<std::string>();
   json out = json::array();
   std::vector<size_t> estimated_remove;
   bool changes = false;
@@ -1009,7 +1014,7 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     if (remove && *remove > to_ms) remove.reset();
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
-    if (execution != nullptr && RanSameQueryBefore(app, ex.executor_id, *execution, from_ms)) e["warmCode"] = true;
+    if (same_query.count(ex.executor_id)) e["warmCode"] = true;
     changes |= ex.added_time_ms > from_ms;
     if (remove) {
       e["remove"] = static_cast<double>(*remove - from_ms) / 1000.0;

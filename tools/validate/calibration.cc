@@ -71,11 +71,10 @@ enum class Warmth { kFresh, kFirstWave, kLater };
 struct FirstFinishes {
   std::map<std::string, int64_t> executor;                     // earliest Finish Time (ms)
   std::map<std::pair<std::string, int>, int64_t> executor_stage;  // per (executor, stage)
-  /// Per (executor, plan shape): earliest Finish Time of its tasks in SQL executions of that
-  /// shape (eventlog::PlanShape: the same query's code).
-  std::map<std::pair<std::string, std::string>, int64_t> executor_query;
-  /// Per stage of a SQL execution: (plan shape, execution start ms).
-  std::map<int, std::pair<std::string, int64_t>> stage_query;
+  /// Per SQL execution: the executors that ran the same query before it started (the
+  /// importer's `warmCode`: eventlog::ExecutorsThatRanSameQuery).
+  std::map<int64_t, std::set<std::string>> warm_code;
+  std::map<int, int64_t> stage_execution;  // stage -> its SQL execution
 };
 
 FirstFinishes ComputeFirstFinishes(const eventlog::RecordedApplication& app) {
@@ -84,19 +83,15 @@ FirstFinishes ComputeFirstFinishes(const eventlog::RecordedApplication& app) {
     auto [it, inserted] = map.emplace(key, v);
     if (!inserted) it->second = std::min(it->second, v);
   };
+  for (const auto& [id, ex] : app.executions) {
+    if (ex.start_time_ms) ff.warm_code[id] = eventlog::ExecutorsThatRanSameQuery(app, ex, *ex.start_time_ms);
+  }
   for (const auto& [id, st] : app.stages) {
-    const eventlog::RecordedSqlExecution* ex = nullptr;
-    if (st.execution_id) {
-      auto it = app.executions.find(*st.execution_id);
-      if (it != app.executions.end() && !it->second.plans.empty() && it->second.start_time_ms) ex = &it->second;
-    }
-    const std::string shape = ex != nullptr ? eventlog::PlanShape(ex->plans.front()) : std::string();
-    if (ex != nullptr) ff.stage_query[st.stage_id] = {shape, *ex->start_time_ms};
+    if (st.execution_id) ff.stage_execution[st.stage_id] = *st.execution_id;
     for (const auto& t : st.tasks) {
       if (t.finish_time_ms <= 0) continue;
       keep_min(ff.executor, t.executor_id, t.finish_time_ms);
       keep_min(ff.executor_stage, std::make_pair(t.executor_id, st.stage_id), t.finish_time_ms);
-      if (ex != nullptr && t.successful) keep_min(ff.executor_query, std::make_pair(t.executor_id, shape), t.finish_time_ms);
     }
   }
   return ff;
@@ -107,9 +102,9 @@ Warmth Classify(const eventlog::RecordedTask& t, int stage_id, const FirstFinish
   if (e != ff.executor.end() && t.launch_time_ms < e->second) return Warmth::kFresh;
   // The executor ran the same query before this execution started (the importer's
   // `warmCode`): its code is compiled, no first wave.
-  if (auto q = ff.stage_query.find(stage_id); q != ff.stage_query.end()) {
-    auto r = ff.executor_query.find({t.executor_id, q->second.first});
-    if (r != ff.executor_query.end() && r->second <= q->second.second) return Warmth::kLater;
+  if (auto x = ff.stage_execution.find(stage_id); x != ff.stage_execution.end()) {
+    auto w = ff.warm_code.find(x->second);
+    if (w != ff.warm_code.end() && w->second.count(t.executor_id)) return Warmth::kLater;
   }
   auto s = ff.executor_stage.find({t.executor_id, stage_id});
   if (s != ff.executor_stage.end() && t.launch_time_ms < s->second) return Warmth::kFirstWave;
