@@ -146,6 +146,15 @@ std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplic
   return out;
 }
 
+/// The same replays as Evaluate, from `base` (Evaluate's `keep`: the selections imported
+/// once) simulated again with `cost`.
+std::vector<LogResult> Reevaluate(const std::vector<const eventlog::RecordedApplication*>& apps,
+                                  const std::vector<Validation>& base, const json& cost) {
+  std::vector<LogResult> out;
+  for (size_t a = 0; a < apps.size() && a < base.size(); ++a) out.push_back(Summarise(RevalidateWithCost(*apps[a], base[a], cost)));
+  return out;
+}
+
 double Objective(const std::vector<LogResult>& results) {
   if (results.empty()) return 1e9;
   double total = 0;
@@ -440,7 +449,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     if (launch_measured) c["taskLaunchSeconds"] = fixed["taskLaunchSeconds"];
     c["coldCodeSlowdown"] = x;
     c["coldCodeWindowSeconds"] = window;
-    const double score = Objective(Evaluate(apps, c));
+    const double score = Objective(Reevaluate(apps, base, c));
     if (!have_fit || score < best_score - 1e-12) {
       best_score = score;
       best_cost = c;
@@ -500,7 +509,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   }
 
   result.cost = cost;
-  result.after = Evaluate(apps, cost);
+  result.after = Reevaluate(apps, base, cost);
   return result;
 }
 

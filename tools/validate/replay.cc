@@ -275,6 +275,30 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
   v->median_abs_stage_error = Median(abs_errors);
 }
 
+namespace {
+
+// The imported scenario (sel->imported) with `cost` over its own, simulated and matched:
+// sets sel->document, and sel->ok / run / adaptive / matches, or sel->error.
+void SimulateSelection(const eventlog::RecordedApplication& app, const json& cost, ReplayedSelection* sel) {
+  sel->document = sel->imported.scenario;
+  // The loader does not know the importer's "estimated" list (an annotation, not input).
+  sel->document.erase("estimated");
+  if (!cost.empty()) {
+    json merged = sel->document.contains("cost") ? sel->document["cost"] : json::object();
+    for (const auto& [k, val] : cost.items()) merged[k] = val;
+    sel->document["cost"] = merged;
+  }
+  const std::string where = app.path + " (" + sel->label + ")";
+  std::optional<RunResult> run = SimulateDocument(sel->document, where, &sel->error);
+  if (!run) return;
+  sel->ok = true;
+  sel->adaptive = run->adaptive;
+  sel->run = std::move(*run);
+  MatchStages(app, sel);
+}
+
+}  // namespace
+
 Validation ValidateApplication(const eventlog::RecordedApplication& app, const ReplayOptions& options,
                                std::vector<std::string>* warnings) {
   std::vector<std::string> local;
@@ -307,25 +331,26 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
     if (sel.imported.recorded_duration_ms) {
       sel.recorded_seconds = static_cast<double>(*sel.imported.recorded_duration_ms) / 1000.0;
     }
-    sel.document = sel.imported.scenario;
-    // The loader does not know the importer's "estimated" list (an annotation, not input).
-    sel.document.erase("estimated");
-    if (!options.cost.empty()) {
-      json cost = sel.document.contains("cost") ? sel.document["cost"] : json::object();
-      for (const auto& [k, val] : options.cost.items()) cost[k] = val;
-      sel.document["cost"] = cost;
-    }
-    const std::string where = app.path + " (" + label + ")";
-    std::optional<RunResult> run = SimulateDocument(sel.document, where, &sel.error);
-    if (!run) {
-      warnings->push_back(label + ": not simulated: " + sel.error);
-      v.selections.push_back(std::move(sel));
-      continue;
-    }
-    sel.ok = true;
-    sel.adaptive = run->adaptive;
-    sel.run = std::move(*run);
-    MatchStages(app, &sel);
+    SimulateSelection(app, options.cost, &sel);
+    if (!sel.ok) warnings->push_back(label + ": not simulated: " + sel.error);
+    v.selections.push_back(std::move(sel));
+  }
+  Summarize(app, &v);
+  return v;
+}
+
+Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Validation& base, const json& cost) {
+  Validation v;
+  v.log = base.log;
+  v.spark_version = base.spark_version;
+  v.application_seconds = base.application_seconds;
+  v.basis = base.basis;
+  for (const ReplayedSelection& b : base.selections) {
+    ReplayedSelection sel;
+    sel.label = b.label;
+    sel.imported = b.imported;
+    sel.recorded_seconds = b.recorded_seconds;
+    SimulateSelection(app, cost, &sel);
     v.selections.push_back(std::move(sel));
   }
   Summarize(app, &v);

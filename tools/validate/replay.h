@@ -120,6 +120,12 @@ std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const
 Validation ValidateApplication(const eventlog::RecordedApplication& app, const ReplayOptions& options,
                                std::vector<std::string>* warnings);
 
+/// The same selections as `base` (imported once) simulated again with `cost` (scenario `cost`
+/// parameters over each imported scenario's own) and summarised, as ValidateApplication with
+/// ReplayOptions::cost = `cost` would (no re-import). For calibration's repeated replays.
+Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Validation& base,
+                              const nlohmann::json& cost);
+
 /// Loads `document` with the scenario loader and simulates it (AQE as its conf says). On
 /// failure returns nullopt and sets `error` (loader diagnostics joined by "; ", or the plan
 /// error).
