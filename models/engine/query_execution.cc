@@ -80,6 +80,8 @@ int DefaultParallelism(const Scenario& s) {
 }
 
 class Engine {
+  struct CodeState;  // per stage code, per executor: warm / cold-budget state (below)
+
  public:
   Engine(const Scenario& s, bool adaptive)
       : s_(s),
@@ -831,17 +833,24 @@ class Engine {
     st->tasks.assign(st->num_tasks, TaskResult{});
     st->task_seconds.assign(st->num_tasks, 0.0);
     st->code_key = CodeKey(st->subtree);
-    warm_.try_emplace(st->code_key, code_warm_);
+    // The executors' state for this code, looked up once (map nodes do not move).
+    auto [code_it, new_code] = code_state_.try_emplace(st->code_key);
+    CodeState* code = &code_it->second;
+    if (new_code) {
+      code->warm = code_warm_;
+      code->cold_budget.resize(code_warm_.size());
+      for (size_t e = 0; e < code_warm_.size(); ++e)
+        code->cold_budget[e] = code_warm_[e] ? 0.0 : s_.cost.cold_code_window_seconds;
+    }
     if (st->kind == StageKind::kShuffleMap) st->shares.assign(st->num_tasks, {});
     if (st->kind == StageKind::kShuffleMap) st->output->shuffle->data->map_executor.assign(st->num_tasks, 0);
     TaskSetSpec spec;
     spec.priority = st->id;
     spec.num_tasks = st->num_tasks;
     spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
-    spec.duration = [this, st](int task, int executor) { return RunTask(st, task, executor); };
-    spec.on_task_end = [this, st](const TaskRecord& rec) {
-      std::vector<char>& warm = warm_[st->code_key];
-      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < warm.size()) warm[rec.executor] = 1;
+    spec.duration = [this, st, code](int task, int executor) { return RunTask(st, code, task, executor); };
+    spec.on_task_end = [this, st, code](const TaskRecord& rec) {
+      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < code->warm.size()) code->warm[rec.executor] = 1;
       if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < jvm_warm_.size()) jvm_warm_[rec.executor] = 1;
       TaskResult& t = st->tasks[rec.task_index];
       t.executor = rec.executor;
@@ -857,7 +866,7 @@ class Engine {
     scheduler_.Submit(std::move(spec));
   }
 
-  SimTime RunTask(QueryStage* st, int task, int executor) {
+  SimTime RunTask(QueryStage* st, CodeState* code, int task, int executor) {
     TaskEval ev;
     Shares shares;
     const int64_t out = Eval(st->subtree, task, executor, &ev, &shares);
@@ -873,19 +882,14 @@ class Engine {
     }
     const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive), static_cast<uint64_t>(st->id),
                                   static_cast<uint64_t>(task));
-    const std::vector<char>& warm = warm_[st->code_key];
+    const std::vector<char>& warm = code->warm;
     ev.work.first_wave_on_executor = executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
     ev.work.fresh_executor = executor >= 0 && static_cast<size_t>(executor) < jvm_warm_.size() && !jvm_warm_[executor];
     // The executor's cold budget for this code (coldCodeWindowSeconds of work; none on a
     // code-warm executor), used up by its tasks in the order they start.
     double* cold = nullptr;
-    if (s_.cost.cold_code_slowdown > 0 && executor >= 0 && static_cast<size_t>(executor) < code_warm_.size()) {
-      auto [it, inserted] = cold_budget_.try_emplace(st->code_key);
-      if (inserted) {
-        it->second.resize(code_warm_.size());
-        for (size_t e = 0; e < code_warm_.size(); ++e) it->second[e] = code_warm_[e] ? 0.0 : s_.cost.cold_code_window_seconds;
-      }
-      cold = &it->second[static_cast<size_t>(executor)];
+    if (s_.cost.cold_code_slowdown > 0 && executor >= 0 && static_cast<size_t>(executor) < code->cold_budget.size()) {
+      cold = &code->cold_budget[static_cast<size_t>(executor)];
       ev.work.cold_work_limit_seconds = *cold;
     }
     const TaskCost c = cost_.EstimateTask(ev.work, seed);
@@ -1237,15 +1241,18 @@ class Engine {
   mutable std::map<int, std::vector<int>> first_owner_;
   /// Per finished shuffle: true bytes per (executor, reducer), for reduce-task locality.
   mutable std::map<const ShuffleData*, std::map<int, std::vector<int64_t>>> reducer_bytes_by_executor_;
-  /// Per stage code (QueryStage::code_key): 1 per executor once a task of that code finished
-  /// there; tasks of that code starting on it later are warm (no executorStageWarmupSeconds).
-  std::map<std::string, std::vector<char>> warm_;
+  /// Per stage code (QueryStage::code_key), per executor: `warm` is 1 once a task of that code
+  /// finished there (later tasks of it pay no executorStageWarmupSeconds); `cold_budget` the
+  /// seconds of the code's work still to run cold there (coldCodeWindowSeconds at first, 0 on
+  /// code-warm executors). Looked up once per stage, at submission.
+  struct CodeState {
+    std::vector<char> warm;
+    std::vector<double> cold_budget;
+  };
+  std::map<std::string, CodeState> code_state_;
   /// Per executor: 1 once its JVM has finished a task (or it was warm at the start).
   std::vector<char> jvm_warm_;
   std::vector<char> code_warm_;  // per executor: ran this query's code before the start
-  /// Per stage code, per executor: seconds of the code's work still to run cold there
-  /// (coldCodeWindowSeconds at first, 0 on code-warm executors).
-  std::map<std::string, std::vector<double>> cold_budget_;
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_replan_ = false;
