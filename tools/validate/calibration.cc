@@ -128,7 +128,6 @@ struct Row {
   double c0 = 0;
   double recorded = 0;
   double weight = 1;
-  bool task_row = true;
 };
 
 /// Replays every selection of `apps` with `cost` and summarises.
@@ -386,8 +385,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
               rows.push_back(std::move(row));
             }
           } else {
-            Row row;
-            row.task_row = false;
+            Row row;  // one row for the stage: sums over its tasks
             row.features.assign(k, 0.0);
             for (size_t t = 0; t < n; ++t) {
               for (size_t j = 0; j < k; ++j) row.features[j] += feature(j, t);
