@@ -4,14 +4,14 @@
 // flops. Prints one JSON object: makespan (simulated seconds), wall seconds of Engine::run.
 //
 // Usage: aqesim_bench_simgrid [tasks] [slots]
+#include <simgrid/version.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
-
-#include <simgrid/s4u.hpp>
-#include <simgrid/version.h>
 
 #include "bench/fifo_tasks.h"
 
@@ -39,15 +39,17 @@ int main(int argc, char** argv) {
   g_seconds = aqesim::bench::FifoTaskSeconds(tasks);
   auto* zone = sg4::create_full_zone("cluster");
   std::vector<sg4::Host*> hosts;
-  for (int h = 0; h < slots; ++h) hosts.push_back(zone->create_host("slot-" + std::to_string(h), 1.0)->seal());
+  for (int h = 0; h < slots; ++h)
+    hosts.push_back(zone->create_host("slot-" + std::to_string(h), 1.0)->seal());
   zone->seal();
   for (int h = 0; h < slots; ++h) sg4::Actor::create("worker", hosts[h], Worker);
   const auto t0 = std::chrono::steady_clock::now();
   engine.run();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("{\"simulator\": \"SimGrid %d.%d.%d\", \"tasks\": %d, \"slots\": %d, \"makespan_seconds\": %.6f, "
-              "\"start_time_sum_seconds\": %lld, \"wall_seconds\": %.6f}\n",
-              SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH, tasks, slots,
-              sg4::Engine::get_clock(), static_cast<long long>(g_start_sum), wall);
+  std::printf(
+      "{\"simulator\": \"SimGrid %d.%d.%d\", \"tasks\": %d, \"slots\": %d, \"makespan_seconds\": %.6f, "
+      "\"start_time_sum_seconds\": %lld, \"wall_seconds\": %.6f}\n",
+      SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH, tasks, slots,
+      sg4::Engine::get_clock(), static_cast<long long>(g_start_sum), wall);
   return 0;
 }

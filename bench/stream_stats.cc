@@ -110,8 +110,9 @@ int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   GeneratedRowStream rows(g, maps, reducers, total, 7);
   const MapStatusConfig config;
-  const StreamedShuffleStatistics s = threads >= 2 ? bench::StreamTwoThreads(&rows, config)
-                                                   : StreamShuffleStatistics(&rows, config, MapStatusMode::kSpark);
+  const StreamedShuffleStatistics s = threads >= 2
+                                          ? bench::StreamTwoThreads(&rows, config)
+                                          : StreamShuffleStatistics(&rows, config, MapStatusMode::kSpark);
   const double stats_seconds = bench::Since(t0);
 
   const auto t1 = std::chrono::steady_clock::now();
@@ -121,15 +122,16 @@ int main(int argc, char** argv) {
   const double coalesce_seconds = bench::Since(t1);
   int64_t true_total = 0;
   for (int64_t b : s.true_partition_bytes) true_total += b;
-  std::printf("{\"maps\": %d, \"reducers\": %d, \"cells\": %.0f, \"distribution\": \"%s\", \"noise\": %g, "
-              "\"threads\": %d, \"map_status\": \"%s\", \"huge_blocks\": %lld, \"driver_map_status_bytes\": %lld, "
-              "\"true_total_bytes\": %lld, \"reported_total_bytes\": %lld, \"coalesced_partitions\": %zu, "
-              "\"statistics_seconds\": %.3f, \"coalesce_seconds\": %.3f, \"wall_seconds\": %.3f}\n",
-              maps, reducers, static_cast<double>(maps) * reducers, dist, g.noise, threads,
-              std::string(s.reported.StatusKind()).c_str(), static_cast<long long>(s.reported.NumHugeBlocks()),
-              static_cast<long long>(s.reported.DriverMemoryBytes()), static_cast<long long>(true_total),
-              static_cast<long long>(s.reported.TotalReportedBytes()),
-              c.coalesced() ? c.specs_per_shuffle[0].size() : static_cast<size_t>(reducers), stats_seconds,
-              coalesce_seconds, bench::Since(t0));
+  std::printf(
+      "{\"maps\": %d, \"reducers\": %d, \"cells\": %.0f, \"distribution\": \"%s\", \"noise\": %g, "
+      "\"threads\": %d, \"map_status\": \"%s\", \"huge_blocks\": %lld, \"driver_map_status_bytes\": %lld, "
+      "\"true_total_bytes\": %lld, \"reported_total_bytes\": %lld, \"coalesced_partitions\": %zu, "
+      "\"statistics_seconds\": %.3f, \"coalesce_seconds\": %.3f, \"wall_seconds\": %.3f}\n",
+      maps, reducers, static_cast<double>(maps) * reducers, dist, g.noise, threads,
+      std::string(s.reported.StatusKind()).c_str(), static_cast<long long>(s.reported.NumHugeBlocks()),
+      static_cast<long long>(s.reported.DriverMemoryBytes()), static_cast<long long>(true_total),
+      static_cast<long long>(s.reported.TotalReportedBytes()),
+      c.coalesced() ? c.specs_per_shuffle[0].size() : static_cast<size_t>(reducers), stats_seconds,
+      coalesce_seconds, bench::Since(t0));
   return 0;
 }

@@ -47,7 +47,9 @@ int main(int argc, char** argv) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   double sum = 0;
   for (double m : makespan) sum += m;
-  std::printf("{\"points\": %d, \"threads\": %d, \"failed\": %d, \"makespan_sum_seconds\": %.6f, \"wall_seconds\": %.3f}\n",
-              points, threads, failed.load(), sum, wall);
+  std::printf(
+      "{\"points\": %d, \"threads\": %d, \"failed\": %d, \"makespan_sum_seconds\": %.6f, \"wall_seconds\": "
+      "%.3f}\n",
+      points, threads, failed.load(), sum, wall);
   return failed.load() == 0 ? 0 : 1;
 }

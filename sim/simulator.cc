@@ -13,9 +13,8 @@ EventId Simulator::ScheduleAt(SimTime at, int tier, Callback callback) {
                            " us is before Now() = " + std::to_string(now_.micros()) + " us");
   }
   if (tier < kMinTier || tier > kMaxTier) {
-    throw std::logic_error("Simulator::ScheduleAt: tier " + std::to_string(tier) +
-                           " outside [" + std::to_string(kMinTier) + ", " +
-                           std::to_string(kMaxTier) + "]");
+    throw std::logic_error("Simulator::ScheduleAt: tier " + std::to_string(tier) + " outside [" +
+                           std::to_string(kMinTier) + ", " + std::to_string(kMaxTier) + "]");
   }
   uint32_t slot;
   if (!free_slots_.empty()) {
@@ -39,8 +38,7 @@ EventId Simulator::ScheduleAt(SimTime at, int tier, Callback callback) {
 
 EventId Simulator::ScheduleIn(SimTime delay, int tier, Callback callback) {
   if (delay < SimTime::Zero()) {
-    throw std::logic_error("Simulator::ScheduleIn: negative delay " +
-                           std::to_string(delay.micros()) + " us");
+    throw std::logic_error("Simulator::ScheduleIn: negative delay " + std::to_string(delay.micros()) + " us");
   }
   return ScheduleAt(now_ + delay, tier, std::move(callback));
 }
@@ -135,7 +133,8 @@ bool Simulator::ProcessOneEvent() {
   const Key key = heap_.front();
   PopFront();
   // Keys are validated on insertion, so this only fires on a kernel bug.
-  if (static_cast<int64_t>(key.at_us) < now_.micros()) throw std::logic_error("Simulator: time ran backwards");
+  if (static_cast<int64_t>(key.at_us) < now_.micros())
+    throw std::logic_error("Simulator: time ran backwards");
   Callback callback = std::move(handlers_[key.slot].callback);
   FreeSlot(key.slot);
   --live_events_;

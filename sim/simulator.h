@@ -72,9 +72,7 @@ class Simulator {
     return ScheduleIn(delay, kDefaultTier, std::move(callback));
   }
   /// Schedules `callback` at Now().
-  EventId ScheduleNow(int tier, Callback callback) {
-    return ScheduleAt(now_, tier, std::move(callback));
-  }
+  EventId ScheduleNow(int tier, Callback callback) { return ScheduleAt(now_, tier, std::move(callback)); }
 
   /// Cancels a pending event. Returns true if it was pending (and now will not run);
   /// false if it already ran, was cancelled, or `id` is invalid.
@@ -120,8 +118,7 @@ class Simulator {
   static constexpr int kSeqBits = 48;
   static bool Before(const Key& a, const Key& b) {
     __extension__ typedef unsigned __int128 U128;
-    return ((static_cast<U128>(a.at_us) << 64) | a.order) <
-           ((static_cast<U128>(b.at_us) << 64) | b.order);
+    return ((static_cast<U128>(a.at_us) << 64) | a.order) < ((static_cast<U128>(b.at_us) << 64) | b.order);
   }
   struct Handler {
     Callback callback;

@@ -9,8 +9,7 @@ SlotPool::SlotPool(int executors, int slots_per_executor, bool all_present)
     : executors_(executors), slots_per_executor_(slots_per_executor), free_count_(0) {
   if (executors < 0 || slots_per_executor < 0) {
     throw std::logic_error("SlotPool: negative executors (" + std::to_string(executors) +
-                           ") or slots per executor (" + std::to_string(slots_per_executor) +
-                           ")");
+                           ") or slots per executor (" + std::to_string(slots_per_executor) + ")");
   }
   const int64_t total = int64_t{executors} * slots_per_executor;
   if (total > (int64_t{1} << 30)) throw std::logic_error("SlotPool: too many slots");

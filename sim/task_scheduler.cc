@@ -12,7 +12,8 @@ TaskScheduler::TaskScheduler(Simulator& sim, int executors, int slots_per_execut
   running_.resize(static_cast<size_t>(slots_.total_slots()));
 }
 
-TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline, int slots_per_executor)
+TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline,
+                             int slots_per_executor)
     : sim_(sim), slots_(static_cast<int>(timeline.size()), slots_per_executor, /*all_present=*/false) {
   running_.resize(static_cast<size_t>(slots_.total_slots()));
   for (size_t i = 0; i < timeline.size(); ++i) {
@@ -20,7 +21,8 @@ TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& 
     const ExecutorWindow& w = timeline[i];
     if (w.remove && *w.remove <= sim_.Now()) continue;  // gone before the start: never present
     if (w.remove && *w.remove <= w.add) {
-      throw std::logic_error("TaskScheduler: executor " + std::to_string(e) + " removed at or before its registration");
+      throw std::logic_error("TaskScheduler: executor " + std::to_string(e) +
+                             " removed at or before its registration");
     }
     if (w.add <= sim_.Now()) {
       slots_.SetPresent(e, true);
@@ -40,8 +42,7 @@ TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& 
 TaskSetId TaskScheduler::Submit(TaskSetSpec spec) {
   if (!spec.duration) throw std::logic_error("TaskScheduler::Submit: no duration callback");
   if (spec.num_tasks < 0) {
-    throw std::logic_error("TaskScheduler::Submit: negative task count " +
-                           std::to_string(spec.num_tasks));
+    throw std::logic_error("TaskScheduler::Submit: negative task count " + std::to_string(spec.num_tasks));
   }
   if (spec.launch_delay < SimTime::Zero()) {
     throw std::logic_error("TaskScheduler::Submit: negative launch delay");
@@ -73,7 +74,8 @@ void TaskScheduler::Activate(TaskSetId id) {
     return;
   }
   if (s.spec.preferred_executors) {
-    if (s.spec.locality_wait < SimTime::Zero()) throw std::logic_error("TaskScheduler: negative locality wait");
+    if (s.spec.locality_wait < SimTime::Zero())
+      throw std::logic_error("TaskScheduler: negative locality wait");
     auto L = std::make_unique<Locality>();
     const int n = s.spec.num_tasks;
     L->prefs.resize(static_cast<size_t>(n));
@@ -108,7 +110,8 @@ void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime n
   const SimTime duration = s.spec.duration(task_index, slot.executor);
   if (duration < SimTime::Zero()) {
     throw std::logic_error("TaskScheduler: negative duration " + std::to_string(duration.micros()) +
-                           " us for task " + std::to_string(task_index) + " of task set " + std::to_string(id));
+                           " us for task " + std::to_string(task_index) + " of task set " +
+                           std::to_string(id));
   }
   const int flat = slots_.FlatId(slot);
   running_[flat] = Running{id, task_index, now};
@@ -129,7 +132,8 @@ void TaskScheduler::Dispatch() {
     if (s.locality) {
       DispatchWithLocality(id, now);
     } else {
-      while (slots_.free_slots() > 0 && s.next_task < s.spec.num_tasks) Launch(id, s.next_task++, *slots_.Acquire(), now);
+      while (slots_.free_slots() > 0 && s.next_task < s.spec.num_tasks)
+        Launch(id, s.next_task++, *slots_.Acquire(), now);
     }
     // A set that held tasks back (locality) leaves the free slots to the next sets.
     it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
@@ -179,7 +183,8 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
   const bool expired = now - L.timer_start >= s.spec.locality_wait;
   if (slots_.free_slots() > 0 && !expired && slots_.present_executors() == slots_.executors()) {
     // Every executor present and the timer running: all of them wait (no scan).
-    while (!L.with_pref.empty() && L.launched[static_cast<size_t>(L.with_pref.back())]) L.with_pref.pop_back();
+    while (!L.with_pref.empty() && L.launched[static_cast<size_t>(L.with_pref.back())])
+      L.with_pref.pop_back();
     held_back = !L.with_pref.empty();
   } else if (slots_.free_slots() > 0) {
     // Descending list: scan from the back (lowest index first), keeping the waiting ones.

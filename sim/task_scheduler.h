@@ -67,15 +67,15 @@ struct TaskRecord {
   TaskSetId task_set = 0;
   int task_index = 0;  // partition index within the task set, [0, num_tasks)
   int executor = 0;
-  int slot = 0;        // slot index within the executor
-  SimTime start;       // launch time
-  SimTime end;         // completion time = start + duration
+  int slot = 0;   // slot index within the executor
+  SimTime start;  // launch time
+  SimTime end;    // completion time = start + duration
 };
 
 /// When one executor of the timeline can take tasks: [add, remove), seconds from time 0.
 struct ExecutorWindow {
-  SimTime add = SimTime::Zero();       // <= 0: present from the start
-  std::optional<SimTime> remove;       // none: until the end; > add (or <= 0: never present)
+  SimTime add = SimTime::Zero();  // <= 0: present from the start
+  std::optional<SimTime> remove;  // none: until the end; > add (or <= 0: never present)
 };
 
 struct TaskSetSpec {
@@ -145,13 +145,13 @@ class TaskScheduler {
   /// Delay-scheduling state of a set with preferred executors. Index lists are descending
   /// (the lowest pending index is at the back) and cleaned lazily of launched tasks.
   struct Locality {
-    std::vector<std::vector<int>> prefs;     // per task: preferred executors in [0, E)
+    std::vector<std::vector<int>> prefs;          // per task: preferred executors in [0, E)
     std::map<int, std::vector<int>> by_executor;  // per preferred executor: tasks preferring it
-    std::vector<int> no_pref;                // tasks without (valid) preferences
-    std::vector<int> with_pref;              // tasks with preferences
-    std::vector<char> launched;              // per task
-    SimTime timer_start = SimTime::Zero();   // locality timer (see the header comment)
-    std::optional<SimTime> wake_at;          // a pass scheduled for the timer's expiry
+    std::vector<int> no_pref;                     // tasks without (valid) preferences
+    std::vector<int> with_pref;                   // tasks with preferences
+    std::vector<char> launched;                   // per task
+    SimTime timer_start = SimTime::Zero();        // locality timer (see the header comment)
+    std::optional<SimTime> wake_at;               // a pass scheduled for the timer's expiry
   };
   struct TaskSetState {
     TaskSetSpec spec;

@@ -30,8 +30,14 @@ class Bytes {
 
   constexpr Bytes operator+(Bytes o) const { return Bytes(count_ + o.count_); }
   constexpr Bytes operator-(Bytes o) const { return Bytes(count_ - o.count_); }
-  constexpr Bytes& operator+=(Bytes o) { count_ += o.count_; return *this; }
-  constexpr Bytes& operator-=(Bytes o) { count_ -= o.count_; return *this; }
+  constexpr Bytes& operator+=(Bytes o) {
+    count_ += o.count_;
+    return *this;
+  }
+  constexpr Bytes& operator-=(Bytes o) {
+    count_ -= o.count_;
+    return *this;
+  }
   constexpr auto operator<=>(const Bytes&) const = default;
 
  private:
@@ -86,13 +92,15 @@ inline std::optional<int64_t> CheckedAdd(int64_t a, int64_t b) {
 /// corrupt event log's metrics, that must not wrap).
 constexpr int64_t SaturatingAdd(int64_t a, int64_t b) {
   int64_t r = 0;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
   return r;
 }
 /// a − b, saturating at the int64 limits.
 constexpr int64_t SaturatingSub(int64_t a, int64_t b) {
   int64_t r = 0;
-  if (__builtin_sub_overflow(a, b, &r)) return a > b ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  if (__builtin_sub_overflow(a, b, &r))
+    return a > b ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
   return r;
 }
 

@@ -5,13 +5,13 @@
 #include <tuple>
 
 #include "models/aqe/plan_queries.h"
-#include "models/conf/did_you_mean.h"
 #include "models/aqe/rules/coalesce_shuffle_partitions.h"
 #include "models/aqe/rules/dynamic_join_selection.h"
 #include "models/aqe/rules/join_selection.h"
 #include "models/aqe/rules/optimize_shuffle_with_local_read.h"
 #include "models/aqe/rules/optimize_skew_in_rebalance_partitions.h"
 #include "models/aqe/rules/optimize_skewed_join.h"
+#include "models/conf/did_you_mean.h"
 
 namespace aqesim {
 
@@ -45,12 +45,14 @@ std::vector<std::string> CheckExcludedRules(const SqlConf& conf) {
     for (const auto& [rule, key] : kPhysical) {
       if (short_name == rule) {
         out.push_back("spark.sql.adaptive.optimizer.excludedRules: " + e +
-                      " is not an adaptive optimizer rule and is not excluded; set " + key + "=false to disable it");
+                      " is not an adaptive optimizer rule and is not excluded; set " + key +
+                      "=false to disable it");
         physical = true;
       }
     }
     if (!physical) {
-      out.push_back("spark.sql.adaptive.optimizer.excludedRules: unknown rule " + e + DidYouMeanSuffix(short_name, simple));
+      out.push_back("spark.sql.adaptive.optimizer.excludedRules: unknown rule " + e +
+                    DidYouMeanSuffix(short_name, simple));
     }
   }
   return out;

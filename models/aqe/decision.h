@@ -2,10 +2,9 @@
 #ifndef AQESIM_MODELS_AQE_DECISION_H_
 #define AQESIM_MODELS_AQE_DECISION_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aqesim {
 

@@ -8,7 +8,8 @@ namespace aqesim {
 bool HasStage(const ExecNode& n) { return n.is_exchange() && n.shuffle->data->stage != nullptr; }
 
 bool IsMaterializedShuffle(const ExecNode& n) {
-  return n.is_exchange() && n.shuffle->data->stage && n.shuffle->data->stage->done && n.shuffle->data->reported;
+  return n.is_exchange() && n.shuffle->data->stage && n.shuffle->data->stage->done &&
+         n.shuffle->data->reported;
 }
 
 bool IsBroadcastJoin(const ExecNode& n) {

@@ -48,9 +48,9 @@ bool ParseDigits(std::string_view digits, int64_t* out) {
 
 int64_t SizeSuffixBytes(std::string_view suffix) {
   static constexpr std::pair<std::string_view, int64_t> kSuffixes[] = {
-      {"b", 1},           {"k", 1LL << 10},  {"kb", 1LL << 10}, {"m", 1LL << 20},
-      {"mb", 1LL << 20},  {"g", 1LL << 30},  {"gb", 1LL << 30}, {"t", 1LL << 40},
-      {"tb", 1LL << 40},  {"p", 1LL << 50},  {"pb", 1LL << 50},
+      {"b", 1},          {"k", 1LL << 10}, {"kb", 1LL << 10}, {"m", 1LL << 20},
+      {"mb", 1LL << 20}, {"g", 1LL << 30}, {"gb", 1LL << 30}, {"t", 1LL << 40},
+      {"tb", 1LL << 40}, {"p", 1LL << 50}, {"pb", 1LL << 50},
   };
   for (const auto& [name, bytes] : kSuffixes)
     if (name == suffix) return bytes;
@@ -100,11 +100,15 @@ SizeStringResult ParseSizeString(std::string_view s, int64_t default_unit_bytes)
 
 std::string SizeStringErrorReason(SizeStringError e) {
   switch (e) {
-    case SizeStringError::kFraction: return "fractional values are not supported";
-    case SizeStringError::kInvalidSuffix: return "unknown size suffix";
-    case SizeStringError::kOverflow: return "too large for a 64-bit byte count";
+    case SizeStringError::kFraction:
+      return "fractional values are not supported";
+    case SizeStringError::kInvalidSuffix:
+      return "unknown size suffix";
+    case SizeStringError::kOverflow:
+      return "too large for a 64-bit byte count";
     case SizeStringError::kSyntax:
-    case SizeStringError::kNone: return "";
+    case SizeStringError::kNone:
+      return "";
   }
   return "";
 }

@@ -19,10 +19,10 @@ namespace aqesim {
 
 enum class SizeStringError {
   kNone,
-  kSyntax,          // not digits + suffix
-  kFraction,        // "1.5g": Spark rejects fractional sizes
-  kInvalidSuffix,   // "5x"
-  kOverflow,        // does not fit in a signed 64-bit count of bytes
+  kSyntax,         // not digits + suffix
+  kFraction,       // "1.5g": Spark rejects fractional sizes
+  kInvalidSuffix,  // "5x"
+  kOverflow,       // does not fit in a signed 64-bit count of bytes
 };
 
 struct SizeStringResult {

@@ -26,52 +26,66 @@ using RawConf = std::map<std::string, std::string>;
 /// The typed view of every key the simulator uses. Field comments give the Spark key and
 /// default. Sizes are bytes, times seconds.
 struct SqlConf {
-  bool adaptive_enabled = true;                              // spark.sql.adaptive.enabled
-  bool adaptive_force_apply = false;                         // spark.sql.adaptive.forceApply
-  bool apply_final_stage_shuffle_optimizations = true;       // spark.sql.adaptive.applyFinalStageShuffleOptimizations
-  int shuffle_partitions = 200;                              // spark.sql.shuffle.partitions
-  std::optional<int> initial_partition_num;                  // spark.sql.adaptive.coalescePartitions.initialPartitionNum
-  int64_t advisory_partition_size_bytes = 64LL << 20;        // spark.sql.adaptive.advisoryPartitionSizeInBytes (→ shuffle.targetPostShuffleInputSize)
-  bool coalesce_partitions_enabled = true;                   // spark.sql.adaptive.coalescePartitions.enabled
-  bool coalesce_parallelism_first = true;                    // spark.sql.adaptive.coalescePartitions.parallelismFirst
-  int64_t coalesce_min_partition_size_bytes = 1LL << 20;     // spark.sql.adaptive.coalescePartitions.minPartitionSize (> 0)
-  std::optional<int> coalesce_min_partition_num;             // spark.sql.adaptive.coalescePartitions.minPartitionNum (> 0)
-  bool fetch_shuffle_blocks_in_batch = true;                 // spark.sql.adaptive.fetchShuffleBlocksInBatch
-  bool local_shuffle_reader_enabled = true;                  // spark.sql.adaptive.localShuffleReader.enabled
-  bool skew_join_enabled = true;                             // spark.sql.adaptive.skewJoin.enabled
-  double skewed_partition_factor = 5.0;                      // spark.sql.adaptive.skewJoin.skewedPartitionFactor (>= 0)
-  int64_t skewed_partition_threshold_bytes = 256LL << 20;    // spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes
-  bool force_optimize_skewed_join = false;                   // spark.sql.adaptive.forceOptimizeSkewedJoin
-  double non_empty_partition_ratio_for_broadcast_join = 0.2; // spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin
-  int64_t auto_broadcast_join_threshold_bytes = 10LL << 20;  // spark.sql.autoBroadcastJoinThreshold (-1 disables)
-  std::optional<int64_t> adaptive_auto_broadcast_join_threshold_bytes;  // spark.sql.adaptive.autoBroadcastJoinThreshold
-  int64_t max_shuffled_hash_join_local_map_threshold_bytes = 0;  // spark.sql.adaptive.maxShuffledHashJoinLocalMapThreshold
-  bool optimize_skews_in_rebalance_partitions_enabled = true;    // spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled
-  double rebalance_partitions_small_partition_factor = 0.2;      // spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor, in (0,1)
-  std::set<std::string> optimizer_excluded_rules;            // spark.sql.adaptive.optimizer.excludedRules (comma-separated)
-  std::optional<std::string> custom_cost_evaluator_class;    // spark.sql.adaptive.customCostEvaluatorClass (unsupported: warning)
-  bool prefer_sort_merge_join = true;                        // spark.sql.join.preferSortMergeJoin
-  int shuffled_hash_join_factor = 3;                         // spark.sql.shuffledHashJoinFactor
-  int64_t files_max_partition_bytes = 128LL << 20;           // spark.sql.files.maxPartitionBytes
-  double broadcast_timeout_seconds = 300;                    // spark.sql.broadcastTimeout
-  int64_t max_broadcast_table_size_bytes = 8LL << 30;        // spark.sql.maxBroadcastTableSize
+  bool adaptive_enabled = true;       // spark.sql.adaptive.enabled
+  bool adaptive_force_apply = false;  // spark.sql.adaptive.forceApply
+  bool apply_final_stage_shuffle_optimizations =
+      true;                                  // spark.sql.adaptive.applyFinalStageShuffleOptimizations
+  int shuffle_partitions = 200;              // spark.sql.shuffle.partitions
+  std::optional<int> initial_partition_num;  // spark.sql.adaptive.coalescePartitions.initialPartitionNum
+  int64_t advisory_partition_size_bytes =
+      64LL << 20;  // spark.sql.adaptive.advisoryPartitionSizeInBytes (→ shuffle.targetPostShuffleInputSize)
+  bool coalesce_partitions_enabled = true;  // spark.sql.adaptive.coalescePartitions.enabled
+  bool coalesce_parallelism_first = true;   // spark.sql.adaptive.coalescePartitions.parallelismFirst
+  int64_t coalesce_min_partition_size_bytes =
+      1LL << 20;  // spark.sql.adaptive.coalescePartitions.minPartitionSize (> 0)
+  std::optional<int>
+      coalesce_min_partition_num;             // spark.sql.adaptive.coalescePartitions.minPartitionNum (> 0)
+  bool fetch_shuffle_blocks_in_batch = true;  // spark.sql.adaptive.fetchShuffleBlocksInBatch
+  bool local_shuffle_reader_enabled = true;   // spark.sql.adaptive.localShuffleReader.enabled
+  bool skew_join_enabled = true;              // spark.sql.adaptive.skewJoin.enabled
+  double skewed_partition_factor = 5.0;       // spark.sql.adaptive.skewJoin.skewedPartitionFactor (>= 0)
+  int64_t skewed_partition_threshold_bytes =
+      256LL << 20;                          // spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes
+  bool force_optimize_skewed_join = false;  // spark.sql.adaptive.forceOptimizeSkewedJoin
+  double non_empty_partition_ratio_for_broadcast_join =
+      0.2;  // spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin
+  int64_t auto_broadcast_join_threshold_bytes = 10LL
+                                                << 20;  // spark.sql.autoBroadcastJoinThreshold (-1 disables)
+  std::optional<int64_t>
+      adaptive_auto_broadcast_join_threshold_bytes;  // spark.sql.adaptive.autoBroadcastJoinThreshold
+  int64_t max_shuffled_hash_join_local_map_threshold_bytes =
+      0;  // spark.sql.adaptive.maxShuffledHashJoinLocalMapThreshold
+  bool optimize_skews_in_rebalance_partitions_enabled =
+      true;  // spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled
+  double rebalance_partitions_small_partition_factor =
+      0.2;  // spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor, in (0,1)
+  std::set<std::string>
+      optimizer_excluded_rules;  // spark.sql.adaptive.optimizer.excludedRules (comma-separated)
+  std::optional<std::string>
+      custom_cost_evaluator_class;     // spark.sql.adaptive.customCostEvaluatorClass (unsupported: warning)
+  bool prefer_sort_merge_join = true;  // spark.sql.join.preferSortMergeJoin
+  int shuffled_hash_join_factor = 3;   // spark.sql.shuffledHashJoinFactor
+  int64_t files_max_partition_bytes = 128LL << 20;     // spark.sql.files.maxPartitionBytes
+  double broadcast_timeout_seconds = 300;              // spark.sql.broadcastTimeout
+  int64_t max_broadcast_table_size_bytes = 8LL << 30;  // spark.sql.maxBroadcastTableSize
 
-  int min_num_partitions_to_highly_compress = 2000;          // spark.shuffle.minNumPartitionsToHighlyCompress
-  int64_t accurate_block_threshold_bytes = 100LL << 20;      // spark.shuffle.accurateBlockThreshold
-  double accurate_block_skewed_factor = -1.0;                // spark.shuffle.accurateBlockSkewedFactor (<= 0 disables)
-  int max_accurate_skewed_block_number = 100;                // spark.shuffle.maxAccurateSkewedBlockNumber (> 0)
-  int64_t map_output_parallel_aggregation_threshold = 10000000;  // spark.shuffle.mapOutput.parallelAggregationThreshold
+  int min_num_partitions_to_highly_compress = 2000;      // spark.shuffle.minNumPartitionsToHighlyCompress
+  int64_t accurate_block_threshold_bytes = 100LL << 20;  // spark.shuffle.accurateBlockThreshold
+  double accurate_block_skewed_factor = -1.0;  // spark.shuffle.accurateBlockSkewedFactor (<= 0 disables)
+  int max_accurate_skewed_block_number = 100;  // spark.shuffle.maxAccurateSkewedBlockNumber (> 0)
+  int64_t map_output_parallel_aggregation_threshold =
+      10000000;  // spark.shuffle.mapOutput.parallelAggregationThreshold
 
-  bool shuffle_reduce_locality_enabled = true;               // spark.shuffle.reduceLocality.enabled
-  double locality_wait_seconds = 3.0;                        // spark.locality.wait (bare number: ms)
-  std::optional<double> locality_wait_node_seconds;          // spark.locality.wait.node (unset → spark.locality.wait)
+  bool shuffle_reduce_locality_enabled = true;       // spark.shuffle.reduceLocality.enabled
+  double locality_wait_seconds = 3.0;                // spark.locality.wait (bare number: ms)
+  std::optional<double> locality_wait_node_seconds;  // spark.locality.wait.node (unset → spark.locality.wait)
 
-  std::optional<int> default_parallelism;                    // spark.default.parallelism (unset → total cores)
-  int task_cpus = 1;                                         // spark.task.cpus (> 0)
-  double memory_fraction = 0.6;                              // spark.memory.fraction, in (0,1]
-  std::optional<int> executor_instances;                     // spark.executor.instances (cluster wins; informational)
-  std::optional<int> executor_cores;                         // spark.executor.cores
-  std::optional<int64_t> executor_memory_bytes;              // spark.executor.memory
+  std::optional<int> default_parallelism;        // spark.default.parallelism (unset → total cores)
+  int task_cpus = 1;                             // spark.task.cpus (> 0)
+  double memory_fraction = 0.6;                  // spark.memory.fraction, in (0,1]
+  std::optional<int> executor_instances;         // spark.executor.instances (cluster wins; informational)
+  std::optional<int> executor_cores;             // spark.executor.cores
+  std::optional<int64_t> executor_memory_bytes;  // spark.executor.memory
 
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE
   /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (spec §2.1).
@@ -82,7 +96,9 @@ struct SqlConf {
   }
   /// How long a task set waits for its tasks' preferred hosts (executors) before launching
   /// them elsewhere: spark.locality.wait.node, defaulting to spark.locality.wait.
-  double NodeLocalityWaitSeconds() const { return locality_wait_node_seconds.value_or(locality_wait_seconds); }
+  double NodeLocalityWaitSeconds() const {
+    return locality_wait_node_seconds.value_or(locality_wait_seconds);
+  }
   /// Threshold for broadcast-by-size on runtime statistics (spec §8.3).
   int64_t RuntimeBroadcastThresholdBytes() const {
     return adaptive_auto_broadcast_join_threshold_bytes.value_or(auto_broadcast_join_threshold_bytes);

@@ -21,7 +21,8 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
   auto b = [](int64_t x) { return static_cast<double>(x); };
 
   TaskCost c;
-  c.launch_seconds = params_.task_launch_seconds + (w.first_wave_on_executor ? params_.executor_stage_warmup_seconds : 0.0) +
+  c.launch_seconds = params_.task_launch_seconds +
+                     (w.first_wave_on_executor ? params_.executor_stage_warmup_seconds : 0.0) +
                      (w.fresh_executor ? params_.executor_startup_seconds : 0.0);
   c.scan_seconds = b(w.scan_bytes) / disk_share + b(w.scan_bytes) * params_.scan_seconds_per_byte;
   c.fetch_seconds = b(w.remote_shuffle_bytes) / net_share +
@@ -44,7 +45,8 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
     c.spill_bytes = static_cast<int64_t>(spilled_in_memory_bytes / params_.compression_ratio);
     c.spill_seconds = 2.0 * b(c.spill_bytes) / disk_share;
   }
-  const double work = c.scan_seconds + c.fetch_seconds + c.compute_seconds + c.write_seconds + c.spill_seconds;
+  const double work =
+      c.scan_seconds + c.fetch_seconds + c.compute_seconds + c.write_seconds + c.spill_seconds;
   if (params_.cold_code_slowdown > 0 && work > 0 && w.cold_work_limit_seconds > 0) {
     // The work done before the code compiles runs (1 + x) times slower; the extra is spread
     // over the terms.

@@ -41,18 +41,18 @@ namespace aqesim {
 
 /// What one task does, in bytes. Filled by the engine from the plan and the specs it reads.
 struct TaskWork {
-  int64_t scan_bytes = 0;              // read from storage
-  int64_t local_shuffle_bytes = 0;     // shuffle blocks on this executor
-  int64_t remote_shuffle_bytes = 0;    // shuffle blocks fetched over the network
-  int64_t local_fetch_requests = 0;    // local block reads
-  int64_t remote_fetch_requests = 0;   // remote fetch requests (one per block, or per
-                                       // contiguous range of a mapper with fetchShuffleBlocksInBatch)
-  int64_t shuffle_write_bytes = 0;     // written to this task's shuffle file
-  int64_t sort_bytes = 0;              // bytes through a sort (sort-merge join sides, sort)
-  int64_t hash_build_bytes = 0;        // bytes into a hash-table build (shuffled hash join)
-  int64_t probe_bytes = 0;             // streamed side of a join
-  int64_t aggregate_bytes = 0;         // into a hash aggregate
-  int64_t stream_bytes = 0;            // through filters / projections / unions
+  int64_t scan_bytes = 0;             // read from storage
+  int64_t local_shuffle_bytes = 0;    // shuffle blocks on this executor
+  int64_t remote_shuffle_bytes = 0;   // shuffle blocks fetched over the network
+  int64_t local_fetch_requests = 0;   // local block reads
+  int64_t remote_fetch_requests = 0;  // remote fetch requests (one per block, or per
+                                      // contiguous range of a mapper with fetchShuffleBlocksInBatch)
+  int64_t shuffle_write_bytes = 0;    // written to this task's shuffle file
+  int64_t sort_bytes = 0;             // bytes through a sort (sort-merge join sides, sort)
+  int64_t hash_build_bytes = 0;       // bytes into a hash-table build (shuffled hash join)
+  int64_t probe_bytes = 0;            // streamed side of a join
+  int64_t aggregate_bytes = 0;        // into a hash aggregate
+  int64_t stream_bytes = 0;           // through filters / projections / unions
   /// Bytes the task must hold in execution memory at once (compressed bytes; the model
   /// multiplies by compressionRatio to get in-memory bytes).
   int64_t working_set_bytes = 0;
@@ -70,10 +70,10 @@ struct TaskWork {
 
 /// The cost of one task, seconds per term, and the spill it caused.
 struct TaskCost {
-  double launch_seconds = 0;     // launch + warm-up
+  double launch_seconds = 0;  // launch + warm-up
   double scan_seconds = 0;
-  double fetch_seconds = 0;      // network + local reads + request costs + read CPU
-  double compute_seconds = 0;    // operators
+  double fetch_seconds = 0;    // network + local reads + request costs + read CPU
+  double compute_seconds = 0;  // operators
   double write_seconds = 0;
   double spill_seconds = 0;
   int64_t spill_bytes = 0;       // bytes spilled to disk (Spark's "Spill (Disk)")
@@ -88,7 +88,8 @@ struct TaskCost {
 class CostModel {
  public:
   /// `slots_per_executor` = floor(executorCores / spark.task.cpus), >= 1.
-  CostModel(const CostParams& params, const ClusterSpec& cluster, int slots_per_executor, double memory_fraction);
+  CostModel(const CostParams& params, const ClusterSpec& cluster, int slots_per_executor,
+            double memory_fraction);
 
   /// Duration terms of one task. `noise_seed` feeds the per-task noise (ignored when sigma = 0).
   TaskCost EstimateTask(const TaskWork& work, uint64_t noise_seed) const;

@@ -4,10 +4,14 @@ namespace aqesim {
 
 std::string_view RuntimeHintName(RuntimeHint h) {
   switch (h) {
-    case RuntimeHint::kNone: return "NONE";
-    case RuntimeHint::kNoBroadcastHash: return "NO_BROADCAST_HASH";
-    case RuntimeHint::kShuffleHash: return "SHUFFLE_HASH";
-    case RuntimeHint::kPreferShuffleHash: return "PREFER_SHUFFLE_HASH";
+    case RuntimeHint::kNone:
+      return "NONE";
+    case RuntimeHint::kNoBroadcastHash:
+      return "NO_BROADCAST_HASH";
+    case RuntimeHint::kShuffleHash:
+      return "SHUFFLE_HASH";
+    case RuntimeHint::kPreferShuffleHash:
+      return "PREFER_SHUFFLE_HASH";
   }
   return "NONE";
 }

@@ -30,9 +30,7 @@ int64_t Scale(int64_t bytes, double factor) {
   return static_cast<int64_t>(static_cast<double>(bytes) * factor);
 }
 
-void MergeShares(Shares* into, const Shares& add) {
-  into->insert(into->end(), add.begin(), add.end());
-}
+void MergeShares(Shares* into, const Shares& add) { into->insert(into->end(), add.begin(), add.end()); }
 
 /// Sorts by planned partition and sums duplicates.
 void NormalizeShares(Shares* s) {
@@ -129,7 +127,10 @@ class Engine {
       ExecutorWindow w;
       w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds) : SimTime::Zero();
       // Removed before the start: never present (the scheduler skips a window ending at 0).
-      if (e.remove_seconds) w.remove = *e.remove_seconds > 0 ? std::max(SimTime::Seconds(*e.remove_seconds), w.add + SimTime::Micros(1)) : SimTime::Zero();
+      if (e.remove_seconds)
+        w.remove = *e.remove_seconds > 0
+                       ? std::max(SimTime::Seconds(*e.remove_seconds), w.add + SimTime::Micros(1))
+                       : SimTime::Zero();
       windows.push_back(w);
     }
     return TaskScheduler(sim, windows, slots_per_executor);
@@ -187,7 +188,8 @@ class Engine {
     if (!p->done) st->parents_pending++;
   }
   static bool IsBroadcastJoin(const ExecNode& n) {
-    return n.join->strategy == JoinStrategy::kBroadcastHash || n.join->strategy == JoinStrategy::kBroadcastNestedLoop;
+    return n.join->strategy == JoinStrategy::kBroadcastHash ||
+           n.join->strategy == JoinStrategy::kBroadcastNestedLoop;
   }
 
   // ---------------------------------------------------------------- AQE off
@@ -259,7 +261,8 @@ class Engine {
     if (ready && !result_stage_) {
       ExecNode* root = plan();
       if (conf_.apply_final_stage_shuffle_optimizations) {
-        for (auto& d : optimizer_.OptimizeQueryStage(Context(true), root)) result_.decisions.push_back(std::move(d));
+        for (auto& d : optimizer_.OptimizeQueryStage(Context(true), root))
+          result_.decisions.push_back(std::move(d));
       }
       result_stage_ = NewStage(StageKind::kResult, nullptr, root, "result");
       LinkParents(result_stage_, root);
@@ -281,11 +284,11 @@ class Engine {
         // A re-planned child (e.g. a join converted to broadcast) may plan another number of
         // partitions than the matrix was given for.
         if (d.planned.num_maps() != n->child(0).planned_partitions) {
-          result_.warnings.push_back(n->id + ": rows resampled from " + std::to_string(d.planned.num_maps()) + " to " +
-                                     std::to_string(n->child(0).planned_partitions) +
+          result_.warnings.push_back(n->id + ": rows resampled from " + std::to_string(d.planned.num_maps()) +
+                                     " to " + std::to_string(n->child(0).planned_partitions) +
                                      " after the plan below it changed");
-          CheckMaterializable(*n, "resampling its rows", std::max(d.planned.num_maps(), n->child(0).planned_partitions),
-                              d.num_reducers);
+          CheckMaterializable(*n, "resampling its rows",
+                              std::max(d.planned.num_maps(), n->child(0).planned_partitions), d.num_reducers);
           d.planned = ResampleMaps(d.planned.ToDense(), n->child(0).planned_partitions);
         }
         QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
@@ -314,7 +317,8 @@ class Engine {
         }
         all = false;
         if (CreateQueryStages(c, created)) {
-          for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), c)) result_.decisions.push_back(std::move(dec));
+          for (auto& dec : optimizer_.OptimizeQueryStage(Context(false), c))
+            result_.decisions.push_back(std::move(dec));
           QueryStage* b = NewStage(StageKind::kBroadcast, n, c, n->id + " broadcast");
           LinkParents(b, c);
           b->num_tasks = NumTasks(c);
@@ -406,8 +410,10 @@ class Engine {
   const CoalescedReadSums* CoalescedSums(const ExecNode& n) const {
     constexpr size_t kMaxCells = size_t{1} << 23;
     const ShuffleData& d = *n.shuffle->data;
-    const void* specs_id = n.shuffle->read_specs ? static_cast<const void*>(n.shuffle->read_specs->data()) : nullptr;
-    const size_t num_specs = n.shuffle->read_specs ? n.shuffle->read_specs->size() : static_cast<size_t>(d.num_reducers);
+    const void* specs_id =
+        n.shuffle->read_specs ? static_cast<const void*>(n.shuffle->read_specs->data()) : nullptr;
+    const size_t num_specs =
+        n.shuffle->read_specs ? n.shuffle->read_specs->size() : static_cast<size_t>(d.num_reducers);
     if (num_specs * static_cast<size_t>(std::max(1, NumExecutors())) > kMaxCells) return nullptr;
     CoalescedReadSums& c = coalesced_sums_[&n];
     if (c.specs == specs_id && c.num_specs == num_specs && !c.column.empty()) return &c;
@@ -451,9 +457,11 @@ class Engine {
       a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
         const int64_t* row = row_span.data();
         const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
-        const size_t g = me >= 0 && static_cast<size_t>(me) < c.executors ? static_cast<size_t>(me) : c.executors;
+        const size_t g =
+            me >= 0 && static_cast<size_t>(me) < c.executors ? static_cast<size_t>(me) : c.executors;
         group_used[g] = 1;
-        AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1), cell_blocks.data() + g * (reducers + 1));
+        AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1),
+                             cell_blocks.data() + g * (reducers + 1));
         if (!batch) return;
         int64_t* exec_req = g < c.executors ? c.exec_requests.data() + g * num_specs : nullptr;
         for (size_t j : multi) {
@@ -519,12 +527,14 @@ class Engine {
     const ShuffleData& d = *n.shuffle->data;
     const ShuffleSizes& a = d.actual;
     const ShufflePartitionSpec spec =
-        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task] : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
+                              : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
     const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
     int64_t total = 0;
     auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
       if (bytes <= 0) return;
-      const bool local = force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
+      const bool local =
+          force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
       const int64_t requests = batch ? 1 : blocks;
       if (local) {
         ev->work.local_shuffle_bytes += bytes;
@@ -552,7 +562,8 @@ class Engine {
       ev->work.remote_shuffle_bytes += sums.bytes[j] - local_bytes;
       ev->work.remote_fetch_requests += sums.requests[j] - local_requests;
       total = sums.bytes[j];
-      for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r) shares->push_back({r, sums.column[r]});
+      for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r)
+        shares->push_back({r, sums.column[r]});
     } else if (c) {
       const int lo = c->start_reducer_index, hi = c->end_reducer_index;
       std::vector<int64_t> col(std::max(0, hi - lo), 0);
@@ -692,19 +703,22 @@ class Engine {
   std::vector<int> ReadPreferences(const ExecNode& n, int task) const {
     const ShuffleData& d = *n.shuffle->data;
     if (!d.stage || !d.stage->done) return {};
-    const ShufflePartitionSpec spec = n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
-                                                            : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+    const ShufflePartitionSpec spec =
+        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
+                              : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
     std::vector<int> out;
     auto add = [&](int e) {
       if (e >= 0 && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
     };
     auto maps = [&](int lo, int hi) {
-      for (int m = std::max(lo, 0); m < hi && m < static_cast<int>(d.map_executor.size()); ++m) add(d.map_executor[m]);
+      for (int m = std::max(lo, 0); m < hi && m < static_cast<int>(d.map_executor.size()); ++m)
+        add(d.map_executor[m]);
     };
     if (const auto* c = std::get_if<CoalescedPartitionSpec>(&spec)) {
       const std::map<int, std::vector<int64_t>>& bytes = ReducerBytesByExecutor(d);
       const int reducers = d.actual.num_reducers();
-      for (int r = std::max(0, c->start_reducer_index); r < std::min(reducers, c->end_reducer_index) && !bytes.empty(); ++r) {
+      for (int r = std::max(0, c->start_reducer_index);
+           r < std::min(reducers, c->end_reducer_index) && !bytes.empty(); ++r) {
         long double total = 0;
         for (const auto& [e, b] : bytes) total += static_cast<long double>(b[static_cast<size_t>(r)]);
         if (total <= 0) continue;
@@ -850,8 +864,10 @@ class Engine {
     spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
     spec.duration = [this, st, code](int task, int executor) { return RunTask(st, code, task, executor); };
     spec.on_task_end = [this, st, code](const TaskRecord& rec) {
-      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < code->warm.size()) code->warm[rec.executor] = 1;
-      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < jvm_warm_.size()) jvm_warm_[rec.executor] = 1;
+      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < code->warm.size())
+        code->warm[rec.executor] = 1;
+      if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < jvm_warm_.size())
+        jvm_warm_[rec.executor] = 1;
       TaskResult& t = st->tasks[rec.task_index];
       t.executor = rec.executor;
       t.slot = rec.slot;
@@ -880,15 +896,18 @@ class Engine {
     } else if (st->kind == StageKind::kBroadcast) {
       st->broadcast_bytes += out;
     }
-    const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive), static_cast<uint64_t>(st->id),
-                                  static_cast<uint64_t>(task));
+    const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive),
+                                  static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
     const std::vector<char>& warm = code->warm;
-    ev.work.first_wave_on_executor = executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
-    ev.work.fresh_executor = executor >= 0 && static_cast<size_t>(executor) < jvm_warm_.size() && !jvm_warm_[executor];
+    ev.work.first_wave_on_executor =
+        executor >= 0 && static_cast<size_t>(executor) < warm.size() && !warm[executor];
+    ev.work.fresh_executor =
+        executor >= 0 && static_cast<size_t>(executor) < jvm_warm_.size() && !jvm_warm_[executor];
     // The executor's cold budget for this code (coldCodeWindowSeconds of work; none on a
     // code-warm executor), used up by its tasks in the order they start.
     double* cold = nullptr;
-    if (s_.cost.cold_code_slowdown > 0 && executor >= 0 && static_cast<size_t>(executor) < code->cold_budget.size()) {
+    if (s_.cost.cold_code_slowdown > 0 && executor >= 0 &&
+        static_cast<size_t>(executor) < code->cold_budget.size()) {
       cold = &code->cold_budget[static_cast<size_t>(executor)];
       ev.work.cold_work_limit_seconds = *cold;
     }
@@ -956,8 +975,9 @@ class Engine {
     double driver_seconds = 0;
     if (st->kind == StageKind::kShuffleMap) driver_seconds = FinishMapStage(st);
     if (st->kind == StageKind::kBroadcast) {
-      const int64_t relation = st->subtree->is_exchange() ? st->subtree->shuffle->data->data_size_bytes
-                                                          : Scale(st->broadcast_bytes, s_.cost.compression_ratio);
+      const int64_t relation = st->subtree->is_exchange()
+                                   ? st->subtree->shuffle->data->data_size_bytes
+                                   : Scale(st->broadcast_bytes, s_.cost.compression_ratio);
       st->broadcast_bytes = relation;
       const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(relation);
       st->broadcast_seconds = bc.total_seconds();
@@ -997,8 +1017,9 @@ class Engine {
   static void CheckMaterializable(const ExecNode& n, const char* why, int64_t maps, int64_t reducers) {
     if (maps * reducers <= kMaxSizeMatrixCells) return;
     throw PlanError{n.source ? n.source->pointer : "/plan",
-                    n.id + ": " + why + " would materialise " + std::to_string(maps) + " x " + std::to_string(reducers) +
-                        " cells; expected at most " + std::to_string(kMaxSizeMatrixCells) +
+                    n.id + ": " + why + " would materialise " + std::to_string(maps) + " x " +
+                        std::to_string(reducers) + " cells; expected at most " +
+                        std::to_string(kMaxSizeMatrixCells) +
                         " (map tasks x partitions) for a shuffle held densely"};
   }
 
@@ -1020,7 +1041,9 @@ class Engine {
       identity = owners[p].size() == 1 && owners[p][0].first == p;
     // Otherwise the rows are apportioned into a dense matrix (a streamed `planned` is read
     // once, in row order).
-    if (!identity) CheckMaterializable(*st->output, "apportioning its rows to the map tasks that ran", st->num_tasks, reducers);
+    if (!identity)
+      CheckMaterializable(*st->output, "apportioning its rows to the map tasks that ran", st->num_tasks,
+                          reducers);
     SizeMatrix actual = identity ? SizeMatrix() : SizeMatrix(st->num_tasks, reducers);
     int last_owner = 0;
     for (int p = 0; !identity && p < planned.num_maps(); ++p) {
@@ -1063,7 +1086,8 @@ class Engine {
     if (!conf_.adaptive_enabled) return 0;
     d.reported = std::make_unique<ReportedShuffleSizes>(
         ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode, d.reported_size_ratio));
-    return static_cast<double>(d.actual.num_maps()) * reducers * s_.cost.map_status_aggregate_seconds_per_block;
+    return static_cast<double>(d.actual.num_maps()) * reducers *
+           s_.cost.map_status_aggregate_seconds_per_block;
   }
 
   // ---------------------------------------------------------------- results
@@ -1077,7 +1101,7 @@ class Engine {
       StageResult r;
       r.id = st->id;
       r.name = st->name;
-      r.kind = st->kind == StageKind::kShuffleMap ? "ShuffleMapStage"
+      r.kind = st->kind == StageKind::kShuffleMap  ? "ShuffleMapStage"
                : st->kind == StageKind::kBroadcast ? "BroadcastStage"
                                                    : "ResultStage";
       r.tasks = st->num_tasks;
@@ -1133,10 +1157,11 @@ class Engine {
           e.map_status = std::string(d.reported->StatusKind());
           e.bytes_by_partition_id = d.reported->BytesByPartitionId();
           e.driver_map_status_bytes = d.reported->DriverMemoryBytes();
-          e.driver_aggregation_seconds =
-              static_cast<double>(e.map_tasks) * e.num_partitions * s_.cost.map_status_aggregate_seconds_per_block;
+          e.driver_aggregation_seconds = static_cast<double>(e.map_tasks) * e.num_partitions *
+                                         s_.cost.map_status_aggregate_seconds_per_block;
         } else {
-          e.map_status = std::string(MapStatusKindName(ChooseMapStatusKind(d.num_reducers, MapStatusConfigOf(conf_))));
+          e.map_status =
+              std::string(MapStatusKindName(ChooseMapStatusKind(d.num_reducers, MapStatusConfigOf(conf_))));
           e.bytes_by_partition_id = e.true_bytes_by_partition_id;
         }
         result_.exchanges.push_back(std::move(e));
@@ -1146,8 +1171,8 @@ class Engine {
         j.id = n->id;
         j.strategy = std::string(JoinStrategyName(n->join->planned_strategy));
         j.final_strategy = std::string(JoinStrategyName(n->join->strategy));
-        if (n->join->strategy != JoinStrategy::kSortMerge && n->join->strategy != JoinStrategy::kCartesianProduct &&
-            n->join->build_side)
+        if (n->join->strategy != JoinStrategy::kSortMerge &&
+            n->join->strategy != JoinStrategy::kCartesianProduct && n->join->build_side)
           j.build_side = std::string(BuildSideName(*n->join->build_side));
         j.is_skew_join = n->join->is_skew_join;
         result_.joins.push_back(std::move(j));
@@ -1179,9 +1204,13 @@ class Engine {
     if (n->is_exchange()) return "read " + n->id;
     std::string name;
     switch (n->op) {
-      case PlanOp::kJoin: name = std::string(JoinStrategyName(n->join->strategy)); break;
-      case PlanOp::kScan: return "scan " + n->id;
-      default: name = std::string(PlanOpName(n->op));
+      case PlanOp::kJoin:
+        name = std::string(JoinStrategyName(n->join->strategy));
+        break;
+      case PlanOp::kScan:
+        return "scan " + n->id;
+      default:
+        name = std::string(PlanOpName(n->op));
     }
     std::string out = name + " " + n->id + "(";
     if (n->is_join() && IsBroadcastJoin(*n)) {
@@ -1199,10 +1228,12 @@ class Engine {
   static std::string CodeKey(const ExecNode* n) {
     if (n->is_exchange()) return "read";
     if (n->op == PlanOp::kScan) return "scan";
-    std::string out = n->is_join() ? std::string(JoinStrategyName(n->join->strategy)) : std::string(PlanOpName(n->op));
+    std::string out =
+        n->is_join() ? std::string(JoinStrategyName(n->join->strategy)) : std::string(PlanOpName(n->op));
     out += "(";
     for (size_t i = 0; i < n->children.size(); ++i) {
-      const bool broadcast = n->is_join() && IsBroadcastJoin(*n) && i == BuildChildIndex(*n->join->build_side);
+      const bool broadcast =
+          n->is_join() && IsBroadcastJoin(*n) && i == BuildChildIndex(*n->join->build_side);
       out += (i ? ", " : "") + (broadcast ? std::string("broadcast") : CodeKey(n->children[i].get()));
     }
     return out + ")";

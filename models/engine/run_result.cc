@@ -49,20 +49,22 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   using json = nlohmann::ordered_json;
   json stages = json::array();
   for (const StageResult& s : run.stages) {
-    json st = {{"id", s.id},
-               {"name", s.name},
-               {"kind", s.kind},
-               {"operators", s.operators},
-               {"tasks", s.tasks},
-               {"submitSeconds", s.submit_seconds},
-               {"completeSeconds", s.complete_seconds},
-               {"durationSeconds", s.duration_seconds()},
-               {"inputBytes", s.input_bytes},
-               {"shuffleReadBytes", s.shuffle_read_bytes},
-               {"shuffleWriteBytes", s.shuffle_write_bytes},
-               {"spillBytes", s.spill_bytes},
-               {"taskSeconds", {{"min", s.task_min_seconds}, {"median", s.task_median_seconds}, {"max", s.task_max_seconds}}},
-               {"reads", s.reads}};
+    json st = {
+        {"id", s.id},
+        {"name", s.name},
+        {"kind", s.kind},
+        {"operators", s.operators},
+        {"tasks", s.tasks},
+        {"submitSeconds", s.submit_seconds},
+        {"completeSeconds", s.complete_seconds},
+        {"durationSeconds", s.duration_seconds()},
+        {"inputBytes", s.input_bytes},
+        {"shuffleReadBytes", s.shuffle_read_bytes},
+        {"shuffleWriteBytes", s.shuffle_write_bytes},
+        {"spillBytes", s.spill_bytes},
+        {"taskSeconds",
+         {{"min", s.task_min_seconds}, {"median", s.task_median_seconds}, {"max", s.task_max_seconds}}},
+        {"reads", s.reads}};
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
     if (with_tasks) {
       json tasks = json::array();
@@ -113,21 +115,23 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
   for (const ReadExplain& r : run.reads) {
     json specs = json::array();
     for (const auto& s : r.specs) specs.push_back(SpecToJson(s));
-    reads.push_back({{"exchange", r.exchange}, {"stage", r.stage}, {"specs", std::move(specs)},
+    reads.push_back({{"exchange", r.exchange},
+                     {"stage", r.stage},
+                     {"specs", std::move(specs)},
                      {"trueBytes", r.true_bytes}});
   }
   json joins = json::array();
   for (const JoinExplain& j : run.joins) {
-    json o = {{"id", j.id}, {"strategy", j.strategy}, {"finalStrategy", j.final_strategy}, {"isSkewJoin", j.is_skew_join}};
+    json o = {{"id", j.id},
+              {"strategy", j.strategy},
+              {"finalStrategy", j.final_strategy},
+              {"isSkewJoin", j.is_skew_join}};
     if (!j.build_side.empty()) o["buildSide"] = j.build_side;
     joins.push_back(std::move(o));
   }
-  return {{"scenario", scenario_name},
-          {"adaptive", run.adaptive},
-          {"exchanges", std::move(exchanges)},
-          {"decisions", std::move(decisions)},
-          {"reads", std::move(reads)},
-          {"joins", std::move(joins)},
+  return {{"scenario", scenario_name},         {"adaptive", run.adaptive},
+          {"exchanges", std::move(exchanges)}, {"decisions", std::move(decisions)},
+          {"reads", std::move(reads)},         {"joins", std::move(joins)},
           {"failures", run.failures}};
 }
 

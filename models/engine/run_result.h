@@ -5,10 +5,9 @@
 #define AQESIM_MODELS_ENGINE_RUN_RESULT_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/aqe/decision.h"
 #include "models/shuffle/partition_spec.h"
@@ -29,8 +28,8 @@ struct TaskResult {
 
 struct StageResult {
   int id = 0;
-  std::string name;   // "e1 map", "j1 broadcast", "result"
-  std::string kind;   // "ShuffleMapStage", "BroadcastStage", "ResultStage"
+  std::string name;  // "e1 map", "j1 broadcast", "result"
+  std::string kind;  // "ShuffleMapStage", "BroadcastStage", "ResultStage"
   /// The operators its tasks run, top-down: "SortMergeJoin j1(read e1, read e2)".
   std::string operators;
   int tasks = 0;
@@ -60,9 +59,9 @@ struct ExchangeExplain {
   std::vector<int64_t> true_bytes_by_partition_id;
   int64_t data_size_bytes = 0;
   bool data_size_estimated = false;
-  double reported_size_ratio = 1.0;            // MapStatus size ÷ bytes written (`reportedSizeRatio`)
-  int64_t driver_map_status_bytes = 0;         // driver heap held by the statuses
-  double driver_aggregation_seconds = 0;       // getStatistics time on the driver
+  double reported_size_ratio = 1.0;       // MapStatus size ÷ bytes written (`reportedSizeRatio`)
+  int64_t driver_map_status_bytes = 0;    // driver heap held by the statuses
+  double driver_aggregation_seconds = 0;  // getStatistics time on the driver
 };
 
 struct ReadExplain {

@@ -64,7 +64,8 @@ SizeMatrix ResampleReducers(const SizeMatrix& m, int new_reducers) {
       std::vector<double> w;
       for (int q = first; q <= last; ++q) {
         const double lo = std::max(static_cast<double>(r) / old_r, static_cast<double>(q) / new_reducers);
-        const double hi = std::min(static_cast<double>(r + 1) / old_r, static_cast<double>(q + 1) / new_reducers);
+        const double hi =
+            std::min(static_cast<double>(r + 1) / old_r, static_cast<double>(q + 1) / new_reducers);
         w.push_back(std::max(0.0, hi - lo));
       }
       auto parts = Apportion(src[r], w);
@@ -143,7 +144,8 @@ class Planner {
     if (!left_ok && !right_ok) return;
     BuildSide build;
     if (left_ok && right_ok) {
-      build = n->child(0).estimated_bytes < n->child(1).estimated_bytes ? BuildSide::kLeft : BuildSide::kRight;
+      build =
+          n->child(0).estimated_bytes < n->child(1).estimated_bytes ? BuildSide::kLeft : BuildSide::kRight;
     } else {
       build = left_ok ? BuildSide::kLeft : BuildSide::kRight;
     }
@@ -164,8 +166,9 @@ class Planner {
     Decision d;
     d.rule = "JoinSelection";
     d.message = std::string(n->id) + ": " + std::string(JoinStrategyName(from)) + " → BroadcastHashJoin " +
-                std::string(BuildSideName(build)) + " at planning (estimated " + FormatBytes(b.estimated_bytes) +
-                " <= spark.sql.autoBroadcastJoinThreshold " + FormatBytes(threshold) + ")";
+                std::string(BuildSideName(build)) + " at planning (estimated " +
+                FormatBytes(b.estimated_bytes) + " <= spark.sql.autoBroadcastJoinThreshold " +
+                FormatBytes(threshold) + ")";
     d.fields = {{"join", n->id},
                 {"from", JoinStrategyName(from)},
                 {"to", "BroadcastHashJoin"},
@@ -196,7 +199,8 @@ class Planner {
       ExecNode& child = n->child(0);
       // A scan without an explicit task count takes the matrix's row count.
       if (p.sizes) {
-        if (auto rows = FixedMapTaskCount(*p.sizes); rows && child.op == PlanOp::kScan && !child.source->tasks) {
+        if (auto rows = FixedMapTaskCount(*p.sizes);
+            rows && child.op == PlanOp::kScan && !child.source->tasks) {
           child.scan_tasks_from_sizes = *rows;
           ComputePlannedProperties(&child, conf_);
         }
@@ -213,7 +217,8 @@ class Planner {
       // A generated matrix of the planned shape is streamed; anything else (given, or
       // resampled) is materialised. Bound the cells either way.
       const SizesShape shape = ShapeOfSizes(spec, ctx);
-      const bool streamed = shape.generated && shape.partitions == reducers && shape.map_tasks == child.planned_partitions;
+      const bool streamed =
+          shape.generated && shape.partitions == reducers && shape.map_tasks == child.planned_partitions;
       CheckShuffleCells(p.pointer, child.planned_partitions, reducers, streamed);
       if (!streamed) CheckShuffleCells(p.pointer, shape.map_tasks, shape.partitions, false);
       ShuffleSizes m = streamed ? PlanShuffleSizes(spec, ctx) : ShuffleSizes(MaterializeSizes(spec, ctx));
@@ -246,8 +251,9 @@ class Planner {
   void CheckShuffleCells(const std::string& pointer, int64_t maps, int64_t reducers, bool streamed) const {
     const int64_t cells = maps * reducers;
     auto fail = [&](int64_t limit, const std::string& what) {
-      throw PlanError{pointer, "expected at most " + std::to_string(limit) + " cells (map tasks x partitions)" + what +
-                                   ", found " + std::to_string(maps) + " x " + std::to_string(reducers)};
+      throw PlanError{pointer, "expected at most " + std::to_string(limit) +
+                                   " cells (map tasks x partitions)" + what + ", found " +
+                                   std::to_string(maps) + " x " + std::to_string(reducers)};
     };
     if (!streamed) {
       if (cells > kMaxSizeMatrixCells) fail(kMaxSizeMatrixCells, "");
@@ -270,8 +276,8 @@ class Planner {
     if (st != JoinStrategy::kSortMerge && st != JoinStrategy::kShuffledHash) return;
     const int l = n.child(0).planned_partitions, r = n.child(1).planned_partitions;
     if (l != r) {
-      throw PlanError{n.source->pointer, "join sides have different partition counts: left " + std::to_string(l) +
-                                             ", right " + std::to_string(r)};
+      throw PlanError{n.source->pointer, "join sides have different partition counts: left " +
+                                             std::to_string(l) + ", right " + std::to_string(r)};
     }
   }
 
@@ -312,19 +318,22 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
         n->planned_partitions = *n->scan_tasks_from_sizes;
       } else {
         const int64_t split = std::max<int64_t>(1, conf.files_max_partition_bytes);
-        const int64_t tasks = std::max<int64_t>(1, bytes / split + (bytes % split != 0));  // ceil, no overflow
+        const int64_t tasks =
+            std::max<int64_t>(1, bytes / split + (bytes % split != 0));  // ceil, no overflow
         if (tasks > kMaxPlannedTasks)
-          throw PlanError{p ? p->pointer : "/plan", "expected at most " + std::to_string(kMaxPlannedTasks) +
-                                          " scan tasks (bytes / spark.sql.files.maxPartitionBytes), found " +
-                                          std::to_string(tasks) + "; give \"tasks\""};
+          throw PlanError{p ? p->pointer : "/plan",
+                          "expected at most " + std::to_string(kMaxPlannedTasks) +
+                              " scan tasks (bytes / spark.sql.files.maxPartitionBytes), found " +
+                              std::to_string(tasks) + "; give \"tasks\""};
         n->planned_partitions = static_cast<int>(tasks);
       }
       n->estimated_bytes = est_override(bytes);
       break;
     }
     case PlanOp::kExchange:
-      n->planned_partitions = n->shuffle && n->shuffle->data->num_reducers > 0 ? n->shuffle->data->num_reducers
-                                                                         : conf.InitialShufflePartitions();
+      n->planned_partitions = n->shuffle && n->shuffle->data->num_reducers > 0
+                                  ? n->shuffle->data->num_reducers
+                                  : conf.InitialShufflePartitions();
       n->estimated_bytes = est_override(n->child(0).estimated_bytes);
       break;
     case PlanOp::kJoin: {
@@ -334,22 +343,24 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
       switch (j.strategy) {
         case JoinStrategy::kBroadcastHash:
         case JoinStrategy::kBroadcastNestedLoop:
-          n->planned_partitions = n->child(StreamedChildIndex(j.build_side.value_or(BuildSide::kRight))).planned_partitions;
+          n->planned_partitions =
+              n->child(StreamedChildIndex(j.build_side.value_or(BuildSide::kRight))).planned_partitions;
           break;
         case JoinStrategy::kCartesianProduct: {
           const int64_t product = int64_t{l.planned_partitions} * r.planned_partitions;
           if (product > kMaxPlannedTasks)
-            throw PlanError{p ? p->pointer : "/plan", "expected a CartesianProduct of at most " +
-                                                         std::to_string(kMaxPlannedTasks) + " partitions, found " +
-                                                         std::to_string(l.planned_partitions) + " x " +
-                                                         std::to_string(r.planned_partitions)};
+            throw PlanError{p ? p->pointer : "/plan",
+                            "expected a CartesianProduct of at most " + std::to_string(kMaxPlannedTasks) +
+                                " partitions, found " + std::to_string(l.planned_partitions) + " x " +
+                                std::to_string(r.planned_partitions)};
           n->planned_partitions = static_cast<int>(product);
           break;
         }
         default:
           n->planned_partitions = l.planned_partitions;
       }
-      n->estimated_bytes = est_override(static_cast<int64_t>(static_cast<double>(l.estimated_bytes + r.estimated_bytes) * sel));
+      n->estimated_bytes = est_override(
+          static_cast<int64_t>(static_cast<double>(l.estimated_bytes + r.estimated_bytes) * sel));
       break;
     }
     case PlanOp::kUnion: {
@@ -365,7 +376,8 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
     }
     default:
       n->planned_partitions = n->child(0).planned_partitions;
-      n->estimated_bytes = est_override(static_cast<int64_t>(static_cast<double>(n->child(0).estimated_bytes) * sel));
+      n->estimated_bytes =
+          est_override(static_cast<int64_t>(static_cast<double>(n->child(0).estimated_bytes) * sel));
   }
 }
 

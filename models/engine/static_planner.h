@@ -30,8 +30,8 @@ struct PlanError {
 
 struct StaticPlan {
   std::unique_ptr<ExecNode> root;
-  std::vector<Decision> decisions;   // static join selections
-  std::vector<std::string> warnings; // resampled matrices etc.
+  std::vector<Decision> decisions;    // static join selections
+  std::vector<std::string> warnings;  // resampled matrices etc.
 };
 
 /// Plans `scenario` with `conf` (whose adaptive_enabled says which run this is).

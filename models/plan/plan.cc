@@ -42,16 +42,19 @@ constexpr std::pair<std::string_view, JoinStrategy> kStrategies[] = {
     {"CartesianProduct", JoinStrategy::kCartesianProduct},
 };
 constexpr std::pair<std::string_view, JoinType> kJoinTypes[] = {
-    {"Inner", JoinType::kInner},         {"Cross", JoinType::kCross},         {"LeftOuter", JoinType::kLeftOuter},
-    {"RightOuter", JoinType::kRightOuter}, {"FullOuter", JoinType::kFullOuter}, {"LeftSemi", JoinType::kLeftSemi},
+    {"Inner", JoinType::kInner},         {"Cross", JoinType::kCross},
+    {"LeftOuter", JoinType::kLeftOuter}, {"RightOuter", JoinType::kRightOuter},
+    {"FullOuter", JoinType::kFullOuter}, {"LeftSemi", JoinType::kLeftSemi},
     {"LeftAnti", JoinType::kLeftAnti},
 };
 // Spark's JoinType.apply aliases (lowercase, underscores removed).
 constexpr std::pair<std::string_view, JoinType> kJoinTypeAliases[] = {
-    {"inner", JoinType::kInner},          {"cross", JoinType::kCross},          {"outer", JoinType::kFullOuter},
-    {"full", JoinType::kFullOuter},       {"fullouter", JoinType::kFullOuter},  {"leftouter", JoinType::kLeftOuter},
-    {"left", JoinType::kLeftOuter},       {"rightouter", JoinType::kRightOuter}, {"right", JoinType::kRightOuter},
-    {"leftsemi", JoinType::kLeftSemi},    {"semi", JoinType::kLeftSemi},        {"leftanti", JoinType::kLeftAnti},
+    {"inner", JoinType::kInner},         {"cross", JoinType::kCross},
+    {"outer", JoinType::kFullOuter},     {"full", JoinType::kFullOuter},
+    {"fullouter", JoinType::kFullOuter}, {"leftouter", JoinType::kLeftOuter},
+    {"left", JoinType::kLeftOuter},      {"rightouter", JoinType::kRightOuter},
+    {"right", JoinType::kRightOuter},    {"leftsemi", JoinType::kLeftSemi},
+    {"semi", JoinType::kLeftSemi},       {"leftanti", JoinType::kLeftAnti},
     {"anti", JoinType::kLeftAnti},
 };
 constexpr std::pair<std::string_view, BuildSide> kBuildSides[] = {

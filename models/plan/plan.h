@@ -30,7 +30,13 @@ enum class ShuffleOrigin {
   kRebalancePartitionsByCol,
 };
 
-enum class JoinStrategy { kSortMerge, kShuffledHash, kBroadcastHash, kBroadcastNestedLoop, kCartesianProduct };
+enum class JoinStrategy {
+  kSortMerge,
+  kShuffledHash,
+  kBroadcastHash,
+  kBroadcastNestedLoop,
+  kCartesianProduct
+};
 enum class JoinType { kInner, kCross, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti };
 enum class BuildSide { kLeft, kRight };
 /// User join hints (Spark's JoinStrategyHint), per side.
@@ -106,12 +112,13 @@ struct PlanNode {
 };
 
 // Names as they appear in scenario JSON and in output (Spark's spelling).
-std::string_view PlanOpName(PlanOp op);                 // "scan", "exchange", ...
-std::string_view ShuffleOriginName(ShuffleOrigin o);    // "ENSURE_REQUIREMENTS", ...
-std::string_view JoinStrategyName(JoinStrategy s);      // "SortMergeJoin", ...
-std::string_view JoinTypeName(JoinType t);              // "Inner", "LeftOuter", ...
-std::string_view BuildSideName(BuildSide b);            // "BuildLeft", "BuildRight"
-std::string_view JoinHintName(JoinHint h);              // "NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH", "SHUFFLE_REPLICATE_NL"
+std::string_view PlanOpName(PlanOp op);               // "scan", "exchange", ...
+std::string_view ShuffleOriginName(ShuffleOrigin o);  // "ENSURE_REQUIREMENTS", ...
+std::string_view JoinStrategyName(JoinStrategy s);    // "SortMergeJoin", ...
+std::string_view JoinTypeName(JoinType t);            // "Inner", "LeftOuter", ...
+std::string_view BuildSideName(BuildSide b);          // "BuildLeft", "BuildRight"
+std::string_view JoinHintName(
+    JoinHint h);  // "NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH", "SHUFFLE_REPLICATE_NL"
 
 std::optional<PlanOp> ParsePlanOp(std::string_view s);
 std::optional<ShuffleOrigin> ParseShuffleOrigin(std::string_view s);

@@ -79,18 +79,21 @@ class TotalsChecker {
     }
     if (n.estimated_bytes) est = static_cast<long double>(*n.estimated_bytes);
     if (!(est < kLimit)) {
-      sink_->Error(n.pointer.empty() ? "/plan" : n.pointer,
-                   "expected an estimated output below 2^63 bytes, found about " + About(est) + " bytes" + how);
+      sink_->Error(
+          n.pointer.empty() ? "/plan" : n.pointer,
+          "expected an estimated output below 2^63 bytes, found about " + About(est) + " bytes" + how);
       return -1;
     }
     if (n.op == PlanOp::kExchange && n.reported_size_ratio != 1.0) {
       // What the driver adds up (MapStatus sizes) must fit too.
-      const long double reported =
-          std::max(est, n.sizes ? SizesTotal(*n.sizes) : 0.0L) * static_cast<long double>(n.reported_size_ratio);
+      const long double reported = std::max(est, n.sizes ? SizesTotal(*n.sizes) : 0.0L) *
+                                   static_cast<long double>(n.reported_size_ratio);
       if (!(reported < kLimit)) {
-        sink_->Error(n.pointer + "/reportedSizeRatio",
-                     "expected the shuffle's reported sizes (bytes x reportedSizeRatio) to total below 2^63 bytes, "
-                     "found about " + About(reported) + " bytes");
+        sink_->Error(
+            n.pointer + "/reportedSizeRatio",
+            "expected the shuffle's reported sizes (bytes x reportedSizeRatio) to total below 2^63 bytes, "
+            "found about " +
+                About(reported) + " bytes");
         return -1;
       }
     }
@@ -113,9 +116,11 @@ void CheckPlanByteTotals(const PlanNode& root, DiagnosticSink* sink) {
   TotalsChecker checker(sink);
   if (checker.Estimate(root) < 0) return;
   if (!(checker.plan_total() < kLimit))
-    sink->Error(root.pointer.empty() ? "/plan" : root.pointer,
-                "expected the plan's byte counts (estimated outputs, shuffle sizes) to total below 2^63 bytes, "
-                "found about " + About(checker.plan_total()) + " bytes");
+    sink->Error(
+        root.pointer.empty() ? "/plan" : root.pointer,
+        "expected the plan's byte counts (estimated outputs, shuffle sizes) to total below 2^63 bytes, "
+        "found about " +
+            About(checker.plan_total()) + " bytes");
 }
 
 }  // namespace aqesim

@@ -61,8 +61,10 @@ std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer
 
 std::string DescribeJson(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::array: return value.empty() ? "an empty array" : "an array";
-    case Json::value_t::object: return value.empty() ? "an empty object" : "an object";
+    case Json::value_t::array:
+      return value.empty() ? "an empty array" : "an array";
+    case Json::value_t::object:
+      return value.empty() ? "an empty object" : "an object";
     case Json::value_t::string: {
       // Strings from csv or properties files may hold invalid UTF-8, and the cut may split a
       // character: such bytes print as U+FFFD instead of making dump() throw.
@@ -71,16 +73,20 @@ std::string DescribeJson(const Json& value) {
       if (s.size() > 60) return Json(s.substr(0, 57) + "...").dump(-1, ' ', false, kReplace);
       return value.dump(-1, ' ', false, kReplace);
     }
-    default: return value.dump();
+    default:
+      return value.dump();
   }
 }
 
 std::string PointerAppend(const std::string& pointer, std::string_view key) {
   std::string out = pointer + "/";
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -95,8 +101,10 @@ size_t JsonNestingTooDeep(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -126,7 +134,8 @@ std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
     }
     std::string Pointer() const {
       std::string p;
-      for (const Frame& f : frames) p = f.object ? PointerAppend(p, f.key) : PointerAppend(p, f.next_index - 1);
+      for (const Frame& f : frames)
+        p = f.object ? PointerAppend(p, f.key) : PointerAppend(p, f.next_index - 1);
       return p;
     }
     bool null() override { return Element(), true; }
@@ -154,7 +163,9 @@ std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
       return true;
     }
     bool end_array() override { return frames.pop_back(), true; }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+      return false;
+    }
   } finder;
   Json::sax_parse(text, &finder);
   return finder.found;
@@ -167,7 +178,8 @@ void DiagnosticSink::Add(bool is_error, std::string file, std::string location, 
                       std::move(sort_pointer), origin, origin_position, entries_.size()});
 }
 
-void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings) const {
+void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors,
+                            std::vector<Diagnostic>* warnings) const {
   struct Keyed {
     int origin;
     std::vector<size_t> position;
@@ -178,8 +190,10 @@ void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors, st
   keyed.reserve(entries_.size());
   for (const Entry& e : entries_) {
     std::vector<size_t> position;
-    if (e.origin == ProblemOrigin::kDocument) position = DocumentPosition(doc, e.sort_pointer);
-    else position = {e.origin_position};
+    if (e.origin == ProblemOrigin::kDocument)
+      position = DocumentPosition(doc, e.sort_pointer);
+    else
+      position = {e.origin_position};
     keyed.push_back({static_cast<int>(e.origin), std::move(position), e.sequence, &e});
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
@@ -199,16 +213,20 @@ void CheckFields(const Json& object, const std::string& pointer, const std::vect
   for (auto it = object.begin(); it != object.end(); ++it) {
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
     std::string message = "unknown field " + Json(it.key()).dump() + " of " + std::string(what);
-    if (auto s = DidYouMean(it.key(), allowed)) message += "; did you mean \"" + *s + "\"?";
-    else message += " (known fields: " + JoinNames(allowed) + ")";
+    if (auto s = DidYouMean(it.key(), allowed))
+      message += "; did you mean \"" + *s + "\"?";
+    else
+      message += " (known fields: " + JoinNames(allowed) + ")";
     sink->Error(PointerAppend(pointer, it.key()), message);
   }
 }
 
 std::string BadEnumMessage(const Json& v, const std::vector<std::string>& names, std::string_view what) {
-  std::string message = "expected " + std::string(what) + " (" + JoinNames(names) + "), found " + DescribeJson(v);
+  std::string message =
+      "expected " + std::string(what) + " (" + JoinNames(names) + "), found " + DescribeJson(v);
   if (v.is_string()) {
-    if (auto s = DidYouMean(v.get_ref<const std::string&>(), names)) message += "; did you mean \"" + *s + "\"?";
+    if (auto s = DidYouMean(v.get_ref<const std::string&>(), names))
+      message += "; did you mean \"" + *s + "\"?";
   }
   return message;
 }
@@ -253,8 +271,9 @@ std::optional<uint64_t> ReadUnsigned(const Json& v, const std::string& pointer, 
   return std::nullopt;
 }
 
-std::optional<double> ReadNumber(const Json& v, const std::string& pointer, const std::function<bool(double)>& check,
-                                 std::string_view what, DiagnosticSink* sink) {
+std::optional<double> ReadNumber(const Json& v, const std::string& pointer,
+                                 const std::function<bool(double)>& check, std::string_view what,
+                                 DiagnosticSink* sink) {
   if (v.is_number()) {
     const double d = v.get<double>();
     if (std::isfinite(d) && check(d)) return d;

@@ -6,12 +6,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/scenario/scenario.h"
 
@@ -57,14 +56,16 @@ class DiagnosticSink {
   const std::string& file() const { return file_; }
 
   /// A problem at `pointer` of the scenario document.
-  void Error(const std::string& pointer, std::string message) { Add(true, file_, pointer, pointer, std::move(message)); }
+  void Error(const std::string& pointer, std::string message) {
+    Add(true, file_, pointer, pointer, std::move(message));
+  }
   void Warning(const std::string& pointer, std::string message) {
     Add(false, file_, pointer, pointer, std::move(message));
   }
   /// A problem printed as `file: location: message` but ordered as if at `sort_pointer`
   /// (e.g. a line of a csv file named by the document).
-  void Add(bool is_error, std::string file, std::string location, std::string sort_pointer, std::string message,
-           ProblemOrigin origin = ProblemOrigin::kDocument, size_t origin_position = 0);
+  void Add(bool is_error, std::string file, std::string location, std::string sort_pointer,
+           std::string message, ProblemOrigin origin = ProblemOrigin::kDocument, size_t origin_position = 0);
 
   size_t error_count() const { return errors_; }
 
@@ -104,8 +105,9 @@ std::optional<int64_t> ReadInteger(const Json& v, const std::string& pointer, in
 std::optional<uint64_t> ReadUnsigned(const Json& v, const std::string& pointer, std::string_view what,
                                      DiagnosticSink* sink);
 /// A finite number accepted by `check`.
-std::optional<double> ReadNumber(const Json& v, const std::string& pointer, const std::function<bool(double)>& check,
-                                 std::string_view what, DiagnosticSink* sink);
+std::optional<double> ReadNumber(const Json& v, const std::string& pointer,
+                                 const std::function<bool(double)>& check, std::string_view what,
+                                 DiagnosticSink* sink);
 
 struct ByteCountOptions {
   bool allow_string = true;  // also "64m", "1g" (Spark byte strings)
@@ -119,8 +121,8 @@ std::optional<int64_t> ReadByteCount(const Json& v, const std::string& pointer, 
 /// An enumerated name: `parse` maps it, `names` lists the valid spellings (for the message
 /// and "did you mean"), `what` names the kind ("a join type").
 template <typename T, typename Parse>
-std::optional<T> ReadEnum(const Json& v, const std::string& pointer, Parse parse, const std::vector<std::string>& names,
-                          std::string_view what, DiagnosticSink* sink);
+std::optional<T> ReadEnum(const Json& v, const std::string& pointer, Parse parse,
+                          const std::vector<std::string>& names, std::string_view what, DiagnosticSink* sink);
 
 /// "a, b, c" of the names.
 std::string JoinNames(const std::vector<std::string>& names);
@@ -128,8 +130,9 @@ std::string JoinNames(const std::vector<std::string>& names);
 std::string BadEnumMessage(const Json& v, const std::vector<std::string>& names, std::string_view what);
 
 template <typename T, typename Parse>
-std::optional<T> ReadEnum(const Json& v, const std::string& pointer, Parse parse, const std::vector<std::string>& names,
-                          std::string_view what, DiagnosticSink* sink) {
+std::optional<T> ReadEnum(const Json& v, const std::string& pointer, Parse parse,
+                          const std::vector<std::string>& names, std::string_view what,
+                          DiagnosticSink* sink) {
   if (v.is_string()) {
     if (std::optional<T> parsed = parse(v.template get_ref<const std::string&>())) return parsed;
   }

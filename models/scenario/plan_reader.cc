@@ -7,15 +7,18 @@
 namespace aqesim {
 namespace {
 
-const std::vector<std::string> kOpNames = {"scan", "exchange", "join", "aggregate", "union", "filter", "project", "sort"};
-const std::vector<std::string> kOriginNames = {"ENSURE_REQUIREMENTS", "REPARTITION_BY_COL", "REPARTITION_BY_NUM",
-                                               "REBALANCE_PARTITIONS_BY_NONE", "REBALANCE_PARTITIONS_BY_COL"};
+const std::vector<std::string> kOpNames = {"scan",  "exchange", "join",    "aggregate",
+                                           "union", "filter",   "project", "sort"};
+const std::vector<std::string> kOriginNames = {"ENSURE_REQUIREMENTS", "REPARTITION_BY_COL",
+                                               "REPARTITION_BY_NUM", "REBALANCE_PARTITIONS_BY_NONE",
+                                               "REBALANCE_PARTITIONS_BY_COL"};
 const std::vector<std::string> kStrategyNames = {"SortMergeJoin", "ShuffledHashJoin", "BroadcastHashJoin",
                                                  "BroadcastNestedLoopJoin", "CartesianProduct"};
 const std::vector<std::string> kJoinTypeNames = {"Inner",     "Cross",    "LeftOuter", "RightOuter",
                                                  "FullOuter", "LeftSemi", "LeftAnti"};
 const std::vector<std::string> kBuildSideNames = {"BuildLeft", "BuildRight"};
-const std::vector<std::string> kHintNames = {"NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH", "SHUFFLE_REPLICATE_NL"};
+const std::vector<std::string> kHintNames = {"NONE", "BROADCAST", "MERGE", "SHUFFLE_HASH",
+                                             "SHUFFLE_REPLICATE_NL"};
 
 // Fields each operator accepts (besides "op" and "id"), and which are required.
 struct OpFields {
@@ -27,11 +30,12 @@ const OpFields& FieldsOf(PlanOp op) {
   static const std::map<PlanOp, OpFields> kFields = {
       {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes"}, {"bytes"}}},
       {PlanOp::kExchange,
-       {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio", "advisoryPartitionSizeInBytes",
-         "singlePartition", "estimatedBytes"},
+       {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio",
+         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes"},
         {"child"}}},
       {PlanOp::kJoin,
-       {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity", "estimatedBytes"},
+       {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity",
+         "estimatedBytes"},
         {"left", "right"}}},
       {PlanOp::kAggregate, {{"op", "id", "child", "grouped", "selectivity", "estimatedBytes"}, {"child"}}},
       {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
@@ -51,7 +55,8 @@ bool CanBuild(JoinStrategy strategy, JoinType type, BuildSide side) {
     return type == JoinType::kInner || type == JoinType::kCross || type == JoinType::kRightOuter ||
            (shuffled && type == JoinType::kFullOuter);
   return type == JoinType::kInner || type == JoinType::kCross || type == JoinType::kLeftOuter ||
-         type == JoinType::kLeftSemi || type == JoinType::kLeftAnti || (shuffled && type == JoinType::kFullOuter);
+         type == JoinType::kLeftSemi || type == JoinType::kLeftAnti ||
+         (shuffled && type == JoinType::kFullOuter);
 }
 
 class PlanReader {
@@ -87,7 +92,7 @@ class PlanReader {
   // Returns null when the node is unusable (not an object, no valid op); its likely
   // children are still listed so that one pass reports everything.
   [[gnu::noinline]] std::unique_ptr<PlanNode> ReadOneNode(const Json& v, const std::string& pointer,
-                                                           std::vector<PendingChild>* children) {
+                                                          std::vector<PendingChild>* children) {
     if (!v.is_object()) {
       sink_->Error(pointer, "expected a plan node (an object with \"op\"), found " + DescribeJson(v));
       return nullptr;
@@ -96,8 +101,9 @@ class PlanReader {
     if (!v.contains("op")) {
       sink_->Error(pointer, "missing field \"op\" (one of " + JoinNames(kOpNames) + ")");
     } else {
-      op = ReadEnum<PlanOp>(v["op"], PointerAppend(pointer, "op"), [](const std::string& s) { return ParsePlanOp(s); },
-                            kOpNames, "an operator", sink_);
+      op = ReadEnum<PlanOp>(
+          v["op"], PointerAppend(pointer, "op"), [](const std::string& s) { return ParsePlanOp(s); },
+          kOpNames, "an operator", sink_);
     }
     if (!op) {
       for (const char* f : {"child", "left", "right"})
@@ -112,7 +118,8 @@ class PlanReader {
     node->pointer = pointer;
     const OpFields& fields = FieldsOf(*op);
     const std::string_view name = PlanOpName(*op);
-    const bool vowel = !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos;
+    const bool vowel =
+        !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos;
     const std::string what = (vowel ? "an " : "a ") + std::string(name) + " node";
     CheckFields(v, pointer, fields.allowed, what, sink_);
     for (const std::string& f : fields.required)
@@ -120,28 +127,39 @@ class PlanReader {
 
     if (v.contains("id")) {
       if (auto id = ReadString(v["id"], PointerAppend(pointer, "id"), sink_)) {
-        if (id->empty()) sink_->Error(PointerAppend(pointer, "id"), "expected a non-empty id, found \"\"");
-        else node->id = *id;
+        if (id->empty())
+          sink_->Error(PointerAppend(pointer, "id"), "expected a non-empty id, found \"\"");
+        else
+          node->id = *id;
       }
     }
     if (v.contains("estimatedBytes"))
-      node->estimated_bytes = ReadByteCount(v["estimatedBytes"], PointerAppend(pointer, "estimatedBytes"), {}, sink_);
+      node->estimated_bytes =
+          ReadByteCount(v["estimatedBytes"], PointerAppend(pointer, "estimatedBytes"), {}, sink_);
     if (v.contains("selectivity")) {
-      if (auto s = ReadNumber(v["selectivity"], PointerAppend(pointer, "selectivity"), [](double x) { return x >= 0; },
-                              "a number >= 0", sink_))
+      if (auto s = ReadNumber(
+              v["selectivity"], PointerAppend(pointer, "selectivity"), [](double x) { return x >= 0; },
+              "a number >= 0", sink_))
         node->selectivity = *s;
     }
 
     switch (*op) {
-      case PlanOp::kScan: ReadScan(v, node.get()); break;
-      case PlanOp::kExchange: ReadExchange(v, node.get()); break;
-      case PlanOp::kJoin: ReadJoin(v, node.get()); break;
+      case PlanOp::kScan:
+        ReadScan(v, node.get());
+        break;
+      case PlanOp::kExchange:
+        ReadExchange(v, node.get());
+        break;
+      case PlanOp::kJoin:
+        ReadJoin(v, node.get());
+        break;
       case PlanOp::kAggregate:
         if (v.contains("grouped")) {
           if (auto g = ReadBool(v["grouped"], PointerAppend(pointer, "grouped"), sink_)) node->grouped = *g;
         }
         break;
-      default: break;
+      default:
+        break;
     }
 
     if (*op == PlanOp::kJoin) {
@@ -154,7 +172,8 @@ class PlanReader {
         if (!list.is_array() || list.empty()) {
           sink_->Error(list_pointer, "expected a non-empty array of plan nodes, found " + DescribeJson(list));
         } else {
-          for (size_t i = 0; i < list.size(); ++i) children->push_back({&list[i], PointerAppend(list_pointer, i)});
+          for (size_t i = 0; i < list.size(); ++i)
+            children->push_back({&list[i], PointerAppend(list_pointer, i)});
         }
       }
     } else if (*op != PlanOp::kScan) {
@@ -169,9 +188,11 @@ class PlanReader {
       if (auto b = ReadByteCount(v["bytes"], PointerAppend(p, "bytes"), {}, sink_)) node->scan_bytes = *b;
     }
     if (v.contains("rows"))
-      node->rows = ReadInteger(v["rows"], PointerAppend(p, "rows"), 0, INT64_MAX, "a non-negative integer", sink_);
+      node->rows =
+          ReadInteger(v["rows"], PointerAppend(p, "rows"), 0, INT64_MAX, "a non-negative integer", sink_);
     if (v.contains("tasks")) {
-      if (auto t = ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, INT32_MAX, "a positive integer", sink_))
+      if (auto t =
+              ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, INT32_MAX, "a positive integer", sink_))
         node->tasks = static_cast<int>(*t);
     }
     if (v.contains("taskBytes")) ReadTaskBytes(v["taskBytes"], node);
@@ -182,7 +203,8 @@ class PlanReader {
   void ReadTaskBytes(const Json& v, PlanNode* node) {
     const std::string p = PointerAppend(node->pointer, "taskBytes");
     if (!v.is_array() || v.empty() || v.size() > static_cast<size_t>(INT32_MAX)) {
-      sink_->Error(p, "expected a non-empty array of byte counts, one per scan task, found " + DescribeJson(v));
+      sink_->Error(p,
+                   "expected a non-empty array of byte counts, one per scan task, found " + DescribeJson(v));
       return;
     }
     std::vector<int64_t> out;
@@ -203,13 +225,13 @@ class PlanReader {
     }
     if (!ok) return;
     if (node->tasks && *node->tasks != static_cast<int64_t>(out.size())) {
-      sink_->Error(p, "expected one byte count per scan task (tasks = " + std::to_string(*node->tasks) + "), found " +
-                          std::to_string(out.size()));
+      sink_->Error(p, "expected one byte count per scan task (tasks = " + std::to_string(*node->tasks) +
+                          "), found " + std::to_string(out.size()));
       return;
     }
     if (sum != node->scan_bytes) {
-      sink_->Error(p, "expected byte counts summing to the scan's bytes (" + std::to_string(node->scan_bytes) +
-                          "), found a sum of " + std::to_string(sum));
+      sink_->Error(p, "expected byte counts summing to the scan's bytes (" +
+                          std::to_string(node->scan_bytes) + "), found a sum of " + std::to_string(sum));
       return;
     }
     node->tasks = static_cast<int>(out.size());
@@ -224,17 +246,19 @@ class PlanReader {
         node->num_partitions = static_cast<int>(*n);
     }
     if (v.contains("origin")) {
-      if (auto o = ReadEnum<ShuffleOrigin>(v["origin"], PointerAppend(p, "origin"),
-                                           [](const std::string& s) { return ParseShuffleOrigin(s); }, kOriginNames,
-                                           "a shuffle origin", sink_))
+      if (auto o = ReadEnum<ShuffleOrigin>(
+              v["origin"], PointerAppend(p, "origin"),
+              [](const std::string& s) { return ParseShuffleOrigin(s); }, kOriginNames, "a shuffle origin",
+              sink_))
         node->origin = *o;
     }
     if (v.contains("sizes")) node->sizes = ReadSizes(v["sizes"], PointerAppend(p, "sizes"), dir_, sink_);
     if (v.contains("dataSizeBytes"))
       node->data_size_bytes = ReadByteCount(v["dataSizeBytes"], PointerAppend(p, "dataSizeBytes"), {}, sink_);
     if (v.contains("reportedSizeRatio")) {
-      if (auto r = ReadNumber(v["reportedSizeRatio"], PointerAppend(p, "reportedSizeRatio"),
-                              [](double x) { return x >= 1e-6 && x <= 1e6; }, "a number from 1e-6 to 1e6", sink_))
+      if (auto r = ReadNumber(
+              v["reportedSizeRatio"], PointerAppend(p, "reportedSizeRatio"),
+              [](double x) { return x >= 1e-6 && x <= 1e6; }, "a number from 1e-6 to 1e6", sink_))
         node->reported_size_ratio = *r;
     }
     if (v.contains("advisoryPartitionSizeInBytes"))
@@ -250,30 +274,35 @@ class PlanReader {
   void ReadJoin(const Json& v, PlanNode* node) {
     const std::string& p = node->pointer;
     if (v.contains("strategy")) {
-      if (auto s = ReadEnum<JoinStrategy>(v["strategy"], PointerAppend(p, "strategy"),
-                                          [](const std::string& name) { return ParseJoinStrategy(name); }, kStrategyNames,
-                                          "a join strategy", sink_))
+      if (auto s = ReadEnum<JoinStrategy>(
+              v["strategy"], PointerAppend(p, "strategy"),
+              [](const std::string& name) { return ParseJoinStrategy(name); }, kStrategyNames,
+              "a join strategy", sink_))
         node->strategy = *s;
     }
     if (v.contains("joinType")) {
-      if (auto t = ReadEnum<JoinType>(v["joinType"], PointerAppend(p, "joinType"),
-                                      [](const std::string& s) { return ParseJoinType(s); }, kJoinTypeNames,
-                                      "a join type", sink_))
+      if (auto t = ReadEnum<JoinType>(
+              v["joinType"], PointerAppend(p, "joinType"),
+              [](const std::string& s) { return ParseJoinType(s); }, kJoinTypeNames, "a join type", sink_))
         node->join_type = *t;
     }
     if (v.contains("buildSide")) {
       const std::string bp = PointerAppend(p, "buildSide");
-      if (auto b = ReadEnum<BuildSide>(v["buildSide"], bp, [](const std::string& s) { return ParseBuildSide(s); },
-                                       kBuildSideNames, "a build side", sink_)) {
+      if (auto b = ReadEnum<BuildSide>(
+              v["buildSide"], bp, [](const std::string& s) { return ParseBuildSide(s); }, kBuildSideNames,
+              "a build side", sink_)) {
         const bool hashed = node->strategy == JoinStrategy::kBroadcastHash ||
                             node->strategy == JoinStrategy::kShuffledHash ||
                             node->strategy == JoinStrategy::kBroadcastNestedLoop;
         if (!hashed) {
-          sink_->Error(bp, "expected no build side for a " + std::string(JoinStrategyName(node->strategy)) +
-                               " (only BroadcastHashJoin, ShuffledHashJoin and BroadcastNestedLoopJoin build), found " +
-                               DescribeJson(v["buildSide"]));
+          sink_->Error(
+              bp,
+              "expected no build side for a " + std::string(JoinStrategyName(node->strategy)) +
+                  " (only BroadcastHashJoin, ShuffledHashJoin and BroadcastNestedLoopJoin build), found " +
+                  DescribeJson(v["buildSide"]));
         } else if (!CanBuild(node->strategy, node->join_type, *b)) {
-          sink_->Error(bp, "expected a side Spark can build for a " + std::string(JoinTypeName(node->join_type)) + " " +
+          sink_->Error(bp, "expected a side Spark can build for a " +
+                               std::string(JoinTypeName(node->join_type)) + " " +
                                std::string(JoinStrategyName(node->strategy)) + ", found " +
                                DescribeJson(v["buildSide"]));
         } else {
@@ -297,9 +326,9 @@ class PlanReader {
         CheckFields(hints, hp, {"left", "right"}, "join hints", sink_);
         for (const char* side : {"left", "right"}) {
           if (!hints.contains(side)) continue;
-          if (auto h = ReadEnum<JoinHint>(hints[side], PointerAppend(hp, side),
-                                          [](const std::string& s) { return ParseJoinHint(s); }, kHintNames,
-                                          "a join hint", sink_))
+          if (auto h = ReadEnum<JoinHint>(
+                  hints[side], PointerAppend(hp, side), [](const std::string& s) { return ParseJoinHint(s); },
+                  kHintNames, "a join hint", sink_))
             (std::string(side) == "left" ? node->left_hint : node->right_hint) = *h;
         }
       }
@@ -330,7 +359,9 @@ void AssignIds(PlanNode* root, DiagnosticSink* sink) {
     if (node->id.empty()) return;
     const std::string id_pointer = PointerAppend(node->pointer, "id");
     auto [it, inserted] = first_use.emplace(node->id, id_pointer);
-    if (!inserted) sink->Error(id_pointer, "expected a unique id, found " + Json(node->id).dump() + " (already used at " + it->second + ")");
+    if (!inserted)
+      sink->Error(id_pointer, "expected a unique id, found " + Json(node->id).dump() + " (already used at " +
+                                  it->second + ")");
   });
   std::map<std::string, int> next;  // per operator
   PreOrder(root, [&](PlanNode* node) {
@@ -361,9 +392,11 @@ std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
       return std::nullopt;
     case PlanOp::kExchange:
       if (node.single_partition) return FixedCount{1, PointerAppend(node.pointer, "singlePartition")};
-      if (node.num_partitions) return FixedCount{*node.num_partitions, PointerAppend(node.pointer, "numPartitions")};
+      if (node.num_partitions)
+        return FixedCount{*node.num_partitions, PointerAppend(node.pointer, "numPartitions")};
       if (node.sizes) {
-        if (auto n = FixedPartitionCount(*node.sizes)) return FixedCount{*n, PointerAppend(node.pointer, "sizes")};
+        if (auto n = FixedPartitionCount(*node.sizes))
+          return FixedCount{*n, PointerAppend(node.pointer, "sizes")};
       }
       return std::nullopt;
     case PlanOp::kJoin: {
@@ -377,7 +410,8 @@ std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
         case JoinStrategy::kBroadcastNestedLoop:
           // The streamed side's partitioning (the build side is broadcast).
           return OutputPartitions(node.child(node.build_side == BuildSide::kLeft ? 1 : 0));
-        case JoinStrategy::kCartesianProduct: return std::nullopt;
+        case JoinStrategy::kCartesianProduct:
+          return std::nullopt;
       }
       return std::nullopt;
     }
@@ -403,10 +437,12 @@ void CheckCounts(PlanNode* root, DiagnosticSink* sink) {
     if (node.op == PlanOp::kExchange) {
       // Every fixed partition count of the exchange agrees.
       std::vector<FixedCount> fixed;
-      if (node.num_partitions) fixed.push_back({*node.num_partitions, PointerAppend(node.pointer, "numPartitions")});
+      if (node.num_partitions)
+        fixed.push_back({*node.num_partitions, PointerAppend(node.pointer, "numPartitions")});
       if (node.single_partition) fixed.push_back({1, PointerAppend(node.pointer, "singlePartition")});
       if (node.sizes) {
-        if (auto n = FixedPartitionCount(*node.sizes)) fixed.push_back({*n, PointerAppend(node.pointer, "sizes")});
+        if (auto n = FixedPartitionCount(*node.sizes))
+          fixed.push_back({*n, PointerAppend(node.pointer, "sizes")});
       }
       for (size_t i = 1; i < fixed.size(); ++i) {
         if (fixed[i].count != fixed[0].count) {
@@ -421,8 +457,8 @@ void CheckCounts(PlanNode* root, DiagnosticSink* sink) {
         auto tasks = OutputPartitions(node.child(0));
         if (rows && tasks && *rows != tasks->count)
           sink->Error(PointerAppend(node.pointer, "sizes"), "expected " + std::to_string(tasks->count) +
-                                                                " map tasks like " + tasks->source + ", found " +
-                                                                std::to_string(*rows));
+                                                                " map tasks like " + tasks->source +
+                                                                ", found " + std::to_string(*rows));
       }
     }
     if (node.op == PlanOp::kJoin && node.children.size() == 2 &&
@@ -431,8 +467,8 @@ void CheckCounts(PlanNode* root, DiagnosticSink* sink) {
       auto right = OutputPartitions(node.child(1));
       if (left && right && left->count != right->count)
         sink->Error(right->source, "expected " + std::to_string(left->count) +
-                                       " partitions like the other side of join " + Json(node.id).dump() + " (" +
-                                       left->source + "), found " + std::to_string(right->count));
+                                       " partitions like the other side of join " + Json(node.id).dump() +
+                                       " (" + left->source + "), found " + std::to_string(right->count));
     }
   });
 }

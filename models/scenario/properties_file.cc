@@ -1,12 +1,11 @@
 #include "models/scenario/properties_file.h"
 
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/parsers.hpp>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <boost/program_options/options_description.hpp>
-#include <boost/program_options/parsers.hpp>
 
 #include "models/scenario/input_file.h"
 
@@ -44,12 +43,14 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
     const std::string trimmed = Trim(line);
     if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == '!') continue;
     size_t key_end = 0;
-    while (key_end < trimmed.size() && !IsSpace(trimmed[key_end]) && trimmed[key_end] != '=' && trimmed[key_end] != ':')
+    while (key_end < trimmed.size() && !IsSpace(trimmed[key_end]) && trimmed[key_end] != '=' &&
+           trimmed[key_end] != ':')
       ++key_end;
     const std::string key = trimmed.substr(0, key_end);
     size_t value_start = key_end;
     while (value_start < trimmed.size() && IsSpace(trimmed[value_start])) ++value_start;
-    if (value_start < trimmed.size() && (trimmed[value_start] == '=' || trimmed[value_start] == ':')) ++value_start;
+    if (value_start < trimmed.size() && (trimmed[value_start] == '=' || trimmed[value_start] == ':'))
+      ++value_start;
     const std::string value = Trim(std::string_view(trimmed).substr(value_start));
     if (key.empty() || key[0] == '[') {
       errors->push_back({path, "line " + std::to_string(line_number),

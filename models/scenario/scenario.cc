@@ -49,18 +49,13 @@ std::string Diagnostic::ToString() const {
 
 namespace {
 
-const std::vector<std::string> kTopLevelFields = {"name", "description", "seed", "cluster",
-                                                  "conf", "costFile",    "cost",       "simulation",
-                                                  "plan", "estimated"};
-const std::vector<std::string> kClusterFields = {"executors",
-                                                 "executorCores",
-                                                 "executorMemory",
-                                                 "networkBytesPerSecond",
-                                                 "diskBytesPerSecond",
-                                                 "driverNetworkBytesPerSecond",
-                                                 "driverMemory",
-                                                 "executorTimeline",
-                                                 "warmExecutors", "warmCodeExecutors"};
+const std::vector<std::string> kTopLevelFields = {
+    "name", "description", "seed", "cluster", "conf", "costFile", "cost", "simulation", "plan", "estimated"};
+const std::vector<std::string> kClusterFields = {"executors",          "executorCores",
+                                                 "executorMemory",     "networkBytesPerSecond",
+                                                 "diskBytesPerSecond", "driverNetworkBytesPerSecond",
+                                                 "driverMemory",       "executorTimeline",
+                                                 "warmExecutors",      "warmCodeExecutors"};
 
 // Where a configuration value came from (the last writer wins), for messages and ordering.
 struct ConfOrigin {
@@ -80,8 +75,10 @@ struct ClusterGiven {
 // executor must never be removed, so that every task finds a slot eventually.
 void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* cluster, DiagnosticSink* sink) {
   if (!v.is_array() || v.empty() || v.size() > 1'000'000) {
-    sink->Error(p, "expected a non-empty array (at most 1000000) of executors {\"add\": seconds, \"remove\": seconds}, found " +
-                       DescribeJson(v));
+    sink->Error(p,
+                "expected a non-empty array (at most 1000000) of executors {\"add\": seconds, \"remove\": "
+                "seconds}, found " +
+                    DescribeJson(v));
     return;
   }
   std::vector<ExecutorLifetime> out;
@@ -91,7 +88,8 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     const std::string q = PointerAppend(p, i);
     const Json& e = v[i];
     if (!e.is_object()) {
-      sink->Error(q, "expected an executor {\"add\": seconds, \"remove\": seconds}, found " + DescribeJson(e));
+      sink->Error(q,
+                  "expected an executor {\"add\": seconds, \"remove\": seconds}, found " + DescribeJson(e));
       ok = false;
       continue;
     }
@@ -107,8 +105,9 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     }
     if (e.contains("remove")) {
       const double add = life.add_seconds;
-      if (auto r = ReadNumber(e["remove"], PointerAppend(q, "remove"), [&](double d) { return finite(d) && d > add; },
-                              "a number of seconds later than \"add\" (" + Json(add).dump() + ")", sink)) {
+      if (auto r = ReadNumber(
+              e["remove"], PointerAppend(q, "remove"), [&](double d) { return finite(d) && d > add; },
+              "a number of seconds later than \"add\" (" + Json(add).dump() + ")", sink)) {
         life.remove_seconds = *r;
       } else {
         ok = false;
@@ -117,18 +116,24 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       one_stays = true;
     }
     if (e.contains("warm")) {
-      if (auto w = ReadBool(e["warm"], PointerAppend(q, "warm"), sink)) life.warm = *w;
-      else ok = false;
+      if (auto w = ReadBool(e["warm"], PointerAppend(q, "warm"), sink))
+        life.warm = *w;
+      else
+        ok = false;
     }
     if (e.contains("warmCode")) {
-      if (auto w = ReadBool(e["warmCode"], PointerAppend(q, "warmCode"), sink)) life.warm_code = *w;
-      else ok = false;
+      if (auto w = ReadBool(e["warmCode"], PointerAppend(q, "warmCode"), sink))
+        life.warm_code = *w;
+      else
+        ok = false;
     }
     out.push_back(life);
   }
   if (ok && !one_stays) {
-    sink->Error(p, "expected at least one executor without \"remove\" (tasks would wait forever once all are gone), "
-                   "found every executor removed");
+    sink->Error(
+        p,
+        "expected at least one executor without \"remove\" (tasks would wait forever once all are gone), "
+        "found every executor removed");
     ok = false;
   }
   if (ok) cluster->executor_timeline = std::move(out);
@@ -166,7 +171,8 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   }
   if (v.contains("executorCores")) {
     given.cores = true;
-    if (auto n = ReadInteger(v["executorCores"], field("executorCores"), 1, 100'000, "a positive integer", sink))
+    if (auto n =
+            ReadInteger(v["executorCores"], field("executorCores"), 1, 100'000, "a positive integer", sink))
       cluster->executor_cores = static_cast<int>(*n);
   }
   const ByteCountOptions positive{.allow_string = true, .positive = true};
@@ -181,15 +187,17 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
   bytes("driverMemory", &cluster->driver_memory_bytes);
   if (v.contains("warmExecutors")) {
-    if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000, "a non-negative integer", sink))
+    if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000,
+                             "a non-negative integer", sink))
       cluster->warm_executors = static_cast<int>(*n);
   }
   if (v.contains("warmCodeExecutors")) {
-    if (auto n = ReadInteger(v["warmCodeExecutors"], field("warmCodeExecutors"), 0, 1'000'000, "a non-negative integer",
-                             sink))
+    if (auto n = ReadInteger(v["warmCodeExecutors"], field("warmCodeExecutors"), 0, 1'000'000,
+                             "a non-negative integer", sink))
       cluster->warm_code_executors = static_cast<int>(*n);
   }
-  if (v.contains("executorTimeline")) ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
+  if (v.contains("executorTimeline"))
+    ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
   return given;
 }
 
@@ -204,8 +212,9 @@ void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink, const std::
   for (const CostParamInfo& info : CostParamRegistry()) {
     const std::string name(info.json_name);
     if (!v.contains(name)) continue;
-    if (auto x = ReadNumber(v[name], PointerAppend(p, name), [](double d) { return d >= 0; },
-                            "a number >= 0 (" + std::string(info.unit) + ")", sink))
+    if (auto x = ReadNumber(
+            v[name], PointerAppend(p, name), [](double d) { return d >= 0; },
+            "a number >= 0 (" + std::string(info.unit) + ")", sink))
       cost->*(info.field) = *x;
   }
 }
@@ -241,7 +250,8 @@ size_t NumberOverflowOffset(const std::string& text) {
     bool end_object() override { return true; }
     bool start_array(std::size_t) override { return true; }
     bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception&) override {
+    bool parse_error(std::size_t position, const std::string& token,
+                     const nlohmann::detail::exception&) override {
       offset = position >= token.size() ? position - token.size() : 0;
       return false;
     }
@@ -253,13 +263,14 @@ size_t NumberOverflowOffset(const std::string& text) {
 // Parses a JSON text as the scenario loader does, into `doc`: nesting deeper than
 // kMaxJsonDepth (nlohmann recurses), syntax errors and numbers beyond a double at their line
 // and column, a NUL byte, duplicate keys at their pointer. False, with `errors`, on any.
-bool ParseJsonText(const std::string& path, const std::string& text, Json* doc, std::vector<Diagnostic>* errors) {
+bool ParseJsonText(const std::string& path, const std::string& text, Json* doc,
+                   std::vector<Diagnostic>* errors) {
   const size_t before = errors->size();
   if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {
     const auto [line, col] = LineColumn(text, deep);
     errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
-                                 " deep, found deeper nesting"});
+                       "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
+                           " deep, found deeper nesting"});
     return false;
   }
   try {
@@ -274,29 +285,31 @@ bool ParseJsonText(const std::string& path, const std::string& text, Json* doc, 
     message = EscapeBytes(message, /*escape_non_ascii=*/true);
     // e.byte is one past the character where parsing stopped.
     const auto [line, col] = LineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
-    errors->push_back(
-        {path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
+    errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col), message});
     return false;
   } catch (const Json::out_of_range& e) {
     // A number beyond double's range ("1e400"): nlohmann gives no position, a SAX pass does.
     const auto [line, col] = LineColumn(text, NumberOverflowOffset(text));
     std::string message = e.what();
     const size_t quote = message.find('\'');
-    const std::string literal = quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
+    const std::string literal =
+        quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
     errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "expected a number within the range of a double (about 1.8e308), found " + literal});
+                       "expected a number within the range of a double (about 1.8e308), found " + literal});
     return false;
   }
   // nlohmann's parser took a NUL byte for the end of the input: what follows was ignored.
   if (const size_t nul = text.find('\0'); nul != std::string::npos) {
     const auto [line, col] = LineColumn(text, nul);
     errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
-                             "unexpected NUL byte (\\x00): not a JSON text"});
+                       "unexpected NUL byte (\\x00): not a JSON text"});
     return false;
   }
   // The parser keeps the last of duplicate keys; which value is meant is the user's call.
   for (const DuplicateKey& d : FindDuplicateKeys(text)) {
-    errors->push_back({path, d.pointer, "duplicate key " + DescribeJson(Json(d.key)) + " in an object (which value is meant?)"});
+    errors->push_back(
+        {path, d.pointer,
+         "duplicate key " + DescribeJson(Json(d.key)) + " in an object (which value is meant?)"});
   }
   return errors->size() == before;
 }
@@ -305,8 +318,8 @@ bool ParseJsonText(const std::string& path, const std::string& text, Json* doc, 
 // or its "cost" member) checked as a scenario's `cost` is, into `cost`. Problems are
 // "FILE: /pointer: message" (or "FILE: line L, column C: message") diagnostics. Returns the
 // parameters object (null when the text did not parse).
-Json ParseCostFile(const std::string& name, const std::string& text, CostParams* cost, std::vector<Diagnostic>* errors,
-                   std::vector<Diagnostic>* warnings) {
+Json ParseCostFile(const std::string& name, const std::string& text, CostParams* cost,
+                   std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings) {
   Json doc;
   if (!ParseJsonText(name, text, &doc, errors)) return Json();
   std::string base;
@@ -328,7 +341,8 @@ Json ParseCostFile(const std::string& name, const std::string& text, CostParams*
 void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, DiagnosticSink* sink) {
   const std::string p = "/costFile";
   if (!v.is_string() || v.get<std::string>().empty()) {
-    sink->Error(p, "expected the name of a cost file (written by aqesim calibrate), found " + DescribeJson(v));
+    sink->Error(p,
+                "expected the name of a cost file (written by aqesim calibrate), found " + DescribeJson(v));
     return;
   }
   const std::string given = v.get<std::string>();
@@ -431,7 +445,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
         sink.Error("/estimated", "expected an array of JSON pointers, found " + DescribeJson(e));
       } else {
         for (size_t i = 0; i < e.size(); ++i) {
-          if (auto s = ReadString(e[i], "/estimated/" + std::to_string(i), &sink)) scenario->estimated.push_back(*s);
+          if (auto s = ReadString(e[i], "/estimated/" + std::to_string(i), &sink))
+            scenario->estimated.push_back(*s);
         }
       }
     }
@@ -473,7 +488,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   scenario->conf = ResolveSqlConf(scenario->raw_conf, &problems);
   for (const ConfProblem& problem : problems) {
     auto it = conf.find(problem.key);
-    const ConfOrigin origin = it != conf.end() ? it->second.second : ConfOrigin{ProblemOrigin::kDocument, path, "/conf"};
+    const ConfOrigin origin =
+        it != conf.end() ? it->second.second : ConfOrigin{ProblemOrigin::kDocument, path, "/conf"};
     AddProblem(&sink, problem.is_error, origin, problem.message);
   }
 
@@ -488,8 +504,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
       *cluster_value = *conf_value;
     } else if (*conf_value != *cluster_value) {
       sink.Warning(PointerAppend("/cluster", field),
-                   std::string("cluster ") + field + " (" + render(*cluster_value) + ") differs from " + key + " (" +
-                       render(*conf_value) + "); the cluster's value is used");
+                   std::string("cluster ") + field + " (" + render(*cluster_value) + ") differs from " + key +
+                       " (" + render(*conf_value) + "); the cluster's value is used");
     }
   };
   auto render_int = [](int64_t x) { return std::to_string(x); };
@@ -503,25 +519,27 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   if (!cluster.executor_timeline.empty() && !cluster_given.executors && !sc.executor_instances) {
     cluster.executors = PeakExecutors(cluster.executor_timeline);
   }
-  reconcile(cluster_given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores,
-            render_int);
+  reconcile(cluster_given.cores, "executorCores", "spark.executor.cores", sc.executor_cores,
+            &cluster.executor_cores, render_int);
   reconcile(cluster_given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
             &cluster.executor_memory_bytes, render_int);
   if (cluster.executor_timeline.empty()) {
     for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
                             std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {
       if (n > cluster.executors) {
-        sink.Warning(PointerAppend("/cluster", field), std::string(field) + " (" + std::to_string(n) +
-                                                           ") is more than the " + std::to_string(cluster.executors) +
-                                                           " executors: all of them are");
+        sink.Warning(PointerAppend("/cluster", field),
+                     std::string(field) + " (" + std::to_string(n) + ") is more than the " +
+                         std::to_string(cluster.executors) + " executors: all of them are");
       }
     }
   }
   if (sc.task_cpus > cluster.executor_cores) {
     const std::string message = "expected at least spark.task.cpus = " + std::to_string(sc.task_cpus) +
                                 " cores per executor, found " + std::to_string(cluster.executor_cores);
-    if (cluster_given.cores || !sc.executor_cores) sink.Error("/cluster/executorCores", message);
-    else AddProblem(&sink, true, origin_of("spark.executor.cores"), message);
+    if (cluster_given.cores || !sc.executor_cores)
+      sink.Error("/cluster/executorCores", message);
+    else
+      AddProblem(&sink, true, origin_of("spark.executor.cores"), message);
   }
 
   LoadResult result;
@@ -537,7 +555,6 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   return result;
 }
 
-
 }  // namespace
 
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
@@ -552,12 +569,14 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
   return LoadDocument(doc, path, overrides);
 }
 
-LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides) {
+LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path,
+                            const ConfOverrides& overrides) {
   // nlohmann::json keeps object keys sorted; problems come out in that order.
   return LoadDocument(Json(doc), path, overrides);
 }
 
-std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors) {
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path,
+                                                     std::vector<Diagnostic>* errors) {
   std::string text;
   if (const int err = ReadInputFile(path, &text); err != 0) {  // never blocks on a FIFO
     errors->push_back(Diagnostic{path, "", std::string("cannot read the cost file: ") + std::strerror(err)});

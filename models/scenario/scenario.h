@@ -5,10 +5,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster.h"
 #include "models/conf/spark_conf.h"
@@ -44,8 +43,8 @@ struct Scenario {
 /// One problem found while loading: printed as "FILE: POINTER: MESSAGE".
 struct Diagnostic {
   std::string file;
-  std::string pointer;  // JSON pointer ("/plan/left/sizes/3"); "" for the whole document
-  std::string message;  // "expected ..., found ..." (+ "; did you mean ...?")
+  std::string pointer;           // JSON pointer ("/plan/left/sizes/3"); "" for the whole document
+  std::string message;           // "expected ..., found ..." (+ "; did you mean ...?")
   std::string ToString() const;  // "FILE: POINTER: MESSAGE" (pointer omitted when empty)
 };
 
@@ -59,8 +58,8 @@ struct ConfOverrides {
 };
 
 struct LoadResult {
-  std::unique_ptr<Scenario> scenario;   // null when errors is non-empty
-  std::vector<Diagnostic> errors;       // every problem found, in document order
+  std::unique_ptr<Scenario> scenario;  // null when errors is non-empty
+  std::vector<Diagnostic> errors;      // every problem found, in document order
 };
 
 /// Loads and validates a scenario file. Never throws on bad input: every problem found is
@@ -71,9 +70,11 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
 /// checked as a scenario's `cost` and `costFile` are, with the same messages ("FILE:
 /// /pointer: message"); nullopt, with `errors`, when it cannot be read, is not JSON or has a
 /// bad or unknown parameter. Never blocks on a FIFO.
-std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors);
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path,
+                                                     std::vector<Diagnostic>* errors);
 /// Same, from an already-parsed document (`path` is used for messages and relative paths).
-LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path, const ConfOverrides& overrides);
+LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path,
+                            const ConfOverrides& overrides);
 
 }  // namespace aqesim
 

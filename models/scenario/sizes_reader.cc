@@ -25,9 +25,11 @@ std::string ResolvePath(const std::string& dir, const std::string& path) {
 }
 
 // Reports "... and N more problems" when a table had more than kMaxProblemsPerTable.
-void ReportOverflow(size_t problems, const std::string& pointer, const std::string& where, DiagnosticSink* sink) {
+void ReportOverflow(size_t problems, const std::string& pointer, const std::string& where,
+                    DiagnosticSink* sink) {
   if (problems > kMaxProblemsPerTable)
-    sink->Error(pointer, "... and " + std::to_string(problems - kMaxProblemsPerTable) + " more problems in " + where);
+    sink->Error(pointer,
+                "... and " + std::to_string(problems - kMaxProblemsPerTable) + " more problems in " + where);
 }
 
 std::optional<SizeMatrix> ReadMatrix(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
@@ -49,7 +51,8 @@ std::optional<SizeMatrix> ReadMatrix(const Json& v, const std::string& pointer, 
     const Json& row = v[i];
     const std::string row_pointer = PointerAppend(pointer, i);
     if (!row.is_array()) {
-      target()->Error(row_pointer, "expected a row of partition sizes (an array of byte counts), found " + DescribeJson(row));
+      target()->Error(row_pointer, "expected a row of partition sizes (an array of byte counts), found " +
+                                       DescribeJson(row));
       ++problems;
       continue;
     }
@@ -84,7 +87,8 @@ std::optional<SizeMatrix> ReadMatrix(const Json& v, const std::string& pointer, 
       m.at(static_cast<int>(i), static_cast<int>(j)) = cell;
       auto sum = CheckedAdd(total, cell);
       if (!sum) {
-        sink->Error(pointer, "expected partition sizes whose total is below 2^63 bytes, found a larger total");
+        sink->Error(pointer,
+                    "expected partition sizes whose total is below 2^63 bytes, found a larger total");
         return std::nullopt;
       }
       total = *sum;
@@ -106,11 +110,13 @@ std::optional<int64_t> ParseCsvCell(const std::string& cell, std::string* proble
     return std::nullopt;
   }
   const Json as_string(cell);
-  const std::string shown = cell.size() > 60 ? cell.substr(0, 57) + "..." : cell;  // a 10 MB cell is not echoed
+  const std::string shown =
+      cell.size() > 60 ? cell.substr(0, 57) + "..." : cell;  // a 10 MB cell is not echoed
   if (cell.find_first_not_of("0123456789") != std::string::npos) {
     if (cell[0] == '-' && cell.size() > 1 && cell.find_first_not_of("0123456789", 1) == std::string::npos)
       *problem = "expected a non-negative byte count, found " + shown;
-    else if (cell.find_first_not_of("0123456789.") == std::string::npos && cell.find('.') != std::string::npos)
+    else if (cell.find_first_not_of("0123456789.") == std::string::npos &&
+             cell.find('.') != std::string::npos)
       *problem = "expected a whole number of bytes, found " + shown;
     else
       *problem = "expected a non-negative integer byte count, found " + DescribeJson(as_string);
@@ -165,7 +171,8 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
     size_t start = 0;
     while (true) {
       const size_t comma = line.find(',', start);
-      fields.push_back(TrimSpaces(std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+      fields.push_back(TrimSpaces(std::string_view(line).substr(
+          start, comma == std::string::npos ? std::string::npos : comma - start)));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
@@ -174,8 +181,8 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
       width_line = line_number;
     } else if (fields.size() != width) {
       problem(line_number, 0,
-              "expected " + std::to_string(width) + " values like line " + std::to_string(width_line) + ", found " +
-                  std::to_string(fields.size()));
+              "expected " + std::to_string(width) + " values like line " + std::to_string(width_line) +
+                  ", found " + std::to_string(fields.size()));
       ++rows;
       continue;
     }
@@ -188,15 +195,18 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
         continue;
       }
       cells.push_back(*value);
-      if (auto sum = CheckedAdd(total, *value)) total = *sum;
-      else total_overflow = true;
+      if (auto sum = CheckedAdd(total, *value))
+        total = *sum;
+      else
+        total_overflow = true;
     }
   }
   if (problems > kMaxProblemsPerTable)
     sink->Add(true, resolved, "", pointer,
               "... and " + std::to_string(problems - kMaxProblemsPerTable) + " more problems in this file");
   if (rows == 0) {
-    sink->Error(pointer, "expected at least one row (one per map task) in " + Json(*path).dump() + ", found none");
+    sink->Error(pointer,
+                "expected at least one row (one per map task) in " + Json(*path).dump() + ", found none");
     return std::nullopt;
   }
   if (problems > 0) return std::nullopt;
@@ -211,10 +221,11 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
 }
 
 // A non-empty array of byte counts; nullopt after reporting problems.
-std::optional<std::vector<int64_t>> ReadByteArray(const Json& v, const std::string& pointer, std::string_view what,
-                                                  DiagnosticSink* sink) {
+std::optional<std::vector<int64_t>> ReadByteArray(const Json& v, const std::string& pointer,
+                                                  std::string_view what, DiagnosticSink* sink) {
   if (!v.is_array() || v.empty()) {
-    sink->Error(pointer, "expected " + std::string(what) + " (a non-empty array of byte counts), found " + DescribeJson(v));
+    sink->Error(pointer, "expected " + std::string(what) + " (a non-empty array of byte counts), found " +
+                             DescribeJson(v));
     return std::nullopt;
   }
   const size_t before = sink->error_count();
@@ -236,13 +247,14 @@ std::optional<std::vector<int64_t>> ReadByteArray(const Json& v, const std::stri
 }
 
 std::string CellsMessage(int64_t rows, int64_t columns) {
-  return "expected at most " + std::to_string(kMaxSizeMatrixCells) + " cells (map tasks x partitions), found " +
-         std::to_string(rows) + " x " + std::to_string(columns);
+  return "expected at most " + std::to_string(kMaxSizeMatrixCells) +
+         " cells (map tasks x partitions), found " + std::to_string(rows) + " x " + std::to_string(columns);
 }
 
 std::optional<MarginalsSizes> ReadMarginals(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
   if (!v.is_object()) {
-    sink->Error(pointer, "expected an object with \"mapBytes\" and \"partitionBytes\", found " + DescribeJson(v));
+    sink->Error(pointer,
+                "expected an object with \"mapBytes\" and \"partitionBytes\", found " + DescribeJson(v));
     return std::nullopt;
   }
   CheckFields(v, pointer, {"mapBytes", "partitionBytes"}, "marginals", sink);
@@ -257,17 +269,19 @@ std::optional<MarginalsSizes> ReadMarginals(const Json& v, const std::string& po
   if (v.contains("mapBytes"))
     map_bytes = ReadByteArray(v["mapBytes"], PointerAppend(pointer, "mapBytes"), "bytes per map task", sink);
   if (v.contains("partitionBytes"))
-    partition_bytes =
-        ReadByteArray(v["partitionBytes"], PointerAppend(pointer, "partitionBytes"), "bytes per partition", sink);
+    partition_bytes = ReadByteArray(v["partitionBytes"], PointerAppend(pointer, "partitionBytes"),
+                                    "bytes per partition", sink);
   if (!complete || !map_bytes || !partition_bytes) return std::nullopt;
   const int64_t map_total = std::accumulate(map_bytes->begin(), map_bytes->end(), int64_t{0});
-  const int64_t partition_total = std::accumulate(partition_bytes->begin(), partition_bytes->end(), int64_t{0});
+  const int64_t partition_total =
+      std::accumulate(partition_bytes->begin(), partition_bytes->end(), int64_t{0});
   if (map_total != partition_total) {
-    sink->Error(pointer, "expected mapBytes and partitionBytes with equal totals, found " + std::to_string(map_total) +
-                             " and " + std::to_string(partition_total));
+    sink->Error(pointer, "expected mapBytes and partitionBytes with equal totals, found " +
+                             std::to_string(map_total) + " and " + std::to_string(partition_total));
     return std::nullopt;
   }
-  const int64_t rows = static_cast<int64_t>(map_bytes->size()), columns = static_cast<int64_t>(partition_bytes->size());
+  const int64_t rows = static_cast<int64_t>(map_bytes->size()),
+                columns = static_cast<int64_t>(partition_bytes->size());
   if (rows * columns > kMaxSizeMatrixCells) {
     sink->Error(pointer, CellsMessage(rows, columns));
     return std::nullopt;
@@ -319,7 +333,8 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
       sink->Warning(field("totalBytes"), "\"totalBytes\" has no effect when \"mapBytes\" is given");
   }
   if (v.contains("exponent")) {
-    if (auto e = ReadNumber(v["exponent"], field("exponent"), [](double x) { return x >= 0; }, "a number >= 0", sink))
+    if (auto e = ReadNumber(
+            v["exponent"], field("exponent"), [](double x) { return x >= 0; }, "a number >= 0", sink))
       g.exponent = *e;
   }
   if (v.contains("hotPartitions")) {
@@ -342,13 +357,15 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
       g.hot_count = static_cast<int>(*n);
   }
   if (v.contains("hotFraction")) {
-    if (auto f = ReadNumber(v["hotFraction"], field("hotFraction"), [](double x) { return x >= 0 && x <= 1; },
-                            "a number from 0 to 1", sink))
+    if (auto f = ReadNumber(
+            v["hotFraction"], field("hotFraction"), [](double x) { return x >= 0 && x <= 1; },
+            "a number from 0 to 1", sink))
       g.hot_fraction = *f;
   }
   if (v.contains("noise")) {
-    if (auto f = ReadNumber(v["noise"], field("noise"), [](double x) { return x >= 0 && x < 1; },
-                            "a number from 0 up to (not including) 1", sink))
+    if (auto f = ReadNumber(
+            v["noise"], field("noise"), [](double x) { return x >= 0 && x < 1; },
+            "a number from 0 up to (not including) 1", sink))
       g.noise = *f;
   }
   if (v.contains("seed")) g.seed = ReadUnsigned(v["seed"], field("seed"), "a non-negative integer", sink);
@@ -356,10 +373,11 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
   // Parameters of another distribution are almost certainly a mistake: warn.
   const std::string dist_name = g.distribution == GenerateSizes::Distribution::kUniform ? "uniform"
                                 : g.distribution == GenerateSizes::Distribution::kZipf  ? "zipf"
-                                                                                         : "hotKeys";
+                                                                                        : "hotKeys";
   auto unused = [&](const char* name) {
     if (v.contains(name))
-      sink->Warning(field(name), std::string("\"") + name + "\" has no effect with distribution \"" + dist_name + "\"");
+      sink->Warning(field(name),
+                    std::string("\"") + name + "\" has no effect with distribution \"" + dist_name + "\"");
   };
   if (g.distribution != GenerateSizes::Distribution::kZipf) unused("exponent");
   if (g.distribution != GenerateSizes::Distribution::kHotKeys) {
@@ -370,12 +388,14 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
     sink->Warning(field("hotCount"), "\"hotCount\" has no effect when \"hotPartitions\" is given");
   }
 
-  const int64_t rows = g.map_tasks ? *g.map_tasks : g.map_bytes ? static_cast<int64_t>(g.map_bytes->size()) : 0;
+  const int64_t rows = g.map_tasks   ? *g.map_tasks
+                       : g.map_bytes ? static_cast<int64_t>(g.map_bytes->size())
+                                     : 0;
   // Generated shuffles are streamed by the engine (shuffle_sizes.h), not materialised.
   if (rows > 0 && g.partitions && rows * *g.partitions > kMaxGeneratedCells)
     sink->Error(pointer, "expected at most " + std::to_string(kMaxGeneratedCells) +
-                             " cells (map tasks x partitions) in a generated shuffle, found " + std::to_string(rows) +
-                             " x " + std::to_string(*g.partitions));
+                             " cells (map tasks x partitions) in a generated shuffle, found " +
+                             std::to_string(rows) + " x " + std::to_string(*g.partitions));
   if (sink->error_count() != before) return std::nullopt;
   return g;
 }
@@ -385,8 +405,9 @@ std::optional<GenerateSizes> ReadGenerate(const Json& v, const std::string& poin
 std::optional<SizesSpec> ReadSizes(const Json& v, const std::string& pointer, const std::string& scenario_dir,
                                    DiagnosticSink* sink) {
   if (!v.is_object()) {
-    sink->Error(pointer, "expected an object with one of \"matrix\", \"csv\", \"marginals\" or \"generate\", found " +
-                             DescribeJson(v));
+    sink->Error(pointer,
+                "expected an object with one of \"matrix\", \"csv\", \"marginals\" or \"generate\", found " +
+                    DescribeJson(v));
     return std::nullopt;
   }
   CheckFields(v, pointer, kSizesForms, "sizes", sink);
@@ -424,10 +445,10 @@ std::optional<SizesSpec> ReadSizes(const Json& v, const std::string& pointer, co
   } else {
     auto g = ReadGenerate(body, body_pointer, sink);
     if (!g) return std::nullopt;
-    spec.source = std::string("generate ") +
-                  (g->distribution == GenerateSizes::Distribution::kUniform ? "uniform"
-                   : g->distribution == GenerateSizes::Distribution::kZipf  ? "zipf"
-                                                                             : "hotKeys");
+    spec.source =
+        std::string("generate ") + (g->distribution == GenerateSizes::Distribution::kUniform ? "uniform"
+                                    : g->distribution == GenerateSizes::Distribution::kZipf  ? "zipf"
+                                                                                             : "hotKeys");
     spec.form = std::move(*g);
   }
   return spec;

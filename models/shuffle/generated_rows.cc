@@ -32,7 +32,8 @@ inline uint32_t BucketOf(long double r) {
 // quota is in [0, total] (share <= 1, rounding is monotone), so truncation is the floor.
 template <typename Truncate>
 [[gnu::always_inline]] inline int64_t SplitFloorsBody(int64_t total, std::span<const double> weights,
-                                                     std::span<int64_t> out, SplitScratch* scratch, Truncate trunc) {
+                                                      std::span<int64_t> out, SplitScratch* scratch,
+                                                      Truncate trunc) {
   const size_t n = weights.size();
   long double sum_w = 0;
   for (double w : weights) sum_w += w > 0 ? w : 0;
@@ -73,7 +74,8 @@ int64_t SplitFloorsGeneric(int64_t total, std::span<const double> weights, std::
 }
 #endif
 
-int64_t SplitFloors(int64_t total, std::span<const double> weights, std::span<int64_t> out, SplitScratch* scratch) {
+int64_t SplitFloors(int64_t total, std::span<const double> weights, std::span<int64_t> out,
+                    SplitScratch* scratch) {
 #if defined(__x86_64__) && defined(__GNUC__)
   static const bool sse3 = __builtin_cpu_supports("sse3");
   if (sse3) return SplitFloorsSse3(total, weights, out, scratch);
@@ -121,7 +123,8 @@ Selection SelectKth(size_t k, SplitScratch* scratch) {
 
 // Over-assigned through rounding: take bytes back from the smallest remainders (ties: the
 // cells farthest from tie_start first), cycling until the total is exact.
-void TakeBack(int64_t deficit, const std::vector<long double>& rem, size_t tie_start, std::span<int64_t> out) {
+void TakeBack(int64_t deficit, const std::vector<long double>& rem, size_t tie_start,
+              std::span<int64_t> out) {
   const size_t n = out.size();
   const size_t t = tie_start % n;
   std::vector<size_t> order(n);
@@ -202,8 +205,8 @@ std::vector<double> GeneratedColumnWeights(const GenerateSizes& g, int partition
   return w;
 }
 
-GeneratedRowStream::GeneratedRowStream(const GenerateSizes& g, int map_tasks, int partitions, int64_t total_bytes,
-                                       uint64_t seed)
+GeneratedRowStream::GeneratedRowStream(const GenerateSizes& g, int map_tasks, int partitions,
+                                       int64_t total_bytes, uint64_t seed)
     : noise_(g.noise), rng_(seed) {
   map_tasks = std::max(map_tasks, 1);
   partitions = std::max(partitions, 1);
@@ -222,7 +225,8 @@ GeneratedRowStream::GeneratedRowStream(const GenerateSizes& g, int map_tasks, in
 }
 
 void GeneratedRowStream::Checkpoint() {
-  if (next_map_ % kCheckpointRows == 0 && static_cast<size_t>(next_map_ / kCheckpointRows) == checkpoints_.size())
+  if (next_map_ % kCheckpointRows == 0 &&
+      static_cast<size_t>(next_map_ / kCheckpointRows) == checkpoints_.size())
     checkpoints_.push_back(rng_);
 }
 
@@ -273,8 +277,10 @@ const GeneratedRowStream::SplitPlan& GeneratedRowStream::PlanFor(int64_t total) 
   const uint16_t* bucket = scratch_.bucket.data();
   for (size_t i = 0; i < n; ++i) {
     if (bucket[i] < s.bucket) continue;
-    if (bucket[i] > s.bucket || rem[i] > s.v) p.above.push_back(static_cast<int32_t>(i));
-    else if (rem[i] == s.v) p.at.push_back(static_cast<int32_t>(i));
+    if (bucket[i] > s.bucket || rem[i] > s.v)
+      p.above.push_back(static_cast<int32_t>(i));
+    else if (rem[i] == s.v)
+      p.at.push_back(static_cast<int32_t>(i));
   }
   p.need_at = k - p.above.size();
   return p;
@@ -302,8 +308,8 @@ void GeneratedRowStream::NextRow(std::span<int64_t> out) {
   for (int32_t i : p.above) ++out[i];
   if (p.need_at > 0) {
     const size_t m = p.at.size();
-    size_t j = static_cast<size_t>(std::lower_bound(p.at.begin(), p.at.end(), static_cast<int32_t>(tie_start)) -
-                                   p.at.begin());
+    size_t j = static_cast<size_t>(
+        std::lower_bound(p.at.begin(), p.at.end(), static_cast<int32_t>(tie_start)) - p.at.begin());
     for (size_t c = 0; c < p.need_at; ++c, ++j) {
       if (j == m) j = 0;
       ++out[p.at[j]];

@@ -46,7 +46,8 @@ class GeneratedRowStream {
  public:
   /// Same arguments as GenerateSizeMatrix: map_tasks and partitions are clamped to >= 1;
   /// total_bytes is ignored when g.map_bytes has map_tasks entries (they are the row sums).
-  GeneratedRowStream(const GenerateSizes& g, int map_tasks, int partitions, int64_t total_bytes, uint64_t seed);
+  GeneratedRowStream(const GenerateSizes& g, int map_tasks, int partitions, int64_t total_bytes,
+                     uint64_t seed);
 
   int num_maps() const { return static_cast<int>(row_totals_.size()); }
   int num_reducers() const { return static_cast<int>(column_weights_.size()); }

@@ -8,7 +8,8 @@ namespace aqesim {
 // Both functions are implemented by generated_rows.h (allocation-free split, row stream);
 // the results are the ones documented in generators.h, bit for bit.
 
-std::vector<int64_t> SplitByLargestRemainder(int64_t total, std::span<const double> weights, size_t tie_start) {
+std::vector<int64_t> SplitByLargestRemainder(int64_t total, std::span<const double> weights,
+                                             size_t tie_start) {
   std::vector<int64_t> out(weights.size(), 0);
   SplitScratch scratch;
   SplitByLargestRemainderInto(total, weights, tie_start, out, &scratch);

@@ -25,7 +25,8 @@ inline constexpr int64_t kMaxSizeMatrixCells = 200'000'000;
 /// `total` (largest-remainder method). Ties between equal remainders go to the index that
 /// comes first counting from `tie_start` (so rows can rotate which cell gets the odd byte).
 /// All-zero weights split evenly. Empty `weights` returns {} (total must then be 0).
-std::vector<int64_t> SplitByLargestRemainder(int64_t total, std::span<const double> weights, size_t tie_start = 0);
+std::vector<int64_t> SplitByLargestRemainder(int64_t total, std::span<const double> weights,
+                                             size_t tie_start = 0);
 
 /// The `generate` matrix: `map_tasks` rows x `partitions` columns (both >= 1), total
 /// `total_bytes` (ignored when g.map_bytes is given: its entries are the row sums).

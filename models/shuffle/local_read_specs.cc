@@ -16,11 +16,13 @@ std::vector<int> EquallyDivide(int num_elements, int num_buckets) {
   return starts;
 }
 
-std::vector<ShufflePartitionSpec> LocalShuffleReadSpecs(int num_mappers, int num_reducers, int advisory_parallelism) {
+std::vector<ShufflePartitionSpec> LocalShuffleReadSpecs(int num_mappers, int num_reducers,
+                                                        int advisory_parallelism) {
   std::vector<ShufflePartitionSpec> specs;
   if (num_mappers <= 0 || advisory_parallelism <= 0) return specs;
   if (advisory_parallelism >= num_mappers) {
-    const std::vector<int> cuts = EquallyDivide(num_reducers, std::max(1, advisory_parallelism / num_mappers));
+    const std::vector<int> cuts =
+        EquallyDivide(num_reducers, std::max(1, advisory_parallelism / num_mappers));
     specs.reserve(static_cast<size_t>(num_mappers) * cuts.size());
     for (int m = 0; m < num_mappers; ++m) {
       for (size_t k = 0; k < cuts.size(); ++k) {

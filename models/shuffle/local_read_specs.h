@@ -25,7 +25,8 @@ std::vector<int> EquallyDivide(int num_elements, int num_buckets);
 ///    EquallyDivide(num_reducers, advisory / num_mappers) -> num_mappers * (advisory / num_mappers) tasks
 ///  otherwise: CoalescedMapper specs over EquallyDivide(num_mappers, advisory) -> advisory tasks
 /// num_mappers <= 0 or advisory_parallelism <= 0 gives {}.
-std::vector<ShufflePartitionSpec> LocalShuffleReadSpecs(int num_mappers, int num_reducers, int advisory_parallelism);
+std::vector<ShufflePartitionSpec> LocalShuffleReadSpecs(int num_mappers, int num_reducers,
+                                                        int advisory_parallelism);
 
 }  // namespace aqesim
 

@@ -61,7 +61,8 @@ void FindAtLeastGeneric(const int64_t* v, size_t n, int64_t threshold, std::vect
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + r));
     int mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(x, below)));
     while (mask != 0) {
-      out->push_back(static_cast<int32_t>(r + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)))));
+      out->push_back(
+          static_cast<int32_t>(r + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)))));
       mask &= mask - 1;
     }
   }
@@ -91,7 +92,8 @@ RowScan ScanRow(const int64_t* v, size_t n, int64_t threshold) {
 ReportedShuffleSizes::Builder::Builder(int num_reducers, const MapStatusConfig& config, MapStatusMode mode)
     : config_(config), acc_(static_cast<size_t>(std::max(num_reducers, 0)), 0) {
   out_.num_reducers_ = std::max(num_reducers, 0);
-  out_.kind_ = mode == MapStatusMode::kExact ? MapStatusKind::kExact : ChooseMapStatusKind(num_reducers, config);
+  out_.kind_ =
+      mode == MapStatusMode::kExact ? MapStatusKind::kExact : ChooseMapStatusKind(num_reducers, config);
   if (out_.kind_ == MapStatusKind::kHighlyCompressed) {
     out_.bitmap_words_per_map_ = (static_cast<size_t>(out_.num_reducers_) + 63) / 64;
     out_.huge_offsets_.push_back(0);
@@ -102,8 +104,12 @@ void ReportedShuffleSizes::Builder::Reserve(int num_maps) {
   const size_t maps = static_cast<size_t>(std::max(num_maps, 0));
   const size_t cells = maps * static_cast<size_t>(out_.num_reducers_);
   switch (out_.kind_) {
-    case MapStatusKind::kCompressed: out_.codes_.reserve(cells); break;
-    case MapStatusKind::kExact: out_.exact_.reserve(cells); break;
+    case MapStatusKind::kCompressed:
+      out_.codes_.reserve(cells);
+      break;
+    case MapStatusKind::kExact:
+      out_.exact_.reserve(cells);
+      break;
     case MapStatusKind::kHighlyCompressed:
       out_.map_avg_bytes_.reserve(maps);
       out_.huge_offsets_.reserve(maps + 1);
@@ -115,9 +121,15 @@ void ReportedShuffleSizes::Builder::Reserve(int num_maps) {
 void ReportedShuffleSizes::Builder::AddMap(std::span<const int64_t> block_sizes_bytes) {
   assert(block_sizes_bytes.size() == static_cast<size_t>(out_.num_reducers_));
   switch (out_.kind_) {
-    case MapStatusKind::kCompressed: AddCompressed(block_sizes_bytes); break;
-    case MapStatusKind::kHighlyCompressed: AddHighlyCompressed(block_sizes_bytes); break;
-    case MapStatusKind::kExact: AddExact(block_sizes_bytes); break;
+    case MapStatusKind::kCompressed:
+      AddCompressed(block_sizes_bytes);
+      break;
+    case MapStatusKind::kHighlyCompressed:
+      AddHighlyCompressed(block_sizes_bytes);
+      break;
+    case MapStatusKind::kExact:
+      AddExact(block_sizes_bytes);
+      break;
   }
   ++out_.num_maps_;
 }
@@ -236,18 +248,24 @@ ReportedShuffleSizes ReportedShuffleSizes::FromMatrix(const SizeMatrix& matrix, 
 }
 
 int64_t ReportedShuffleSizes::SizeForBlock(int map, int reducer) const {
-  const size_t cell = static_cast<size_t>(map) * static_cast<size_t>(num_reducers_) + static_cast<size_t>(reducer);
+  const size_t cell =
+      static_cast<size_t>(map) * static_cast<size_t>(num_reducers_) + static_cast<size_t>(reducer);
   switch (kind_) {
-    case MapStatusKind::kCompressed: return DecompressSize(codes_[cell]);
-    case MapStatusKind::kExact: return exact_[cell];
-    case MapStatusKind::kHighlyCompressed: break;
+    case MapStatusKind::kCompressed:
+      return DecompressSize(codes_[cell]);
+    case MapStatusKind::kExact:
+      return exact_[cell];
+    case MapStatusKind::kHighlyCompressed:
+      break;
   }
-  const uint64_t word = empty_bits_[static_cast<size_t>(map) * bitmap_words_per_map_ + (static_cast<size_t>(reducer) >> 6)];
+  const uint64_t word =
+      empty_bits_[static_cast<size_t>(map) * bitmap_words_per_map_ + (static_cast<size_t>(reducer) >> 6)];
   if ((word >> (reducer & 63)) & 1u) return 0;
   const auto first = huge_reducers_.begin() + huge_offsets_[map];
   const auto last = huge_reducers_.begin() + huge_offsets_[map + 1];
   const auto it = std::lower_bound(first, last, reducer);
-  if (it != last && *it == reducer) return DecompressSize(huge_codes_[static_cast<size_t>(it - huge_reducers_.begin())]);
+  if (it != last && *it == reducer)
+    return DecompressSize(huge_codes_[static_cast<size_t>(it - huge_reducers_.begin())]);
   return map_avg_bytes_[map];
 }
 

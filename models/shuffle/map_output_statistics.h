@@ -76,13 +76,13 @@ class ReportedShuffleSizes {
   ///                              + huge map: kHugeMapBaseBytes + kHugeMapEntryBytes per huge block
   ///   exact                      kStatusObjectBytes + kArrayHeaderBytes + 8 * R
   int64_t DriverMemoryBytes() const { return driver_memory_bytes_; }
-  static constexpr int64_t kStatusObjectBytes = 48;     // header + location + mapTaskId + refs
+  static constexpr int64_t kStatusObjectBytes = 48;  // header + location + mapTaskId + refs
   static constexpr int64_t kArrayHeaderBytes = 16;
-  static constexpr int64_t kHcmsFieldBytes = 16;        // avgSize + numNonEmptyBlocks + padding
+  static constexpr int64_t kHcmsFieldBytes = 16;  // avgSize + numNonEmptyBlocks + padding
   static constexpr int64_t kRoaringBaseBytes = 48;
   static constexpr int64_t kRoaringContainerBytes = 16;
   static constexpr int64_t kHugeMapBaseBytes = 48;
-  static constexpr int64_t kHugeMapEntryBytes = 48;     // hash node + boxed Integer key
+  static constexpr int64_t kHugeMapEntryBytes = 48;  // hash node + boxed Integer key
 
   /// Blocks the driver visits to aggregate the statistics: num_maps * num_reducers
   /// (getStatistics calls getSizeForBlock once per block).
@@ -102,9 +102,9 @@ class ReportedShuffleSizes {
   // kHighlyCompressed.
   std::vector<int64_t> map_avg_bytes_;
   size_t bitmap_words_per_map_ = 0;
-  std::vector<uint64_t> empty_bits_;       // num_maps x bitmap_words_per_map_
-  std::vector<int64_t> huge_offsets_;      // num_maps + 1 offsets into huge_*
-  std::vector<int32_t> huge_reducers_;     // ascending within a map
+  std::vector<uint64_t> empty_bits_;    // num_maps x bitmap_words_per_map_
+  std::vector<int64_t> huge_offsets_;   // num_maps + 1 offsets into huge_*
+  std::vector<int32_t> huge_reducers_;  // ascending within a map
   std::vector<uint8_t> huge_codes_;
   // kExact: num_maps x num_reducers sizes, row-major.
   std::vector<int64_t> exact_;
@@ -135,6 +135,5 @@ class ReportedShuffleSizes::Builder {
 };
 
 }  // namespace aqesim
-
 
 #endif  // AQESIM_MODELS_SHUFFLE_MAP_OUTPUT_STATISTICS_H_

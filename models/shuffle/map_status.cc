@@ -44,7 +44,10 @@ struct CodecTables {
       }
       while (hi - lo > 1) {  // invariant: code(lo) < k <= code(hi)
         const int64_t mid = lo + (hi - lo) / 2;
-        if (CompressSizeByFormula(mid) >= k) hi = mid; else lo = mid;
+        if (CompressSizeByFormula(mid) >= k)
+          hi = mid;
+        else
+          lo = mid;
       }
       min_size_for_code[k] = hi;
     }
@@ -99,16 +102,19 @@ OrderStats SelectOrderStats(std::span<const int64_t> sizes, int m) {
 
 std::string_view MapStatusKindName(MapStatusKind kind) {
   switch (kind) {
-    case MapStatusKind::kCompressed: return "CompressedMapStatus";
-    case MapStatusKind::kHighlyCompressed: return "HighlyCompressedMapStatus";
-    case MapStatusKind::kExact: return "exact";
+    case MapStatusKind::kCompressed:
+      return "CompressedMapStatus";
+    case MapStatusKind::kHighlyCompressed:
+      return "HighlyCompressedMapStatus";
+    case MapStatusKind::kExact:
+      return "exact";
   }
   return "exact";
 }
 
 MapStatusKind ChooseMapStatusKind(int num_reducers, const MapStatusConfig& config) {
   return num_reducers > config.min_num_partitions_to_highly_compress ? MapStatusKind::kHighlyCompressed
-                                                                      : MapStatusKind::kCompressed;
+                                                                     : MapStatusKind::kCompressed;
 }
 
 uint8_t CompressSizeByFormula(int64_t size_bytes) {
@@ -159,7 +165,8 @@ int64_t IntegerThreshold(double threshold_bytes) {
   return static_cast<int64_t>(std::ceil(threshold_bytes));
 }
 
-double HighlyCompressedThresholdBytes(std::span<const int64_t> block_sizes_bytes, const MapStatusConfig& config) {
+double HighlyCompressedThresholdBytes(std::span<const int64_t> block_sizes_bytes,
+                                      const MapStatusConfig& config) {
   const double accurate = static_cast<double>(config.accurate_block_threshold_bytes);
   if (!(config.accurate_block_skewed_factor > 0) || block_sizes_bytes.empty()) return accurate;
   const int m = std::max(1, config.max_accurate_skewed_block_number);

@@ -113,7 +113,8 @@ class HighlyCompressedMapStatus {
 };
 
 /// The HCMS threshold of one map's block sizes (see threshold_bytes()).
-double HighlyCompressedThresholdBytes(std::span<const int64_t> block_sizes_bytes, const MapStatusConfig& config);
+double HighlyCompressedThresholdBytes(std::span<const int64_t> block_sizes_bytes,
+                                      const MapStatusConfig& config);
 
 /// The smallest int64 t with (double)t >= threshold, so that for every size s that is exact
 /// in double, `s < t` is Spark's `s < threshold` (long promoted to double).

@@ -17,7 +17,8 @@ std::string SpecTypeName(const ShufflePartitionSpec& spec) {
       spec);
 }
 
-std::vector<ShufflePartitionSpec> DefaultReadSpecs(int num_reducers, const std::vector<int64_t>* bytes_by_partition_id) {
+std::vector<ShufflePartitionSpec> DefaultReadSpecs(int num_reducers,
+                                                   const std::vector<int64_t>* bytes_by_partition_id) {
   std::vector<ShufflePartitionSpec> out;
   if (num_reducers <= 0) return out;
   out.reserve(static_cast<size_t>(num_reducers));

@@ -75,7 +75,8 @@ int SpecIndex(const ShufflePartitionSpec& spec) {
   return -1;
 }
 
-CoalesceResult CoalesceWithSkew(const StatsList& stats, const SpecsList& specs, int64_t target, int64_t min_size) {
+CoalesceResult CoalesceWithSkew(const StatsList& stats, const SpecsList& specs, int64_t target,
+                                int64_t min_size) {
   for (size_t s = 0; s < stats.size(); ++s) {
     if (!stats[s] || !specs[s]) return Unchanged();
   }
@@ -113,8 +114,8 @@ CoalesceResult CoalesceWithSkew(const StatsList& stats, const SpecsList& specs, 
     if (idx[i - 1] == idx[i]) {
       // A skew section begins at position i-1: coalesce what lies before it ...
       if (i - 1 > start) {
-        AppendWithDataSize(CoalesceRange(idx[start], idx[i], all, target, min_size, /*allow_empty=*/true), stats,
-                           &result.specs_per_shuffle);
+        AppendWithDataSize(CoalesceRange(idx[start], idx[i], all, target, min_size, /*allow_empty=*/true),
+                           stats, &result.specs_per_shuffle);
       }
       // ... and keep the section's specs as they are.
       size_t run_end = i + 1;
@@ -125,13 +126,14 @@ CoalesceResult CoalesceWithSkew(const StatsList& stats, const SpecsList& specs, 
       start = run_end;
       i = run_end;
     } else {
-      if (idx[i] != idx[i - 1] + 1) return Error("partition indices outside skew sections must be consecutive");
+      if (idx[i] != idx[i - 1] + 1)
+        return Error("partition indices outside skew sections must be consecutive");
       ++i;
     }
   }
   if (start < n) {
-    AppendWithDataSize(CoalesceRange(idx[start], idx[n - 1] + 1, all, target, min_size, /*allow_empty=*/true), stats,
-                       &result.specs_per_shuffle);
+    AppendWithDataSize(CoalesceRange(idx[start], idx[n - 1] + 1, all, target, min_size, /*allow_empty=*/true),
+                       stats, &result.specs_per_shuffle);
   }
   if (result.specs_per_shuffle[0].size() >= n) return Unchanged();
   result.status = CoalesceResult::Status::kCoalesced;
@@ -166,14 +168,13 @@ CoalesceResult CoalescePartitions(const StatsList& bytes_by_partition_id, const 
                   : CoalesceWithSkew(bytes_by_partition_id, input_specs, target, min_partition_size_bytes);
 }
 
-std::vector<CoalescedPartitionSpec> CoalesceRange(int start, int end,
-                                                  const std::vector<const std::vector<int64_t>*>& bytes_by_partition_id,
-                                                  int64_t target_size_bytes, int64_t min_partition_size_bytes,
-                                                  bool allow_empty) {
+std::vector<CoalescedPartitionSpec> CoalesceRange(
+    int start, int end, const std::vector<const std::vector<int64_t>*>& bytes_by_partition_id,
+    int64_t target_size_bytes, int64_t min_partition_size_bytes, bool allow_empty) {
   std::vector<CoalescedPartitionSpec> out;
-  int64_t cur = 0;          // bytes of the open group
-  int open_start = start;   // first reducer of the open group
-  int64_t prev_group = 0;   // bytes of the most recently closed group
+  int64_t cur = 0;         // bytes of the open group
+  int open_start = start;  // first reducer of the open group
+  int64_t prev_group = 0;  // bytes of the most recently closed group
   for (int i = start; i < end; ++i) {
     int64_t size = 0;
     for (const auto* bytes : bytes_by_partition_id) size += (*bytes)[static_cast<size_t>(i)];
@@ -190,7 +191,8 @@ std::vector<CoalescedPartitionSpec> CoalesceRange(int start, int end,
           cur += size;
         }
       } else {
-        if (cur > 0) out.push_back(CoalescedPartitionSpec{open_start, i, std::nullopt});  // never emit empty groups
+        if (cur > 0)
+          out.push_back(CoalescedPartitionSpec{open_start, i, std::nullopt});  // never emit empty groups
         open_start = i;
         prev_group = cur;
         cur = size;
@@ -238,11 +240,13 @@ std::vector<int> SplitSizeListByTargetSize(std::span<const int64_t> sizes, int64
 }
 
 std::optional<std::vector<PartialReducerPartitionSpec>> CreateSkewPartitionSpecs(
-    int reducer, std::span<const int64_t> map_sizes_bytes, int64_t target_size_bytes, double small_partition_factor) {
+    int reducer, std::span<const int64_t> map_sizes_bytes, int64_t target_size_bytes,
+    double small_partition_factor) {
   for (int64_t s : map_sizes_bytes) {
     if (s < 0) return std::nullopt;  // a missing map output
   }
-  const std::vector<int> starts = SplitSizeListByTargetSize(map_sizes_bytes, target_size_bytes, small_partition_factor);
+  const std::vector<int> starts =
+      SplitSizeListByTargetSize(map_sizes_bytes, target_size_bytes, small_partition_factor);
   if (starts.size() <= 1) return std::nullopt;
   std::vector<PartialReducerPartitionSpec> out;
   out.reserve(starts.size());
@@ -257,7 +261,8 @@ std::optional<std::vector<PartialReducerPartitionSpec>> CreateSkewPartitionSpecs
   return out;
 }
 
-std::vector<int> MinNumPartitionsByGroup(int min_num_partitions, const std::vector<int64_t>& group_total_bytes) {
+std::vector<int> MinNumPartitionsByGroup(int min_num_partitions,
+                                         const std::vector<int64_t>& group_total_bytes) {
   const int floor_one = std::max(min_num_partitions, 1);
   if (group_total_bytes.size() <= 1) return std::vector<int>(group_total_bytes.size(), floor_one);
   int64_t total = 0;

@@ -48,18 +48,17 @@ int64_t CoalesceTargetSize(int64_t total_bytes, int min_num_partitions, int64_t 
 ///  input_specs: per shuffle, its existing AQE read specs (after skew splitting) or nullopt.
 ///  Both lists have one entry per shuffle of the group (a length mismatch is an error).
 /// Without input specs: coalesceWithoutSkew; if any list is given: coalesceWithSkew.
-CoalesceResult CoalescePartitions(const std::vector<std::optional<std::vector<int64_t>>>& bytes_by_partition_id,
-                                  const std::vector<std::optional<std::vector<ShufflePartitionSpec>>>& input_specs,
-                                  int64_t advisory_target_size_bytes, int min_num_partitions,
-                                  int64_t min_partition_size_bytes);
+CoalesceResult CoalescePartitions(
+    const std::vector<std::optional<std::vector<int64_t>>>& bytes_by_partition_id,
+    const std::vector<std::optional<std::vector<ShufflePartitionSpec>>>& input_specs,
+    int64_t advisory_target_size_bytes, int min_num_partitions, int64_t min_partition_size_bytes);
 
 /// The packing loop (spec §4.4) over reducers [start, end) of the given shuffles (sizes summed
 /// per reducer across them), returning the coalesced ranges (data_size_bytes unset). With
 /// allow_empty=false and nothing emitted, one range over [start, end) is forced.
-std::vector<CoalescedPartitionSpec> CoalesceRange(int start, int end,
-                                                  const std::vector<const std::vector<int64_t>*>& bytes_by_partition_id,
-                                                  int64_t target_size_bytes, int64_t min_partition_size_bytes,
-                                                  bool allow_empty);
+std::vector<CoalescedPartitionSpec> CoalesceRange(
+    int start, int end, const std::vector<const std::vector<int64_t>*>& bytes_by_partition_id,
+    int64_t target_size_bytes, int64_t min_partition_size_bytes, bool allow_empty);
 
 /// splitSizeListByTargetSize (spec §4.6): start indices of the pieces the list is cut into
 /// (always begins with 0; one element = no split).
@@ -75,7 +74,8 @@ std::optional<std::vector<PartialReducerPartitionSpec>> CreateSkewPartitionSpecs
 /// CoalesceShufflePartitions' split of minNumPartitions across coalesce groups (spec §5 step 3):
 /// one group -> [max(min_num, 1)]; else each group gets max(round_half_up(min_num * size_g /
 /// total), 1) when total > 0, or max(min_num, 1) when total == 0.
-std::vector<int> MinNumPartitionsByGroup(int min_num_partitions, const std::vector<int64_t>& group_total_bytes);
+std::vector<int> MinNumPartitionsByGroup(int min_num_partitions,
+                                         const std::vector<int64_t>& group_total_bytes);
 
 }  // namespace aqesim
 

@@ -9,8 +9,8 @@ namespace aqesim {
 
 ShuffleSizes::ShuffleSizes(SizeMatrix m) : dense_(std::move(m)) {}
 
-ShuffleSizes ShuffleSizes::Generated(const GenerateSizes& g, int map_tasks, int partitions, int64_t total_bytes,
-                                     uint64_t seed) {
+ShuffleSizes ShuffleSizes::Generated(const GenerateSizes& g, int map_tasks, int partitions,
+                                     int64_t total_bytes, uint64_t seed) {
   ShuffleSizes s;
   s.stream_ = std::make_unique<GeneratedRowStream>(g, map_tasks, partitions, total_bytes, seed);
   return s;
@@ -112,7 +112,9 @@ void ShuffleSizes::ForEachRowExtracting(std::span<const int> reducers,
   });
 }
 
-void ShuffleSizes::PrefetchColumns(std::span<const int> reducers) const { ForEachRowExtracting(reducers, nullptr); }
+void ShuffleSizes::PrefetchColumns(std::span<const int> reducers) const {
+  ForEachRowExtracting(reducers, nullptr);
+}
 
 const std::vector<int64_t>& ShuffleSizes::Column(int reducer) const {
   auto it = columns_.find(reducer);
@@ -125,7 +127,9 @@ const std::vector<int64_t>& ShuffleSizes::Column(int reducer) const {
 SizeMatrix ShuffleSizes::ToDense() const {
   if (!stream_) return dense_;
   SizeMatrix m(num_maps(), num_reducers());
-  ForEachRow([&](int map, std::span<const int64_t> row) { std::copy(row.begin(), row.end(), m.mutable_row(map).begin()); });
+  ForEachRow([&](int map, std::span<const int64_t> row) {
+    std::copy(row.begin(), row.end(), m.mutable_row(map).begin());
+  });
   return m;
 }
 
@@ -193,7 +197,9 @@ struct GenerateArgs {
 // The arguments MaterializeSizes passes to GenerateSizeMatrix.
 GenerateArgs ArgsOf(const GenerateSizes& g, const SizesContext& ctx) {
   GenerateArgs a;
-  a.map_tasks = g.map_tasks ? *g.map_tasks : g.map_bytes ? static_cast<int>(g.map_bytes->size()) : ctx.default_map_tasks;
+  a.map_tasks = g.map_tasks   ? *g.map_tasks
+                : g.map_bytes ? static_cast<int>(g.map_bytes->size())
+                              : ctx.default_map_tasks;
   a.partitions = g.partitions.value_or(ctx.configured_partitions);
   a.total = g.total_bytes.value_or(ctx.default_total_bytes);
   if (g.map_bytes) a.total = std::accumulate(g.map_bytes->begin(), g.map_bytes->end(), int64_t{0});
@@ -213,7 +219,8 @@ ShuffleSizes PlanShuffleSizes(const SizesSpec& spec, const SizesContext& ctx) {
 SizesShape ShapeOfSizes(const SizesSpec& spec, const SizesContext& ctx) {
   if (const auto* m = std::get_if<SizeMatrix>(&spec.form)) return {m->num_maps(), m->num_reducers(), false};
   if (const auto* mg = std::get_if<MarginalsSizes>(&spec.form))
-    return {static_cast<int64_t>(mg->map_bytes.size()), static_cast<int64_t>(mg->partition_bytes.size()), false};
+    return {static_cast<int64_t>(mg->map_bytes.size()), static_cast<int64_t>(mg->partition_bytes.size()),
+            false};
   const GenerateArgs a = ArgsOf(std::get<GenerateSizes>(spec.form), ctx);
   // GeneratedRowStream clamps both to >= 1.
   return {std::max(a.map_tasks, 1), std::max(a.partitions, 1), true};

@@ -49,7 +49,9 @@ struct LargePageAllocator {
     }
   }
   template <typename U>
-  bool operator==(const LargePageAllocator<U>&) const { return true; }
+  bool operator==(const LargePageAllocator<U>&) const {
+    return true;
+  }
 };
 }  // namespace size_matrix_internal
 
@@ -58,7 +60,8 @@ class SizeMatrix {
   SizeMatrix() = default;
   /// A num_maps x num_reducers matrix of zeros.
   SizeMatrix(int num_maps, int num_reducers)
-      : num_maps_(num_maps), num_reducers_(num_reducers),
+      : num_maps_(num_maps),
+        num_reducers_(num_reducers),
         cells_(static_cast<size_t>(num_maps) * static_cast<size_t>(num_reducers), 0) {}
 
   int num_maps() const { return num_maps_; }

@@ -73,7 +73,7 @@ SizeMatrix MaterializeSizes(const SizesSpec& spec, const SizesContext& ctx) {
   if (const auto* marginals = std::get_if<MarginalsSizes>(&spec.form))
     return FitMarginals(marginals->map_bytes, marginals->partition_bytes);
   const auto& g = std::get<GenerateSizes>(spec.form);
-  const int map_tasks = g.map_tasks ? *g.map_tasks
+  const int map_tasks = g.map_tasks   ? *g.map_tasks
                         : g.map_bytes ? static_cast<int>(g.map_bytes->size())
                                       : ctx.default_map_tasks;
   const int partitions = g.partitions.value_or(ctx.configured_partitions);

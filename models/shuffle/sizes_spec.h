@@ -63,10 +63,10 @@ struct SizesSpec {
 
 /// Inputs the materialisation needs from the plan and configuration.
 struct SizesContext {
-  int configured_partitions = 200;      // the exchange's reducer count from conf / numPartitions
-  int default_map_tasks = 1;            // the child's task count
-  int64_t default_total_bytes = 0;      // the child's estimated output, bytes
-  uint64_t seed = 0;                    // scenario seed mixed with the exchange id
+  int configured_partitions = 200;  // the exchange's reducer count from conf / numPartitions
+  int default_map_tasks = 1;        // the child's task count
+  int64_t default_total_bytes = 0;  // the child's estimated output, bytes
+  uint64_t seed = 0;                // scenario seed mixed with the exchange id
 };
 
 /// The true SizeMatrix of an exchange. For matrix/csv/marginals the reducer count is the

@@ -36,8 +36,9 @@ SideStats ComputeSide(const std::vector<int64_t>& sizes, const SkewJoinParams& p
       ++non_skew_count;
     }
   }
-  out.target = non_skew_count == 0 ? params.advisory_partition_size_bytes
-                                   : std::max(params.advisory_partition_size_bytes, non_skew_total / non_skew_count);
+  out.target = non_skew_count == 0
+                   ? params.advisory_partition_size_bytes
+                   : std::max(params.advisory_partition_size_bytes, non_skew_total / non_skew_count);
   return out;
 }
 
@@ -74,8 +75,10 @@ bool CanSplitRightSide(JoinType type) {
 }
 
 SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const std::vector<int64_t>& left_bytes,
-                                    const std::vector<int64_t>& right_bytes, const MapSizesForReducerFn& left_map_sizes,
-                                    const MapSizesForReducerFn& right_map_sizes, const SkewJoinParams& params) {
+                                    const std::vector<int64_t>& right_bytes,
+                                    const MapSizesForReducerFn& left_map_sizes,
+                                    const MapSizesForReducerFn& right_map_sizes,
+                                    const SkewJoinParams& params) {
   SkewJoinSplitResult result;
   SkewJoinMeta& meta = result.meta;
   meta.left_sizes_bytes = left_bytes;
@@ -141,8 +144,8 @@ SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const ReportedShuffleSiz
                                     const ReportedShuffleSizes& right, const SkewJoinParams& params) {
   return SplitSkewedJoin(
       join_type, left.BytesByPartitionId(), right.BytesByPartitionId(),
-      [&left](int r) { return left.MapSizesForReducer(r); }, [&right](int r) { return right.MapSizesForReducer(r); },
-      params);
+      [&left](int r) { return left.MapSizesForReducer(r); },
+      [&right](int r) { return right.MapSizesForReducer(r); }, params);
 }
 
 }  // namespace aqesim

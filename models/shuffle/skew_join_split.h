@@ -42,17 +42,17 @@ struct SkewJoinMeta {
     int num_pieces = 0;
     bool operator==(const SplitReducer&) const = default;
   };
-  std::vector<int64_t> left_sizes_bytes;   // left bytesByPartitionId
+  std::vector<int64_t> left_sizes_bytes;  // left bytesByPartitionId
   std::vector<int64_t> right_sizes_bytes;
-  int64_t left_median_bytes = 1;           // §3.4 median, >= 1
+  int64_t left_median_bytes = 1;  // §3.4 median, >= 1
   int64_t right_median_bytes = 1;
-  int64_t left_skew_threshold_bytes = 0;   // max(thresholdBytes, (long)(median * factor))
+  int64_t left_skew_threshold_bytes = 0;  // max(thresholdBytes, (long)(median * factor))
   int64_t right_skew_threshold_bytes = 0;
-  int64_t left_target_size_bytes = 0;      // max(advisory, mean of the non-skewed sizes)
+  int64_t left_target_size_bytes = 0;  // max(advisory, mean of the non-skewed sizes)
   int64_t right_target_size_bytes = 0;
-  int num_skewed_left = 0;                 // reducers actually split on the left
+  int num_skewed_left = 0;  // reducers actually split on the left
   int num_skewed_right = 0;
-  std::vector<SplitReducer> left_splits;   // ascending reducer
+  std::vector<SplitReducer> left_splits;  // ascending reducer
   std::vector<SplitReducer> right_splits;
 };
 
@@ -74,10 +74,12 @@ struct SkewJoinSplitResult {
 using MapSizesForReducerFn = std::function<std::vector<int64_t>(int reducer)>;
 
 /// The per-join decision from both sides' bytesByPartitionId and per-map sizes.
-SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const std::vector<int64_t>& left_bytes_by_partition_id,
+SkewJoinSplitResult SplitSkewedJoin(JoinType join_type,
+                                    const std::vector<int64_t>& left_bytes_by_partition_id,
                                     const std::vector<int64_t>& right_bytes_by_partition_id,
                                     const MapSizesForReducerFn& left_map_sizes,
-                                    const MapSizesForReducerFn& right_map_sizes, const SkewJoinParams& params);
+                                    const MapSizesForReducerFn& right_map_sizes,
+                                    const SkewJoinParams& params);
 
 /// The same over two driver views.
 SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const ReportedShuffleSizes& left,

@@ -16,19 +16,19 @@
 // Stdin is /dev/null. Every file of {tmp} must be unchanged afterwards (e.g. -o onto the input).
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <optional>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,7 +80,8 @@ TimedResult RunWithDeadline(const std::vector<std::string>& args, int seconds) {
   int open_fds = 2;
   char buf[1 << 16];
   while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       kill(pid, SIGKILL);
@@ -111,7 +112,8 @@ TimedResult RunWithDeadline(const std::vector<std::string>& args, int seconds) {
 
 std::string Replace(std::string s, const std::map<std::string, std::string>& vars) {
   for (const auto& [key, value] : vars) {
-    for (size_t pos = 0; (pos = s.find(key, pos)) != std::string::npos; pos += value.size()) s.replace(pos, key.size(), value);
+    for (size_t pos = 0; (pos = s.find(key, pos)) != std::string::npos; pos += value.size())
+      s.replace(pos, key.size(), value);
   }
   return s;
 }
@@ -192,12 +194,14 @@ TEST_CASE("bad-input corpus: at least 40 cases, each with an expected error line
   }
 }
 
-TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no crash or hang", "[e2e][bad_inputs]") {
+TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no crash or hang",
+          "[e2e][bad_inputs]") {
   const std::string dir = SourcePath("tests/bad_inputs");
   int ran = 0;
   for (const fs::path& f : CaseFiles()) {
     const Case c = ReadCase(f);
-    const fs::path out_dir = fs::temp_directory_path() / ("aqesim-bad-" + std::to_string(getpid()) + "-" + c.name);
+    const fs::path out_dir =
+        fs::temp_directory_path() / ("aqesim-bad-" + std::to_string(getpid()) + "-" + c.name);
     const fs::path tmp_dir = out_dir.string() + "-tmp";
     for (const fs::path& d : {out_dir, tmp_dir}) {
       fs::remove_all(d);
@@ -213,17 +217,21 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
       for (std::string& x : w) x = Replace(x, vars);
       INFO("case " << c.name << ": setup " << step);
       REQUIRE(!w.empty());
-      if (w[0] == "mkfifo" && w.size() == 2) REQUIRE(mkfifo(w[1].c_str(), 0644) == 0);
-      else if (w[0] == "symlink" && w.size() == 3) fs::create_symlink(w[1], w[2]);
-      else if (w[0] == "copy" && w.size() == 3) fs::copy_file(w[1], w[2]);
-      else if (w[0] == "mkdir" && w.size() == 2) fs::create_directories(w[1]);
+      if (w[0] == "mkfifo" && w.size() == 2)
+        REQUIRE(mkfifo(w[1].c_str(), 0644) == 0);
+      else if (w[0] == "symlink" && w.size() == 3)
+        fs::create_symlink(w[1], w[2]);
+      else if (w[0] == "copy" && w.size() == 3)
+        fs::copy_file(w[1], w[2]);
+      else if (w[0] == "mkdir" && w.size() == 2)
+        fs::create_directories(w[1]);
       else if (w[0] == "fill" && w.size() == 4) {
         std::string text = w[3];
         for (size_t pos; (pos = text.find("\\n")) != std::string::npos;) text.replace(pos, 2, "\n");
         std::ofstream out(w[1], std::ios::binary);
         for (long i = std::stol(w[2]); i > 0; --i) out << text;
-      }
-      else FAIL("unknown setup step");
+      } else
+        FAIL("unknown setup step");
     }
     // The scratch directory's regular files before the run (they must not change).
     std::map<std::string, std::string> before;
@@ -233,7 +241,8 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
         std::error_code ec;
         if (!fs::is_regular_file(e.symlink_status(ec))) continue;
         std::ifstream in(e.path(), std::ios::binary);
-        files[e.path().string()] = std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        files[e.path().string()] =
+            std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       }
       return files;
     };
@@ -250,8 +259,10 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
     CHECK(r.exit_code == c.exit_code);
     std::vector<std::string> errors, others;
     for (const std::string& line : Lines(r.stderr_text)) {
-      if (line.rfind("aqesim: error: ", 0) == 0) errors.push_back(line.substr(15));
-      else if (line.rfind("aqesim: warning: ", 0) != 0) others.push_back(line);
+      if (line.rfind("aqesim: error: ", 0) == 0)
+        errors.push_back(line.substr(15));
+      else if (line.rfind("aqesim: warning: ", 0) != 0)
+        others.push_back(line);
     }
     CHECK(errors == std::vector<std::string>{Replace(c.error, vars)});
     CHECK(others.empty());  // nothing but errors and warnings (no "internal error", no sanitizer report)
@@ -299,11 +310,14 @@ std::string ReadAll(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
-void WriteAll(const std::filesystem::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void WriteAll(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 }  // namespace
 
-TEST_CASE("awkward but valid inputs and outputs: BOMs, CRLF, links, devices, a FIFO being written", "[e2e][bad_inputs]") {
+TEST_CASE("awkward but valid inputs and outputs: BOMs, CRLF, links, devices, a FIFO being written",
+          "[e2e][bad_inputs]") {
   namespace fs = std::filesystem;
   const fs::path tmp = fs::temp_directory_path() / ("aqesim-awkward-" + std::to_string(getpid()));
   fs::remove_all(tmp);
@@ -325,7 +339,9 @@ TEST_CASE("awkward but valid inputs and outputs: BOMs, CRLF, links, devices, a F
     fs::copy_file(SourcePath("tests/bad_inputs/data/csv_m.json"), tmp / "s.json");
     WriteAll(tmp / "m.csv", "1,2\n3,4\n");
     const CommandResult lf = RunAqesim({"run", (tmp / "s.json").string(), "--format", "json"});
-    WriteAll(tmp / "m.csv", "\xEF\xBB\xBF" "1,2\r\n3,4\r\n");
+    WriteAll(tmp / "m.csv",
+             "\xEF\xBB\xBF"
+             "1,2\r\n3,4\r\n");
     const CommandResult crlf = RunAqesim({"run", (tmp / "s.json").string(), "--format", "json"});
     CHECK(lf.exit_code == 0);
     CHECK(crlf.exit_code == 0);
@@ -333,8 +349,8 @@ TEST_CASE("awkward but valid inputs and outputs: BOMs, CRLF, links, devices, a F
   }
   SECTION("-o through a dangling symbolic link writes its target and keeps the link") {
     fs::create_symlink(tmp / "target.json", tmp / "link.json");
-    const CommandResult r = RunAqesim({"run", (tmp / "plain.json").string(), "--format", "json", "-o",
-                                       (tmp / "link.json").string()});
+    const CommandResult r = RunAqesim(
+        {"run", (tmp / "plain.json").string(), "--format", "json", "-o", (tmp / "link.json").string()});
     CHECK(r.exit_code == 0);
     CHECK(fs::is_symlink(fs::symlink_status(tmp / "link.json")));
     CHECK(ReadAll(tmp / "target.json") == plain.stdout_text);

@@ -3,7 +3,6 @@
 // case file's `checks` (computed from the spec), unless a comment says why a scaled scenario
 // has different ones.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -147,8 +146,8 @@ TEST_CASE("C11 SPARK-31124: the partition-count floor keeps the cluster busy", "
     CHECK(d[0].at("targetSizeBytes") == 1151300);
   }
   SECTION("minPartitionNum=100 -> 100 partitions") {
-    CHECK(ReadSpecsOf(Explain(file, {"spark.sql.adaptive.coalescePartitions.minPartitionNum=100"}), "e1").size() ==
-          100);
+    CHECK(ReadSpecsOf(Explain(file, {"spark.sql.adaptive.coalescePartitions.minPartitionNum=100"}), "e1")
+              .size() == 100);
   }
   SECTION("minPartitionNum=1 -> target 64 MiB -> 2 partitions") {
     const json ex = Explain(file, {"spark.sql.adaptive.coalescePartitions.minPartitionNum=1"});

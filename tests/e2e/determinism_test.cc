@@ -1,9 +1,8 @@
 // Determinism: the same scenario and seed give byte-identical output across runs (run,
 // explain), and a sweep gives the same bytes whatever the thread count.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -80,15 +79,16 @@ TEST_CASE("determinism: explain gives identical bytes across runs and seeds matt
   CHECK(r4.stdout_text == r3.stdout_text);
 }
 
-TEST_CASE("determinism: a sweep gives identical bytes with --threads 1 and --threads 2", "[e2e][determinism]") {
+TEST_CASE("determinism: a sweep gives identical bytes with --threads 1 and --threads 2",
+          "[e2e][determinism]") {
   ScratchDir dir("sweep");
   for (const char* ext : {".json", ".csv"}) {
     INFO(ext);
     auto sweep = [&](const std::string& threads, const std::string& name) {
       const std::string out = (dir.path / (name + ext)).string();
       CommandResult r = RunAqesim({"sweep", SourcePath("scenarios/skew-join.json"), "--grid",
-                                   "spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,32m,64m,128m", "--grid",
-                                   "spark.sql.adaptive.skewJoin.enabled=true,false", "--grid",
+                                   "spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,32m,64m,128m",
+                                   "--grid", "spark.sql.adaptive.skewJoin.enabled=true,false", "--grid",
                                    "cluster.executors=2,5", "--threads", threads, "-o", out});
       INFO(r.stderr_text);
       REQUIRE(r.exit_code == 0);

@@ -21,7 +21,9 @@ namespace aqesim::e2e {
 
 std::string BinaryPath() { return AQESIM_BINARY; }
 
-std::string SourcePath(const std::string& relative) { return std::string(AQESIM_SOURCE_DIR) + "/" + relative; }
+std::string SourcePath(const std::string& relative) {
+  return std::string(AQESIM_SOURCE_DIR) + "/" + relative;
+}
 
 CommandResult RunAqesim(const std::vector<std::string>& args) {
   CommandResult result;
@@ -96,8 +98,8 @@ nlohmann::json Explain(const std::string& scenario_relative_path, const std::vec
   }
   nlohmann::json doc = nlohmann::json::parse(r.stdout_text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
-    throw std::runtime_error("aqesim explain " + scenario_relative_path + " printed no JSON object: " +
-                             r.stdout_text.substr(0, 200));
+    throw std::runtime_error("aqesim explain " + scenario_relative_path +
+                             " printed no JSON object: " + r.stdout_text.substr(0, 200));
   }
   return doc;
 }
@@ -136,8 +138,8 @@ std::vector<nlohmann::json> DecisionsOf(const nlohmann::json& explain, const std
 }
 
 int CountSpecs(const nlohmann::json& specs, const std::string& type) {
-  return static_cast<int>(
-      std::count_if(specs.begin(), specs.end(), [&](const nlohmann::json& s) { return s.at("type") == type; }));
+  return static_cast<int>(std::count_if(specs.begin(), specs.end(),
+                                        [&](const nlohmann::json& s) { return s.at("type") == type; }));
 }
 
 std::vector<int> SplitReducers(const nlohmann::json& specs) {

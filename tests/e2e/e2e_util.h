@@ -4,16 +4,15 @@
 #define AQESIM_TESTS_E2E_E2E_UTIL_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aqesim::e2e {
 
 /// What one run of the binary produced.
 struct CommandResult {
-  int exit_code = -1;   // the process's exit status; -1 if it could not be run or was killed
+  int exit_code = -1;  // the process's exit status; -1 if it could not be run or was killed
   std::string stdout_text;
   std::string stderr_text;
 };

@@ -4,8 +4,6 @@
 //    clear error, and leaves the previous output file intact and no temporary behind.
 //  - A sweep killed with SIGKILL part-way resumes and completes; its output equals an
 //    uninterrupted run's (no duplicate or torn rows).
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -14,18 +12,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/e2e/e2e_util.h"
 
@@ -118,7 +116,8 @@ void CheckFailedWriteKeepsPrevious(const fs::path& out_dir, const fs::path& scra
 
 }  // namespace
 
-TEST_CASE("faults: a write past the file-size limit fails cleanly and keeps the previous output", "[e2e][faults]") {
+TEST_CASE("faults: a write past the file-size limit fails cleanly and keeps the previous output",
+          "[e2e][faults]") {
   ScratchDir dir("fsize");
   const fs::path out_dir = dir.path / "out";
   fs::create_directories(out_dir);
@@ -131,7 +130,8 @@ TEST_CASE("faults: writing to a full tmpfs fails cleanly and keeps the previous 
   const fs::path mnt = dir.path / "mnt";
   fs::create_directories(mnt);
   if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=256k") != 0) {
-    WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "); the RLIMIT_FSIZE test covers this path");
+    WARN("cannot mount a tmpfs here (" << std::strerror(errno)
+                                       << "); the RLIMIT_FSIZE test covers this path");
     return;
   }
   struct Unmount {
@@ -153,13 +153,14 @@ TEST_CASE("faults: writing to a full tmpfs fails cleanly and keeps the previous 
   CheckFailedWriteKeepsPrevious(out_dir, dir.path, 0, "No space left on device");
 }
 
-TEST_CASE("faults: a sweep killed with SIGKILL resumes to the same output, rows whole and unique", "[e2e][faults]") {
+TEST_CASE("faults: a sweep killed with SIGKILL resumes to the same output, rows whole and unique",
+          "[e2e][faults]") {
   ScratchDir dir("kill");
   const std::vector<std::string> grid = {
-      "sweep",  SourcePath("scenarios/demo.json"),
-      "--grid", "spark.sql.adaptive.advisoryPartitionSizeInBytes=8m,16m,24m,32m,48m,64m,96m,128m",
-      "--grid", "spark.sql.shuffle.partitions=100,200,300,400",
-      "--grid", "cluster.executors=2,4,8",
+      "sweep",     SourcePath("scenarios/demo.json"),
+      "--grid",    "spark.sql.adaptive.advisoryPartitionSizeInBytes=8m,16m,24m,32m,48m,64m,96m,128m",
+      "--grid",    "spark.sql.shuffle.partitions=100,200,300,400",
+      "--grid",    "cluster.executors=2,4,8",
       "--threads", "2"};
   auto args = [&](const fs::path& out) {
     std::vector<std::string> a = grid;

@@ -4,12 +4,11 @@
 // vega-embed's promise resolves: tools/report/report_render.h). Screenshots are saved under
 // results/reports/. Tagged [browser]: skipped (with a warning) when chromium is not
 // installed (Debian: apt-get install -y chromium).
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -81,11 +80,23 @@ struct Scratch {
   ~Scratch() { fs::remove_all(path); }
 };
 
-std::vector<std::string> ChromiumArgs(const fs::path& profile, const std::string& action, const fs::path& page) {
-  return {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + profile.string(), "--enable-logging=stderr", "--v=0",
-          "--virtual-time-budget=30000", "--window-size=1100,2400", action, "file://" + page.string()};
+std::vector<std::string> ChromiumArgs(const fs::path& profile, const std::string& action,
+                                      const fs::path& page) {
+  return {"--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--user-data-dir=" + profile.string(),
+          "--enable-logging=stderr",
+          "--v=0",
+          "--virtual-time-budget=30000",
+          "--window-size=1100,2400",
+          action,
+          "file://" + page.string()};
 }
 
 size_t Count(const std::string& text, const std::string& needle) {
@@ -98,11 +109,14 @@ size_t Count(const std::string& text, const std::string& needle) {
 // (build/tests/output/reports/).
 void CheckInBrowser(const std::string& chromium, const fs::path& page, const std::string& screenshot_name,
                     size_t min_charts, const Scratch& dir) {
-  Run dom = Exec("timeout", [&] {
-    std::vector<std::string> a = {"180", chromium};
-    for (auto& x : ChromiumArgs(dir.path / "profile-dom", "--dump-dom", page)) a.push_back(x);
-    return a;
-  }(), dir.path);
+  Run dom = Exec(
+      "timeout",
+      [&] {
+        std::vector<std::string> a = {"180", chromium};
+        for (auto& x : ChromiumArgs(dir.path / "profile-dom", "--dump-dom", page)) a.push_back(x);
+        return a;
+      }(),
+      dir.path);
   INFO("chromium stderr:\n" << dom.err);
   REQUIRE(dom.exit_code == 0);
   const std::string& html = dom.out;
@@ -121,11 +135,15 @@ void CheckInBrowser(const std::string& chromium, const fs::path& page, const std
   // Into the build tree: the samples under results/reports/ are refreshed by hand, not by tests.
   const fs::path shot = fs::path(AQESIM_TEST_OUTPUT_DIR) / "reports" / screenshot_name;
   fs::create_directories(shot.parent_path());
-  Run png = Exec("timeout", [&] {
-    std::vector<std::string> a = {"180", chromium};
-    for (auto& x : ChromiumArgs(dir.path / "profile-shot", "--screenshot=" + shot.string(), page)) a.push_back(x);
-    return a;
-  }(), dir.path);
+  Run png = Exec(
+      "timeout",
+      [&] {
+        std::vector<std::string> a = {"180", chromium};
+        for (auto& x : ChromiumArgs(dir.path / "profile-shot", "--screenshot=" + shot.string(), page))
+          a.push_back(x);
+        return a;
+      }(),
+      dir.path);
   CHECK(png.exit_code == 0);
   CHECK(fs::exists(shot));
   CHECK(fs::file_size(shot) > 10000);
@@ -140,7 +158,8 @@ TEST_CASE("report in headless Chromium: a scenario's report renders every chart,
   }
   Scratch dir;
   const fs::path page = dir.path / "skew-join.html";
-  Run r = Exec(AQESIM_BINARY, {"report", std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", "-o", page.string()},
+  Run r = Exec(AQESIM_BINARY,
+               {"report", std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", "-o", page.string()},
                dir.path);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

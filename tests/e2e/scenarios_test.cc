@@ -1,8 +1,7 @@
 // Every bundled scenario runs end to end, in table and JSON form; bad input exits 2 and
 // writes nothing.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -77,7 +76,8 @@ TEST_CASE("e2e: -o writes the output file and a failing command leaves no file",
   const std::string out = (dir / "run.json").string();
 
   SECTION("success writes exactly the JSON") {
-    const CommandResult r = RunAqesim({"run", SourcePath("scenarios/coalesce-aqe-blog.json"), "--format", "json", "-o", out});
+    const CommandResult r =
+        RunAqesim({"run", SourcePath("scenarios/coalesce-aqe-blog.json"), "--format", "json", "-o", out});
     REQUIRE(r.exit_code == 0);
     CHECK(r.stdout_text.empty());
     std::ifstream in(out);
@@ -120,7 +120,8 @@ TEST_CASE("e2e: -o writes the output file and a failing command leaves no file",
 
 TEST_CASE("e2e: --conf wins over --properties-file, which wins over the scenario", "[e2e]") {
   const fs::path props = fs::temp_directory_path() / "aqesim-e2e.properties";
-  std::ofstream(props) << "# spark-defaults.conf style\nspark.sql.adaptive.advisoryPartitionSizeInBytes  32m\n";
+  std::ofstream(props)
+      << "# spark-defaults.conf style\nspark.sql.adaptive.advisoryPartitionSizeInBytes  32m\n";
   const std::string s = SourcePath("scenarios/coalesce-aqe-blog.json");
   auto target = [](const nlohmann::json& explain) {
     return DecisionsOf(explain, "CoalesceShufflePartitions").at(0)["targetSizeBytes"].get<int64_t>();

@@ -1,20 +1,18 @@
 // aqesim sweep / merge end to end: determinism across thread counts, resume after a kill,
 // shards + merge == the unsharded output, and bad grids exit 2 without output.
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aqesim::e2e {
 namespace {
@@ -96,7 +94,9 @@ TEST_CASE("e2e sweep: 120 points give the same bytes with --threads 1 and 2", "[
     CHECK_FALSE(fs::exists(dir / ("two" + ext + ".journal")));  // removed once the output is written
     if (ext == ".csv") {
       REQUIRE(CountLines(a) == 121);
-      CHECK(a.rfind("point,spark.sql.adaptive.advisoryPartitionSizeInBytes,cluster.executorCores,makespanSecondsAqeOn,", 0) == 0);
+      CHECK(a.rfind("point,spark.sql.adaptive.advisoryPartitionSizeInBytes,cluster.executorCores,"
+                    "makespanSecondsAqeOn,",
+                    0) == 0);
       // Grid order: the first key varies slowest.
       CHECK(a.find("\n0,8m,1,") != std::string::npos);
       CHECK(a.find("\n1,8m,2,") != std::string::npos);
@@ -128,7 +128,8 @@ TEST_CASE("e2e sweep: resumes after a kill without recomputing finished points",
   Run resumed = Aqesim(SweepArgs({"--threads", "2", "--keep-journal", "-o", out}), dir.path);
   REQUIRE(resumed.exit_code == 0);
   CHECK(resumed.err.find("dropped 1 torn or invalid line(s)") != std::string::npos);
-  CHECK(resumed.err.find("resumed 119 finished point(s) from " + journal + ", simulated 1\n") != std::string::npos);
+  CHECK(resumed.err.find("resumed 119 finished point(s) from " + journal + ", simulated 1\n") !=
+        std::string::npos);
   CHECK(Slurp(out) == expected);
   // No duplicate or torn rows in the journal.
   const std::string after = Slurp(journal);
@@ -148,7 +149,8 @@ TEST_CASE("e2e sweep: resumes after a kill without recomputing finished points",
   { std::ofstream(journal, std::ios::binary | std::ios::trunc) << kept; }
   Run half = Aqesim(SweepArgs({"--threads", "2", "-o", out}), dir.path);
   REQUIRE(half.exit_code == 0);
-  CHECK(half.err.find("resumed 60 finished point(s) from " + journal + ", simulated 60\n") != std::string::npos);
+  CHECK(half.err.find("resumed 60 finished point(s) from " + journal + ", simulated 60\n") !=
+        std::string::npos);
   CHECK(Slurp(out) == expected);
   CHECK_FALSE(fs::exists(journal));
 }
@@ -160,7 +162,8 @@ TEST_CASE("e2e sweep: --shard 1/2 + --shard 2/2 + merge equals the unsharded out
     REQUIRE(Aqesim(SweepArgs({"--shard", "1/2", "-o", dir / ("s1" + ext)}), dir.path).exit_code == 0);
     REQUIRE(Aqesim(SweepArgs({"--shard", "2/2", "-o", dir / ("s2" + ext)}), dir.path).exit_code == 0);
     CHECK(Slurp(dir / ("s1" + ext)) != Slurp(dir / ("all" + ext)));
-    Run merge = Aqesim({"merge", dir / ("s2" + ext), dir / ("s1" + ext), "-o", dir / ("merged" + ext)}, dir.path);
+    Run merge =
+        Aqesim({"merge", dir / ("s2" + ext), dir / ("s1" + ext), "-o", dir / ("merged" + ext)}, dir.path);
     REQUIRE(merge.exit_code == 0);
     CHECK(Slurp(dir / ("merged" + ext)) == Slurp(dir / ("all" + ext)));
     // A missing shard is an error, and nothing is written.
@@ -177,8 +180,8 @@ TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV a
   Scratch dir;
   for (const std::string ext : {".csv", ".json"}) {
     for (const std::string k : {"1", "2"}) {
-      REQUIRE(Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=100,200,400", "--shard", k + "/3",
-                      "-o", dir / ("t" + k + ext)},
+      REQUIRE(Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=100,200,400", "--shard",
+                      k + "/3", "-o", dir / ("t" + k + ext)},
                      dir.path)
                   .exit_code == 0);
     }
@@ -192,22 +195,27 @@ TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV a
 
 TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   Scratch dir;
-  Run r = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shufle.partitions=1,2", "--grid", "cluster.executors=0,2",
-                  "-o", dir / "bad.csv"},
+  Run r = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shufle.partitions=1,2", "--grid",
+                  "cluster.executors=0,2", "-o", dir / "bad.csv"},
                  dir.path);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("aqesim: error: --grid spark.sql.shufle.partitions: unknown key") != std::string::npos);
   CHECK(r.err.find("aqesim: error: --grid cluster.executors=0: ") != std::string::npos);
-  Run aqe = Aqesim({"sweep", kScenario, "--grid", "spark.sql.adaptive.enabled=false,true", "-o", dir / "aqe.csv"},
-                   dir.path);
+  Run aqe =
+      Aqesim({"sweep", kScenario, "--grid", "spark.sql.adaptive.enabled=false,true", "-o", dir / "aqe.csv"},
+             dir.path);
   CHECK(aqe.exit_code == 2);
-  CHECK(aqe.err.find("aqesim: error: --grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on") !=
-        std::string::npos);
+  CHECK(
+      aqe.err.find(
+          "aqesim: error: --grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on") !=
+      std::string::npos);
   CHECK_FALSE(fs::exists(dir / "bad.csv"));
   CHECK_FALSE(fs::exists(dir / "bad.csv.journal"));
-  Run ext = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=1", "-o", dir / "out.txt"}, dir.path);
+  Run ext = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=1", "-o", dir / "out.txt"},
+                   dir.path);
   CHECK(ext.exit_code == 2);
-  CHECK(ext.err == "aqesim: error: -o " + (dir / "out.txt") + ": expected a file name ending in .csv or .json\n");
+  CHECK(ext.err ==
+        "aqesim: error: -o " + (dir / "out.txt") + ": expected a file name ending in .csv or .json\n");
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 // End to end: `aqesim validate` / `aqesim calibrate` on the small fixtures.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -11,8 +10,8 @@ namespace aqesim::e2e {
 namespace {
 
 TEST_CASE("aqesim validate --format json (interface.md shape)", "[e2e][validate]") {
-  const CommandResult r =
-      RunAqesim({"validate", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "--format", "json", "-q"});
+  const CommandResult r = RunAqesim(
+      {"validate", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "--format", "json", "-q"});
   REQUIRE(r.exit_code == 0);
   const nlohmann::json v = nlohmann::json::parse(r.stdout_text);
   CHECK(v["log"] == "aqeshuffle_eventlog.zstd");
@@ -40,7 +39,8 @@ TEST_CASE("aqesim validate --format json (interface.md shape)", "[e2e][validate]
 }
 
 TEST_CASE("aqesim calibrate writes a cost file validate accepts", "[e2e][validate][calibrate]") {
-  const std::string cost = (std::filesystem::temp_directory_path() / "aqesim_e2e_validate_cost.json").string();
+  const std::string cost =
+      (std::filesystem::temp_directory_path() / "aqesim_e2e_validate_cost.json").string();
   const std::string log = SourcePath("tests/data/eventlogs/customshuffle_eventlog.zstd");
   const CommandResult c = RunAqesim({"calibrate", log, "-o", cost, "-q"});
   REQUIRE(c.exit_code == 0);

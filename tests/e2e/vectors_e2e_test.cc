@@ -2,7 +2,6 @@
 // scenario format can express): each is a scenario under scenarios/vectors/, run through
 // `aqesim explain` (or `aqesim run --format json` for task counts).
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -23,7 +22,8 @@ bool IsAqeRead(const json& explain, const std::string& exchange) {
   if (static_cast<int>(specs.size()) != reducers) return true;
   for (int i = 0; i < reducers; ++i) {
     const json& s = specs[i];
-    if (s.at("type") != "CoalescedPartitionSpec" || s.at("startReducerIndex") != i || s.at("endReducerIndex") != i + 1)
+    if (s.at("type") != "CoalescedPartitionSpec" || s.at("startReducerIndex") != i ||
+        s.at("endReducerIndex") != i + 1)
       return true;
   }
   return false;
@@ -68,9 +68,9 @@ TEST_CASE("SKEWJOIN-01: join types decide which sides may be split", "[e2e][vect
     const char* join;
     std::vector<int> left, right;
   };
-  const std::vector<Expect> expected = {{"inner_smj", {0, 49}, {49}},      {"left_outer_smj", {0, 49}, {}},
-                                        {"right_outer_smj", {}, {49}},     {"inner_shj", {0, 49}, {49}},
-                                        {"left_outer_shj", {0, 49}, {}},   {"right_outer_shj", {}, {49}}};
+  const std::vector<Expect> expected = {{"inner_smj", {0, 49}, {49}},    {"left_outer_smj", {0, 49}, {}},
+                                        {"right_outer_smj", {}, {49}},   {"inner_shj", {0, 49}, {49}},
+                                        {"left_outer_shj", {0, 49}, {}}, {"right_outer_shj", {}, {49}}};
   for (const Expect& e : expected) {
     INFO(e.join);
     const std::string id = e.join;
@@ -85,7 +85,7 @@ TEST_CASE("SKEWJOIN-02: skewed partitions and splits of the shuffle reads", "[e2
   const json ex = Explain(kDir + "skewjoin02_read_metrics.json");
   const json& left = ReadSpecsOf(ex, "j_l");
   const json& right = ReadSpecsOf(ex, "j_r");
-  CHECK(SplitReducers(left).size() == 2);   // numSkewedPartitions
+  CHECK(SplitReducers(left).size() == 2);  // numSkewedPartitions
   CHECK(SplitReducers(right).size() == 1);
   // numSkewedSplits: Spark 11 / 9 with its compressed blocks; 28-byte rows give 3 pieces for
   // each skewed reducer: left 3 (reducer 0) + 3 x 3 (reducer 49, both sides split) = 12, right 9.
@@ -166,7 +166,8 @@ TEST_CASE("REBAL-04: rebalancePartitionsSmallPartitionFactor", "[e2e][vectors]")
   }
 }
 
-TEST_CASE("DJS-SHJ-400: PREFER_SHUFFLE_HASH when every partition fits the local map threshold", "[e2e][vectors]") {
+TEST_CASE("DJS-SHJ-400: PREFER_SHUFFLE_HASH when every partition fits the local map threshold",
+          "[e2e][vectors]") {
   const std::string file = kDir + "djs_shj_400_prefer_shuffle_hash.json";
   SECTION("advisory 100: right side hinted, ShuffledHashJoin BuildRight") {
     const json ex = Explain(file);
@@ -187,8 +188,8 @@ TEST_CASE("DJS-SHJ-400: PREFER_SHUFFLE_HASH when every partition fits the local 
 TEST_CASE("BHJ-01: runtime sizes use the adaptive broadcast threshold", "[e2e][vectors]") {
   const std::string file = kDir + "bhj01_adaptive_broadcast_threshold.json";
   CHECK(JoinById(Explain(file), "j1").at("finalStrategy") == "SortMergeJoin");
-  CHECK(JoinById(Explain(file, {"spark.sql.adaptive.autoBroadcastJoinThreshold=-1"}), "j1").at("finalStrategy") ==
-        "SortMergeJoin");
+  CHECK(JoinById(Explain(file, {"spark.sql.adaptive.autoBroadcastJoinThreshold=-1"}), "j1")
+            .at("finalStrategy") == "SortMergeJoin");
   const json ex = Explain(file, {"spark.sql.adaptive.autoBroadcastJoinThreshold=160"});
   CHECK(JoinById(ex, "j1").at("finalStrategy") == "BroadcastHashJoin");  // 160 <= 160
   CHECK(JoinById(ex, "j1").at("buildSide") == "BuildRight");

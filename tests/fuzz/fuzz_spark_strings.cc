@@ -2,4 +2,6 @@
 // with clang; run: tools/ci/fuzz.sh.
 #include "tests/fuzz/fuzz_targets.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { return aqesim::fuzz::FuzzSparkStrings(data, size); }
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return aqesim::fuzz::FuzzSparkStrings(data, size);
+}

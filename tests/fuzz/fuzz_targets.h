@@ -79,7 +79,8 @@ inline int FuzzSparkStrings(const uint8_t* data, size_t size) {
   const SizeStringResult r = ParseSizeString(s, 1 << 20);
   if (r.ok()) {
     // A bare number in MiB must not have wrapped: positive input gives a positive count.
-    if (!s.empty() && s.find('-') == std::string_view::npos) Require(r.value >= 0, "MiB byte string wrapped negative");
+    if (!s.empty() && s.find('-') == std::string_view::npos)
+      Require(r.value >= 0, "MiB byte string wrapped negative");
   } else {
     (void)SizeStringErrorReason(r.error);
   }
@@ -99,7 +100,8 @@ inline int FuzzSparkStrings(const uint8_t* data, size_t size) {
   }
   std::vector<ConfProblem> problems;
   const SqlConf conf = ResolveSqlConf(raw, &problems);
-  for (const ConfProblem& p : problems) Require(!p.message.empty() && !p.key.empty(), "conf problem without text");
+  for (const ConfProblem& p : problems)
+    Require(!p.message.empty() && !p.key.empty(), "conf problem without text");
   Require(conf.shuffle_partitions > 0, "resolved shuffle.partitions <= 0");
   Require(conf.task_cpus > 0, "resolved task.cpus <= 0");
   Require(conf.coalesce_min_partition_size_bytes > 0, "resolved minPartitionSize <= 0");
@@ -132,10 +134,12 @@ inline int FuzzCsvMatrix(const uint8_t* data, size_t size) {
 inline int FuzzEventLogCodecs(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   using eventlog::Codec;
-  static constexpr Codec kCodecs[] = {Codec::kPlain, Codec::kGzip, Codec::kZstd, Codec::kLz4, Codec::kSnappy, Codec::kLzf};
+  static constexpr Codec kCodecs[] = {Codec::kPlain, Codec::kGzip,   Codec::kZstd,
+                                      Codec::kLz4,   Codec::kSnappy, Codec::kLzf};
   const Codec codec = kCodecs[data[0] % 6];
   try {
-    auto source = eventlog::MemoryByteSource(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), codec);
+    auto source =
+        eventlog::MemoryByteSource(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), codec);
     std::vector<char> buffer(1 << 16);
     size_t total = 0;
     while (total < (size_t{64} << 20)) {

@@ -1,7 +1,6 @@
 #include "sim/rng.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -95,8 +94,7 @@ TEST_CASE("Rng: Uniform01, UniformInt, Normal", "[sim][rng]") {
     // Without rejection the result is the high word of draw * n.
     Rng a(9);
     RefXoshiro b(9);
-    CHECK(a.UniformInt(1000) ==
-          static_cast<uint64_t>((static_cast<Uint128>(b.next()) * 1000) >> 64));
+    CHECK(a.UniformInt(1000) == static_cast<uint64_t>((static_cast<Uint128>(b.next()) * 1000) >> 64));
     CHECK(a.UniformInt(1) == 0);
     CHECK_THROWS_AS(a.UniformInt(0), std::logic_error);
   }

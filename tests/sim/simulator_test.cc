@@ -1,11 +1,10 @@
 #include "sim/simulator.h"
 
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <stdexcept>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace aqesim {
@@ -53,8 +52,8 @@ TEST_CASE("Simulator: lower tier first at equal time, FIFO within a tier", "[sim
   at(4, 9, "earlier-time-high-tier");
   at(5, 1, "t1-second");
   sim.Run();
-  CHECK(log == std::vector<std::string>{"earlier-time-high-tier", "tneg", "t1-first",
-                                        "t1-second", "t2-first", "t2-second"});
+  CHECK(log == std::vector<std::string>{"earlier-time-high-tier", "tneg", "t1-first", "t1-second", "t2-first",
+                                        "t2-second"});
 }
 
 TEST_CASE("Simulator: Now() inside callbacks and relative scheduling", "[sim][simulator]") {
@@ -185,8 +184,7 @@ TEST_CASE("Simulator: many events with pseudo-random times come out sorted", "[s
   }
 }
 
-TEST_CASE("Simulator: interleaved schedule/cancel/run matches a reference ordered map",
-          "[sim][simulator]") {
+TEST_CASE("Simulator: interleaved schedule/cancel/run matches a reference ordered map", "[sim][simulator]") {
   // The reference keeps (time, tier, insertion number) -> id in a std::map; the
   // simulator must run exactly the reference's first live entry each step.
   Simulator sim;

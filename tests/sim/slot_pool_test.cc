@@ -1,15 +1,13 @@
 #include "sim/slot_pool.h"
 
 #include <catch2/catch.hpp>
-
 #include <stdexcept>
 #include <vector>
 
 namespace aqesim {
 namespace {
 
-TEST_CASE("SlotPool: acquires by (slot index, executor), spreading over executors",
-          "[sim][slot_pool]") {
+TEST_CASE("SlotPool: acquires by (slot index, executor), spreading over executors", "[sim][slot_pool]") {
   SlotPool pool(3, 2);
   REQUIRE(pool.total_slots() == 6);
   std::vector<SlotRef> got;

@@ -1,7 +1,6 @@
 #include "sim/task_scheduler.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
@@ -63,8 +62,7 @@ TEST_CASE("TaskScheduler: 10 equal 1 s tasks on 4 slots take exactly 3 s", "[sim
   CHECK(sched.slots().free_slots() == 4);
 }
 
-TEST_CASE("TaskScheduler: 2 executors x 2 slots place tasks on executors 0,1,0,1",
-          "[sim][task_scheduler]") {
+TEST_CASE("TaskScheduler: 2 executors x 2 slots place tasks on executors 0,1,0,1", "[sim][task_scheduler]") {
   Simulator sim;
   TaskScheduler sched(sim, 2, 2);
   Recorder rec;
@@ -83,8 +81,7 @@ TEST_CASE("TaskScheduler: 2 executors x 2 slots place tasks on executors 0,1,0,1
   CHECK(sched.slots().acquisitions_on(1) == 2);
 }
 
-TEST_CASE("TaskScheduler: concurrent task sets share slots FIFO by priority key",
-          "[sim][task_scheduler]") {
+TEST_CASE("TaskScheduler: concurrent task sets share slots FIFO by priority key", "[sim][task_scheduler]") {
   // 2 executors x 1 slot. A (key 5): durations 3,1,2,2 s, submitted at 0.
   // B (key 2): two 1 s tasks, submitted at 0.5 s (all slots busy then).
   // By hand:
@@ -272,7 +269,8 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
     // Executor 0 registers at 2.5 s, executor 1 at 4 s, one slot each; 5 tasks of 2 s.
     // 2.5: t0 on e0 [2.5, 4.5]; 4: t1 on e1 [4, 6]; 4.5: t2 on e0 [4.5, 6.5];
     // 6: t3 on e1 [6, 8]; 6.5: t4 on e0 [6.5, 8.5] -> the set completes at 8.5 s.
-    TaskScheduler sched(sim, {ExecutorWindow{Ms(2500), std::nullopt}, ExecutorWindow{Sec(4), std::nullopt}}, 1);
+    TaskScheduler sched(sim, {ExecutorWindow{Ms(2500), std::nullopt}, ExecutorWindow{Sec(4), std::nullopt}},
+                        1);
     CHECK(sched.slots().free_slots() == 0);
     Recorder rec;
     sched.Submit(rec.Spec(0, 5, [](int, int) { return Sec(2); }));
@@ -290,7 +288,8 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
     // e0 present from the start, removed at 3 s; e1 registers at 1 s; one slot each; 4 tasks
     // of 2 s. 0: t0 on e0 [0, 2]; 1: t1 on e1 [1, 3]; 2: t2 on e0 [2, 4] (e0 still present);
     // 3: e0 removed, t3 on e1 [3, 5]; t2 ends at 4 on e0 and e0 takes nothing more -> 5 s.
-    TaskScheduler sched(sim, {ExecutorWindow{SimTime::Zero(), Sec(3)}, ExecutorWindow{Sec(1), std::nullopt}}, 1);
+    TaskScheduler sched(sim, {ExecutorWindow{SimTime::Zero(), Sec(3)}, ExecutorWindow{Sec(1), std::nullopt}},
+                        1);
     Recorder rec;
     sched.Submit(rec.Spec(0, 4, [](int, int) { return Sec(2); }));
     sim.Run();
@@ -308,7 +307,8 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
     CHECK(sched.slots().free_slots() == 1);
   }
   SECTION("a window that ended before the start is never present; bad windows are logic errors") {
-    TaskScheduler sched(sim, {ExecutorWindow{SimTime::Zero(), SimTime::Zero()}, ExecutorWindow{Sec(1), std::nullopt}}, 2);
+    TaskScheduler sched(
+        sim, {ExecutorWindow{SimTime::Zero(), SimTime::Zero()}, ExecutorWindow{Sec(1), std::nullopt}}, 2);
     CHECK(sched.slots().present_executors() == 0);
     Recorder rec;
     sched.Submit(rec.Spec(0, 1, [](int, int) { return Sec(1); }));
@@ -320,10 +320,12 @@ TEST_CASE("TaskScheduler: executors registering late and removed, as an executor
   }
 }
 
-TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred executor", "[sim][task_scheduler][locality]") {
+TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred executor",
+          "[sim][task_scheduler][locality]") {
   Simulator sim;
   // Submits `n` tasks of `each`, every one preferring `prefs`, with `wait`, and runs.
-  auto run = [&](TaskScheduler& sched, Recorder& rec, int n, SimTime each, std::vector<int> prefs, SimTime wait) {
+  auto run = [&](TaskScheduler& sched, Recorder& rec, int n, SimTime each, std::vector<int> prefs,
+                 SimTime wait) {
     TaskSetSpec spec = rec.Spec(0, n, [each](int, int) { return each; });
     spec.preferred_executors = [prefs](int) { return prefs; };
     spec.locality_wait = wait;
@@ -395,7 +397,8 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
   }
   SECTION("a preferred executor that is absent is not waited for") {
     // e0 registers only at 100 s; the tasks prefer it, so they run on e1 at once.
-    TaskScheduler sched(sim, {ExecutorWindow{Sec(100), std::nullopt}, ExecutorWindow{SimTime::Zero(), std::nullopt}}, 1);
+    TaskScheduler sched(
+        sim, {ExecutorWindow{Sec(100), std::nullopt}, ExecutorWindow{SimTime::Zero(), std::nullopt}}, 1);
     Recorder rec;
     run(sched, rec, 2, Sec(1), {0}, Sec(3));
     CHECK(rec.Task(0).executor == 1);
@@ -428,8 +431,7 @@ TEST_CASE("TaskScheduler: throughput benchmark", "[.][bench]") {
     sched.Submit(std::move(spec));
   }
   sim.Run();
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   CHECK(ended == int64_t{kSets} * kTasksPerSet);
   std::printf("TaskScheduler: %lld tasks in %.3f s = %.2f M tasks/s (%d slots)\n",
               static_cast<long long>(ended), secs, ended / secs / 1e6, kExecutors * kSlots);

@@ -42,11 +42,13 @@ void CheckOutputIsNotInput(const std::string& path, const std::vector<std::strin
   std::error_code ec;
   for (const std::string& input : inputs) {
     if (path != "-" && !input.empty() && std::filesystem::equivalent(path, input, ec))
-      throw InputError(path + ": cannot write output: it is the input " + input + " (choose another output file)");
+      throw InputError(path + ": cannot write output: it is the input " + input +
+                       " (choose another output file)");
   }
 }
 
-void WriteOutputAtomically(const std::string& path, const std::string& content, const std::vector<std::string>& inputs) {
+void WriteOutputAtomically(const std::string& path, const std::string& content,
+                           const std::vector<std::string>& inputs) {
   if (path == "-") {
     std::cout << content;
     std::cout.flush();

@@ -5,14 +5,13 @@
 //
 // nds_q72_dataproc_2_2 is the held-out log (../shared/eventlogs/README.md): calibrating on it
 // is refused unless --allow-held-out is given.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
@@ -77,22 +76,24 @@ void RunCalibrate(const CalibrateArgs& args) {
   std::ostream& out = args.output == "-" ? std::cerr : std::cout;
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "fit: %d tasks replayed (+ %d stages of other task counts); R² %.3f; median |error| %.3f s (%.1f%% of the task time)\n",
+                "fit: %d tasks replayed (+ %d stages of other task counts); R² %.3f; median |error| %.3f s "
+                "(%.1f%% of the task time)\n",
                 result.quality.task_rows, result.quality.stage_rows, result.quality.r_squared,
                 result.quality.median_abs_error_seconds, result.quality.median_abs_relative_error * 100);
   out << buf;
   const validate::MeasuredTimes& m = result.measured;
   auto secs = [](const std::optional<double>& v) { return v ? std::to_string(*v) + " s" : std::string("-"); };
-  out << "measured: stageOverheadSeconds " << secs(m.stage_overhead_seconds) << " (median of " << m.overhead_samples
-      << " stages); replanSeconds " << secs(m.replan_seconds) << " (median of " << m.replan_samples << " gaps, "
-      << m.replan_min_seconds << "–" << m.replan_max_seconds << " s); executorStartupSeconds "
-      << secs(m.executor_startup_seconds) << ", executorStageWarmupSeconds " << secs(m.executor_stage_warmup_seconds)
-      << " (Executor Deserialize Time medians: " << m.fresh_deserialize_median_seconds << " s on " << m.fresh_tasks
-      << " fresh-JVM tasks, " << m.first_wave_deserialize_median_seconds << " s on " << m.first_wave_tasks
-      << " first-wave tasks, " << m.later_deserialize_median_seconds << " s on " << m.later_tasks
-      << " later); taskLaunchSeconds " << secs(m.task_launch_seconds) << " (scheduler delay + result handling median "
-      << m.scheduler_delay_median_seconds << " s over " << m.launch_samples
-      << " tasks, + the later tasks' deserialization)\n";
+  out << "measured: stageOverheadSeconds " << secs(m.stage_overhead_seconds) << " (median of "
+      << m.overhead_samples << " stages); replanSeconds " << secs(m.replan_seconds) << " (median of "
+      << m.replan_samples << " gaps, " << m.replan_min_seconds << "–" << m.replan_max_seconds
+      << " s); executorStartupSeconds " << secs(m.executor_startup_seconds) << ", executorStageWarmupSeconds "
+      << secs(m.executor_stage_warmup_seconds)
+      << " (Executor Deserialize Time medians: " << m.fresh_deserialize_median_seconds << " s on "
+      << m.fresh_tasks << " fresh-JVM tasks, " << m.first_wave_deserialize_median_seconds << " s on "
+      << m.first_wave_tasks << " first-wave tasks, " << m.later_deserialize_median_seconds << " s on "
+      << m.later_tasks << " later); taskLaunchSeconds " << secs(m.task_launch_seconds)
+      << " (scheduler delay + result handling median " << m.scheduler_delay_median_seconds << " s over "
+      << m.launch_samples << " tasks, + the later tasks' deserialization)\n";
   out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
   for (size_t i = 0; i < result.after.size(); ++i) {
     const auto& b = result.before[i];
@@ -111,11 +112,13 @@ void RegisterCalibrate(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("calibrate", "fit the cost model's parameters to recorded task times");
   cmd->add_option("LOG", args->logs, "event logs to fit to")->required();
   cmd->add_option("-o,--output", args->output, "cost file to write ('-' = stdout)")->required();
-  cmd->add_option("--cost", args->base_cost, "cost file to start from (parameters not fitted keep its values)");
-  cmd->add_flag("--no-measured-times", args->no_measured_times,
-                "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds / taskLaunchSeconds from --cost "
-                "or the defaults instead of reading them from the logs' recorded gaps, scheduler delays and "
-                "deserialization times");
+  cmd->add_option("--cost", args->base_cost,
+                  "cost file to start from (parameters not fitted keep its values)");
+  cmd->add_flag(
+      "--no-measured-times", args->no_measured_times,
+      "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds / taskLaunchSeconds from --cost "
+      "or the defaults instead of reading them from the logs' recorded gaps, scheduler delays and "
+      "deserialization times");
   cmd->add_flag("--allow-held-out", args->allow_held_out, "allow fitting to the held-out validation log");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunCalibrate(*args); });

@@ -13,13 +13,15 @@ namespace aqesim::cli {
 void RegisterExplain(CLI::App& app) {
   auto args = std::make_shared<ScenarioArgs>();
   auto out = std::make_shared<std::string>("-");
-  CLI::App* cmd = app.add_subcommand("explain", "JSON of every adaptive decision and every read's partition specs");
+  CLI::App* cmd =
+      app.add_subcommand("explain", "JSON of every adaptive decision and every read's partition specs");
   AddScenarioOptions(cmd, args.get());
   cmd->add_option("-o,--output", *out, "Write to FILE instead of stdout (atomically)");
   cmd->callback([args, out] {
     auto scenario = LoadOrThrow(*args);
     RunResult run = SimulateOrThrow(*scenario, /*adaptive=*/true);
-    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n", {args->path, args->properties_file});
+    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n",
+                          {args->path, args->properties_file});
   });
 }
 

@@ -1,10 +1,9 @@
 // `aqesim import-eventlog LOG -o SCENARIO.json [--execution ID | --job ID] [--name NAME]`:
 // reads a Spark event log (tools/eventlog) and writes a scenario reconstructed from it.
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
@@ -46,9 +45,9 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
 
 void RegisterImportEventlog(CLI::App& app) {
   auto args = std::make_shared<ImportEventlogArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "import-eventlog",
-      "Spark event log (plain, .gz, .zstd, .lz4, .snappy, .lzf; rolling eventlog_v2_* dirs) -> scenario JSON");
+  CLI::App* cmd = app.add_subcommand("import-eventlog",
+                                     "Spark event log (plain, .gz, .zstd, .lz4, .snappy, .lzf; rolling "
+                                     "eventlog_v2_* dirs) -> scenario JSON");
   cmd->add_option("LOG", args->log, "event log file or rolling event-log directory")->required();
   cmd->add_option("-o,--output", args->output, "scenario file to write ('-' = stdout)")->required();
   auto* exec = cmd->add_option("--execution", args->execution_id,

@@ -31,7 +31,8 @@ void RegisterMerge(CLI::App& app) {
     std::vector<sweep::ShardFile> shards;
     for (const std::string& path : o->inputs) {
       if (sweep::FormatForPath(path) != format) {
-        errors.push_back(path + ": expected a " + std::string(*format == sweep::OutputFormat::kCsv ? ".csv" : ".json") +
+        errors.push_back(path + ": expected a " +
+                         std::string(*format == sweep::OutputFormat::kCsv ? ".csv" : ".json") +
                          " shard, like the output");
         continue;
       }

@@ -30,9 +30,11 @@ void CheckSweepRows(const nlohmann::json& doc, const std::string& path, std::vec
   std::vector<std::string> keys;
   if (doc["sweep"].contains("grid") && doc["sweep"]["grid"].is_array())
     for (const auto& a : doc["sweep"]["grid"])
-      if (a.is_object() && a.contains("key") && a["key"].is_string()) keys.push_back(a["key"].get<std::string>());
+      if (a.is_object() && a.contains("key") && a["key"].is_string())
+        keys.push_back(a["key"].get<std::string>());
   const nlohmann::json& rows = doc["rows"];
-  if (rows.empty()) errors->push_back(path + ": /rows: expected at least one row of aqesim sweep, found an empty array");
+  if (rows.empty())
+    errors->push_back(path + ": /rows: expected at least one row of aqesim sweep, found an empty array");
   for (size_t i = 0; i < rows.size(); ++i) {
     std::string why;
     if (!sweep::RowFromJson(rows[i], keys, &why)) {
@@ -52,10 +54,13 @@ void RegisterReport(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "Tuning report (HTML or Markdown) from a scenario, `run --format json --tasks` output or a sweep");
+      "report",
+      "Tuning report (HTML or Markdown) from a scenario, `run --format json --tasks` output or a sweep");
   cmd->add_option("INPUT", o->scenario.path, "Scenario, RESULT.json or SWEEP.json")->required();
-  cmd->add_option("--conf", o->scenario.conf, "Spark configuration KEY=VALUE for a scenario input (repeatable)");
-  cmd->add_option("--properties-file", o->scenario.properties_file, "spark-defaults.conf-style file, scenario input");
+  cmd->add_option("--conf", o->scenario.conf,
+                  "Spark configuration KEY=VALUE for a scenario input (repeatable)");
+  cmd->add_option("--properties-file", o->scenario.properties_file,
+                  "spark-defaults.conf-style file, scenario input");
   cmd->add_option("-o,--output", o->output, "REPORT.html or REPORT.md (default stdout)");
   cmd->add_option("--format", o->format, "html or md (default: from the output's extension, else html)")
       ->check(CLI::IsMember({"html", "md"}));
@@ -77,7 +82,8 @@ void RegisterReport(CLI::App& app) {
       auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
       const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       input = report::InputFromRuns(*scenario, runs[0], runs[1]);
-      input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
+      input.makespan_with =
+          [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
         ConfOverrides ov = OverridesOf(args);  // well-formed: the first load accepted them
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
         LoadResult res = LoadScenarioFile(args.path, ov);
@@ -90,16 +96,17 @@ void RegisterReport(CLI::App& app) {
       };
     } else {
       if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty())
-        throw InputError("--conf and --properties-file apply to a scenario input, not to " + o->scenario.path);
+        throw InputError("--conf and --properties-file apply to a scenario input, not to " +
+                         o->scenario.path);
       std::vector<std::string> errors;
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
       if (parsed && parsed->kind == report::InputKind::kSweep) CheckSweepRows(doc, o->scenario.path, &errors);
       if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
     }
-    WriteOutputAtomically(o->output, format == "md" ? report::RenderMarkdownReport(input)
-                                                    : report::RenderHtmlReport(input),
-                          {o->scenario.path, o->scenario.properties_file});
+    WriteOutputAtomically(
+        o->output, format == "md" ? report::RenderMarkdownReport(input) : report::RenderHtmlReport(input),
+        {o->scenario.path, o->scenario.properties_file});
   });
 }
 

@@ -32,16 +32,18 @@ std::string Pad(const std::string& s, size_t w, bool right) {
 }
 
 std::string StageTable(const RunResult& run) {
-  const std::vector<std::string> head = {"stage", "runs", "tasks", "submit s", "complete s", "duration s", "input",
-                                         "shuffle read", "shuffle write", "spill", "task min/med/max s", "max÷med"};
+  const std::vector<std::string> head = {
+      "stage", "runs",         "tasks",         "submit s", "complete s",         "duration s",
+      "input", "shuffle read", "shuffle write", "spill",    "task min/med/max s", "max÷med"};
   std::vector<std::vector<std::string>> rows;
   for (const StageResult& s : run.stages) {
     const double skew = s.task_median_seconds > 0 ? s.task_max_seconds / s.task_median_seconds : 0;
-    rows.push_back({std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks), Fixed(s.submit_seconds),
-                    Fixed(s.complete_seconds), Fixed(s.duration_seconds()), FormatBytes(s.input_bytes),
-                    FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes), FormatBytes(s.spill_bytes),
-                    Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
-                    Fixed(skew)});
+    rows.push_back(
+        {std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks), Fixed(s.submit_seconds),
+         Fixed(s.complete_seconds), Fixed(s.duration_seconds()), FormatBytes(s.input_bytes),
+         FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes), FormatBytes(s.spill_bytes),
+         Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
+         Fixed(skew)});
   }
   std::vector<size_t> w(head.size());
   auto width = [](const std::string& s) {
@@ -90,7 +92,8 @@ void RegisterRun(CLI::App& app) {
   AddScenarioOptions(cmd, &o->scenario);
   cmd->add_option("--aqe", o->aqe, "on, off or both (default both)")
       ->check(CLI::IsMember({"on", "off", "both"}));
-  cmd->add_option("--format", o->format, "table or json (default table)")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--format", o->format, "table or json (default table)")
+      ->check(CLI::IsMember({"table", "json"}));
   cmd->add_flag("--tasks", o->tasks, "JSON: include every task (executor, slot, times, bytes)");
   cmd->add_option("-o,--output", o->output, "Write to FILE instead of stdout (atomically)");
   cmd->callback([o] {
@@ -105,8 +108,8 @@ void RegisterRun(CLI::App& app) {
       for (const RunResult& r : runs) j["runs"].push_back(RunToJson(r, o->tasks));
       text = j.dump(2) + "\n";
     } else {
-      text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) + " executors × " +
-             std::to_string(scenario->cluster.executor_cores) + " cores\n";
+      text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) +
+             " executors × " + std::to_string(scenario->cluster.executor_cores) + " cores\n";
       for (const RunResult& r : runs) text += "\n" + RunText(r);
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +

@@ -78,13 +78,16 @@ void RegisterSweep(CLI::App& app) {
     bool keep_journal = false;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Simulate the cartesian product of configuration grids, in parallel");
+  CLI::App* cmd =
+      app.add_subcommand("sweep", "Simulate the cartesian product of configuration grids, in parallel");
   AddScenarioOptions(cmd, &o->scenario);
-  cmd->add_option("--grid", o->grids,
-                  "KEY=V1,V2,... (repeatable; KEY is a Spark key, cluster.FIELD, cost.PARAM or simulation.FIELD)")
-      ;
-  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 65536));
-  cmd->add_option("--shard", o->shard, "Run slice K of N (points i with i % N == K-1); join with aqesim merge");
+  cmd->add_option(
+      "--grid", o->grids,
+      "KEY=V1,V2,... (repeatable; KEY is a Spark key, cluster.FIELD, cost.PARAM or simulation.FIELD)");
+  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")
+      ->check(CLI::Range(1, 65536));
+  cmd->add_option("--shard", o->shard,
+                  "Run slice K of N (points i with i % N == K-1); join with aqesim merge");
   cmd->add_flag("--keep-journal", o->keep_journal, "Keep OUT.journal after OUT is written");
   cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
   cmd->callback([o] {
@@ -103,12 +106,16 @@ void RegisterSweep(CLI::App& app) {
     }
     for (const std::string& g : o->grids) {
       std::string why;
-      if (auto axis = sweep::ParseGridArg(g, &why)) spec.axes.push_back(std::move(*axis));
-      else errors.push_back(why);
+      if (auto axis = sweep::ParseGridArg(g, &why))
+        spec.axes.push_back(std::move(*axis));
+      else
+        errors.push_back(why);
     }
     std::string why;
-    if (auto shard = sweep::ParseShard(o->shard, &why)) spec.shard = *shard;
-    else errors.push_back(why);
+    if (auto shard = sweep::ParseShard(o->shard, &why))
+      spec.shard = *shard;
+    else
+      errors.push_back(why);
     const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
     if (!format) errors.push_back("-o " + o->output + ": expected a file name ending in .csv or .json");
     if (!errors.empty()) throw InputError(errors);

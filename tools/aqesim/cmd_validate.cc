@@ -2,11 +2,10 @@
 // Spark application (tools/validate/replay.h) with its own configuration and cluster and
 // prints recorded vs simulated per stage, the makespan error and Spark's decisions vs the
 // simulator's.
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"

@@ -1,10 +1,9 @@
 // aqesim: a simulator of Apache Spark's Adaptive Query Execution. Thin main: the
 // subcommands live one per file (cmd_*.cc) and are listed in the table below.
+#include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
@@ -13,14 +12,9 @@ namespace {
 
 using Register = void (*)(CLI::App&);
 constexpr Register kCommands[] = {
-    aqesim::cli::RegisterRun,
-    aqesim::cli::RegisterExplain,
-    aqesim::cli::RegisterValidate,
-    aqesim::cli::RegisterCalibrate,
-    aqesim::cli::RegisterImportEventlog,
-    aqesim::cli::RegisterSweep,
-    aqesim::cli::RegisterMerge,
-    aqesim::cli::RegisterReport,
+    aqesim::cli::RegisterRun,       aqesim::cli::RegisterExplain,        aqesim::cli::RegisterValidate,
+    aqesim::cli::RegisterCalibrate, aqesim::cli::RegisterImportEventlog, aqesim::cli::RegisterSweep,
+    aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,
 };
 
 }  // namespace
@@ -45,7 +39,8 @@ int main(int argc, char** argv) {
       known |= argc > 1 && sub->get_name() == argv[1];
     }
     if (argc > 1 && argv[1][0] != '-' && !known) {
-      std::cerr << "aqesim: error: unknown command \"" << argv[1] << "\" (expected one of: " << names << ")\n";
+      std::cerr << "aqesim: error: unknown command \"" << argv[1] << "\" (expected one of: " << names
+                << ")\n";
       return 2;
     }
     std::cerr << "aqesim: error: " << e.what() << "\n";

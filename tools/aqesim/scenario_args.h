@@ -3,11 +3,10 @@
 #ifndef AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
 #define AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "models/scenario/scenario.h"
 

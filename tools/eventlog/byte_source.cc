@@ -1,12 +1,12 @@
 #include "tools/eventlog/byte_source.h"
 
 #include <fcntl.h>
+#include <liblzf/lzf.h>
+#include <lz4.h>
+#include <snappy.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
-#include <lz4.h>
-#include <snappy.h>
-#include <liblzf/lzf.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -54,7 +54,8 @@ class RawInput {
   }
 
   [[noreturn]] void Corrupt(const std::string& codec, const std::string& what) const {
-    throw EventLogError(name_ + ": corrupt " + codec + " data near byte " + std::to_string(offset_) + ": " + what);
+    throw EventLogError(name_ + ": corrupt " + codec + " data near byte " + std::to_string(offset_) + ": " +
+                        what);
   }
 
  protected:
@@ -270,10 +271,12 @@ class Lz4BlockSource : public BlockSource {
     const int64_t compressed = static_cast<int32_t>(ReadLe32(header + 9));
     const int64_t decompressed = static_cast<int32_t>(ReadLe32(header + 13));
     const uint32_t checksum = ReadLe32(header + 17);
-    if (method != 0x10 && method != 0x20) in_->Corrupt("lz4", "unknown compression method " + std::to_string(method));
+    if (method != 0x10 && method != 0x20)
+      in_->Corrupt("lz4", "unknown compression method " + std::to_string(method));
     if (compressed < 0 || decompressed < 0 || decompressed > kMaxBlockBytes || compressed > kMaxBlockBytes ||
         (method == 0x10 && compressed != decompressed)) {
-      in_->Corrupt("lz4", "invalid block lengths " + std::to_string(compressed) + "/" + std::to_string(decompressed));
+      in_->Corrupt(
+          "lz4", "invalid block lengths " + std::to_string(compressed) + "/" + std::to_string(decompressed));
     }
     if (decompressed == 0) return true;  // end-of-stream marker; a concatenated stream may follow
     compressed_.resize(static_cast<size_t>(compressed));
@@ -317,7 +320,8 @@ class SnappyStreamSource : public BlockSource {
     }
     if (!saw_header_) in_->Corrupt("snappy", "missing snappy-java header (0x82 SNAPPY 0x00)");
     const int64_t length = static_cast<int32_t>(ReadBe32(len));
-    if (length < 0 || length > kMaxBlockBytes) in_->Corrupt("snappy", "invalid block length " + std::to_string(length));
+    if (length < 0 || length > kMaxBlockBytes)
+      in_->Corrupt("snappy", "invalid block length " + std::to_string(length));
     compressed_.resize(static_cast<size_t>(length));
     if (!ReadOrTruncate(compressed_.data(), compressed_.size())) return false;
     size_t uncompressed = 0;
@@ -365,7 +369,8 @@ class LzfSource : public BlockSource {
     compressed_.resize(compressed);
     if (!ReadOrTruncate(compressed_.data(), compressed_.size())) return false;
     block_.resize(uncompressed);
-    const unsigned int r = uncompressed == 0 ? 0 : lzf_decompress(compressed_.data(), compressed, block_.data(), uncompressed);
+    const unsigned int r =
+        uncompressed == 0 ? 0 : lzf_decompress(compressed_.data(), compressed, block_.data(), uncompressed);
     if (r != uncompressed) in_->Corrupt("lzf", "chunk does not decompress");
     return true;
   }
@@ -373,12 +378,18 @@ class LzfSource : public BlockSource {
 
 std::unique_ptr<ByteSource> Wrap(std::unique_ptr<RawInput> in, Codec codec) {
   switch (codec) {
-    case Codec::kPlain: return std::make_unique<PlainSource>(std::move(in));
-    case Codec::kGzip: return std::make_unique<GzipSource>(std::move(in));
-    case Codec::kZstd: return std::make_unique<ZstdSource>(std::move(in));
-    case Codec::kLz4: return std::make_unique<Lz4BlockSource>(std::move(in));
-    case Codec::kSnappy: return std::make_unique<SnappyStreamSource>(std::move(in));
-    case Codec::kLzf: return std::make_unique<LzfSource>(std::move(in));
+    case Codec::kPlain:
+      return std::make_unique<PlainSource>(std::move(in));
+    case Codec::kGzip:
+      return std::make_unique<GzipSource>(std::move(in));
+    case Codec::kZstd:
+      return std::make_unique<ZstdSource>(std::move(in));
+    case Codec::kLz4:
+      return std::make_unique<Lz4BlockSource>(std::move(in));
+    case Codec::kSnappy:
+      return std::make_unique<SnappyStreamSource>(std::move(in));
+    case Codec::kLzf:
+      return std::make_unique<LzfSource>(std::move(in));
   }
   return nullptr;
 }
@@ -391,12 +402,18 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 
 std::string_view CodecName(Codec codec) {
   switch (codec) {
-    case Codec::kPlain: return "plain";
-    case Codec::kGzip: return "gzip";
-    case Codec::kZstd: return "zstd";
-    case Codec::kLz4: return "lz4";
-    case Codec::kSnappy: return "snappy";
-    case Codec::kLzf: return "lzf";
+    case Codec::kPlain:
+      return "plain";
+    case Codec::kGzip:
+      return "gzip";
+    case Codec::kZstd:
+      return "zstd";
+    case Codec::kLz4:
+      return "lz4";
+    case Codec::kSnappy:
+      return "snappy";
+    case Codec::kLzf:
+      return "lzf";
   }
   return "?";
 }
@@ -445,7 +462,8 @@ std::unique_ptr<ByteSource> MemoryByteSource(std::string data, Codec codec, std:
 }
 
 uint32_t XxHash32(const void* data, size_t length, uint32_t seed) {
-  constexpr uint32_t kP1 = 2654435761U, kP2 = 2246822519U, kP3 = 3266489917U, kP4 = 668265263U, kP5 = 374761393U;
+  constexpr uint32_t kP1 = 2654435761U, kP2 = 2246822519U, kP3 = 3266489917U, kP4 = 668265263U,
+                     kP5 = 374761393U;
   auto rotl = [](uint32_t x, int r) { return (x << r) | (x >> (32 - r)); };
   const auto* p = static_cast<const unsigned char*>(data);
   const unsigned char* const end = p + length;

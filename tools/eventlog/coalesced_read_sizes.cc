@@ -129,8 +129,9 @@ void MatchEncodedSum(const BlockReport& report, std::vector<std::vector<int64_t>
 /// Checks the arguments of ReconstructCoalescedBlocks / EstimateReportedSizeRatio and
 /// returns the blocks before any move: (map, group) bytes fitted to both margins, each split
 /// evenly over the group's reducers.
-std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_bytes, const std::vector<int>& group_starts,
-                                             int num_reducers, const std::vector<int64_t>& group_true_bytes,
+std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_bytes,
+                                             const std::vector<int>& group_starts, int num_reducers,
+                                             const std::vector<int64_t>& group_true_bytes,
                                              const std::vector<int64_t>& group_driver_bytes) {
   const size_t groups = group_starts.size();
   if (groups == 0 || group_true_bytes.size() != groups ||
@@ -153,8 +154,9 @@ std::vector<std::vector<int64_t>> EvenBlocks(const std::vector<int64_t>& map_byt
   const long double rows = std::accumulate(map_bytes.begin(), map_bytes.end(), 0.0L);
   const long double cols = std::accumulate(group_true_bytes.begin(), group_true_bytes.end(), 0.0L);
   if (rows != cols || !(rows < 9223372036854775808.0L)) {
-    throw std::invalid_argument("coalesced read: map tasks wrote " + std::to_string(static_cast<double>(rows)) +
-                                " bytes, its groups read " + std::to_string(static_cast<double>(cols)));
+    throw std::invalid_argument("coalesced read: map tasks wrote " +
+                                std::to_string(static_cast<double>(rows)) + " bytes, its groups read " +
+                                std::to_string(static_cast<double>(cols)));
   }
   const SizeMatrix by_group = FitMarginals(map_bytes, group_true_bytes);
   std::vector<std::vector<int64_t>> blocks(map_bytes.size(), std::vector<int64_t>(num_reducers, 0));
@@ -189,19 +191,21 @@ std::vector<int> EstimateGroupStarts(const std::vector<int64_t>& driver_bytes, i
   std::vector<std::pair<long double, size_t>> remainder;
   int64_t assigned = 0;
   for (size_t g = 0; g < groups; ++g) {
-    const long double exact = total > 0 ? static_cast<long double>(std::max<int64_t>(driver_bytes[g], 0)) *
-                                              num_reducers / total
-                                        : static_cast<long double>(num_reducers) / groups;
+    const long double exact =
+        total > 0 ? static_cast<long double>(std::max<int64_t>(driver_bytes[g], 0)) * num_reducers / total
+                  : static_cast<long double>(num_reducers) / groups;
     length[g] = static_cast<int64_t>(exact);
     assigned += length[g];
     remainder.emplace_back(exact - static_cast<long double>(length[g]), g);
   }
-  std::stable_sort(remainder.begin(), remainder.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(remainder.begin(), remainder.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t k = 0; assigned < num_reducers; k = (k + 1) % groups, ++assigned) ++length[remainder[k].second];
   // Every spec covers at least one reducer: take from the longest group (lowest index).
   for (size_t g = 0; g < groups; ++g) {
     if (length[g] > 0) continue;
-    const size_t longest = static_cast<size_t>(std::max_element(length.begin(), length.end()) - length.begin());
+    const size_t longest =
+        static_cast<size_t>(std::max_element(length.begin(), length.end()) - length.begin());
     --length[longest];
     length[g] = 1;
   }
@@ -211,7 +215,8 @@ std::vector<int> EstimateGroupStarts(const std::vector<int64_t>& driver_bytes, i
 }
 
 std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<int64_t>& map_bytes,
-                                                             const std::vector<int>& group_starts, int num_reducers,
+                                                             const std::vector<int>& group_starts,
+                                                             int num_reducers,
                                                              const std::vector<int64_t>& group_true_bytes,
                                                              const std::vector<int64_t>& group_driver_bytes,
                                                              double reported_size_ratio) {

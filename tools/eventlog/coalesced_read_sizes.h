@@ -61,7 +61,8 @@ std::vector<int> EstimateGroupStarts(const std::vector<int64_t>& driver_bytes, i
 /// driver will see them.
 /// Throws std::invalid_argument on inconsistent sizes (G mismatch, totals differ, negatives).
 std::vector<std::vector<int64_t>> ReconstructCoalescedBlocks(const std::vector<int64_t>& map_bytes,
-                                                             const std::vector<int>& group_starts, int num_reducers,
+                                                             const std::vector<int>& group_starts,
+                                                             int num_reducers,
                                                              const std::vector<int64_t>& group_true_bytes,
                                                              const std::vector<int64_t>& group_driver_bytes,
                                                              double reported_size_ratio = 1.0);
@@ -84,7 +85,8 @@ double EstimateReportedSizeRatio(const std::vector<int64_t>& map_bytes, const st
 /// ReportedBlockBytes(block, reported_size_ratio) (what the simulator's driver will see for
 /// that spec; CompressedMapStatus).
 std::vector<int64_t> EncodedGroupBytes(const std::vector<std::vector<int64_t>>& blocks,
-                                       const std::vector<int>& group_starts, double reported_size_ratio = 1.0);
+                                       const std::vector<int>& group_starts,
+                                       double reported_size_ratio = 1.0);
 
 }  // namespace aqesim::eventlog
 

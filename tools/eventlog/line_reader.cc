@@ -56,17 +56,21 @@ EventLogLineReader::EventLogLineReader(const std::string& path) {
     }
     // Like Spark's RollingEventLogFilesFileReader: the indices must be consecutive.
     for (size_t i = 1; i < files_.size(); ++i) {
-      const std::string a = fs::path(files_[i - 1]).filename().string(), b = fs::path(files_[i]).filename().string();
+      const std::string a = fs::path(files_[i - 1]).filename().string(),
+                        b = fs::path(files_[i]).filename().string();
       const int64_t ia = RollingIndex(a), ib = RollingIndex(b);
-      if (ib == ia) throw EventLogError(path + ": two event log files with index " + std::to_string(ia) + ": " + a + ", " + b);
+      if (ib == ia)
+        throw EventLogError(path + ": two event log files with index " + std::to_string(ia) + ": " + a +
+                            ", " + b);
       if (ib != ia + 1)
-        throw EventLogError(path + ": missing event log file events_" + std::to_string(ia + 1) + "_*: found " + a +
-                            " then " + b);
+        throw EventLogError(path + ": missing event log file events_" + std::to_string(ia + 1) +
+                            "_*: found " + a + " then " + b);
     }
   } else {
     if (!fs::exists(fs::status(path, ec)))  // a symbolic link loop is not "no such file"
-      throw EventLogError(path + ": " +
-                          (ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "no such file or directory"));
+      throw EventLogError(
+          path + ": " +
+          (ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "no such file or directory"));
     files_.push_back(path);
   }
 }

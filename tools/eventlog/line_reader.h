@@ -15,10 +15,10 @@
 namespace aqesim::eventlog {
 
 struct EventLogLine {
-  std::string text;         // without the trailing "\n" (and "\r")
-  std::string file;         // the file it came from
-  int64_t line_number = 0;  // 1-based within `file`
-  bool terminated = true;   // false: the file ended without a newline after this line
+  std::string text;           // without the trailing "\n" (and "\r")
+  std::string file;           // the file it came from
+  int64_t line_number = 0;    // 1-based within `file`
+  bool terminated = true;     // false: the file ended without a newline after this line
   bool last_in_file = false;  // true when nothing follows in `file` (set for unterminated lines)
 };
 

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/eventlog/line_reader.h"
 
@@ -74,18 +73,42 @@ const json& Field(const json& obj, const char* key) {
 /// Events the reconstruction does not need but that are expected in a log (no warning).
 bool IsKnownIgnoredEvent(std::string_view name) {
   static const std::set<std::string_view> kIgnored = {
-      "SparkListenerTaskStart", "SparkListenerTaskGettingResult", "SparkListenerBlockManagerAdded",
-      "SparkListenerBlockManagerRemoved", "SparkListenerBlockUpdated", "SparkListenerUnpersistRDD",
-      "SparkListenerExecutorMetricsUpdate", "SparkListenerStageExecutorMetrics", "SparkListenerExecutorBlacklisted",
-      "SparkListenerExecutorExcluded", "SparkListenerExecutorUnblacklisted", "SparkListenerExecutorUnexcluded",
-      "SparkListenerNodeBlacklisted", "SparkListenerNodeExcluded", "SparkListenerNodeUnblacklisted",
-      "SparkListenerNodeUnexcluded", "SparkListenerSpeculativeTaskSubmitted", "SparkListenerMiscellaneousProcessAdded",
-      "SparkListenerSQLAdaptiveSQLMetricUpdates", "SparkListenerQueryExecutionMetrics", "DropTablePreEvent",
-      "DropTableEvent", "CreateTablePreEvent", "CreateTableEvent", "AlterTableEvent", "AlterTablePreEvent",
-      "CreateDatabasePreEvent", "CreateDatabaseEvent", "DropDatabasePreEvent", "DropDatabaseEvent",
-      "SparkListenerResourceProfileAdded", "SparkListenerExecutorBlacklistedForStage",
-      "SparkListenerExecutorExcludedForStage", "SparkListenerNodeBlacklistedForStage",
-      "SparkListenerNodeExcludedForStage", "StreamingQueryListener.QueryStartedEvent",
+      "SparkListenerTaskStart",
+      "SparkListenerTaskGettingResult",
+      "SparkListenerBlockManagerAdded",
+      "SparkListenerBlockManagerRemoved",
+      "SparkListenerBlockUpdated",
+      "SparkListenerUnpersistRDD",
+      "SparkListenerExecutorMetricsUpdate",
+      "SparkListenerStageExecutorMetrics",
+      "SparkListenerExecutorBlacklisted",
+      "SparkListenerExecutorExcluded",
+      "SparkListenerExecutorUnblacklisted",
+      "SparkListenerExecutorUnexcluded",
+      "SparkListenerNodeBlacklisted",
+      "SparkListenerNodeExcluded",
+      "SparkListenerNodeUnblacklisted",
+      "SparkListenerNodeUnexcluded",
+      "SparkListenerSpeculativeTaskSubmitted",
+      "SparkListenerMiscellaneousProcessAdded",
+      "SparkListenerSQLAdaptiveSQLMetricUpdates",
+      "SparkListenerQueryExecutionMetrics",
+      "DropTablePreEvent",
+      "DropTableEvent",
+      "CreateTablePreEvent",
+      "CreateTableEvent",
+      "AlterTableEvent",
+      "AlterTablePreEvent",
+      "CreateDatabasePreEvent",
+      "CreateDatabaseEvent",
+      "DropDatabasePreEvent",
+      "DropDatabaseEvent",
+      "SparkListenerResourceProfileAdded",
+      "SparkListenerExecutorBlacklistedForStage",
+      "SparkListenerExecutorExcludedForStage",
+      "SparkListenerNodeBlacklistedForStage",
+      "SparkListenerNodeExcludedForStage",
+      "StreamingQueryListener.QueryStartedEvent",
   };
   return kIgnored.count(name) > 0;
 }
@@ -104,8 +127,8 @@ std::string JoinKey(const SqlPlanNode& node) {
   std::string s = NormalizeSimpleString(node.simple_string);
   const size_t space = s.find(' ');
   s = space == std::string::npos ? "" : s.substr(space + 1);
-  static const char* kTypes[] = {"Inner", "Cross", "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti",
-                                 "ExistenceJoin"};
+  static const char* kTypes[] = {"Inner",     "Cross",    "LeftOuter", "RightOuter",
+                                 "FullOuter", "LeftSemi", "LeftAnti",  "ExistenceJoin"};
   size_t best = std::string::npos, best_len = 0;
   for (const char* t : kTypes) {
     const size_t pos = s.find(std::string(", ") + t);
@@ -153,7 +176,8 @@ class Parser {
     } else if (ev == "SparkListenerResourceProfileAdded") {
       if (IntField(e, "Resource Profile Id", -1) == 0) {
         const json& req = Field(e, "Executor Resource Requests");
-        if (auto c = OptIntField(Field(req, "cores"), "Amount")) app_->profile_executor_cores = static_cast<int>(*c);
+        if (auto c = OptIntField(Field(req, "cores"), "Amount"))
+          app_->profile_executor_cores = static_cast<int>(*c);
         if (auto m = OptIntField(Field(req, "memory"), "Amount")) app_->profile_executor_memory_mib = *m;
       }
     } else if (ev == "SparkListenerExecutorAdded") {
@@ -185,7 +209,8 @@ class Parser {
       RecordedStage& st = StageFromInfo(Field(e, "Stage Info"));
       st.submitted = true;
       ++st.attempts;
-      if (!st.submission_time_ms) st.submission_time_ms = OptIntField(Field(e, "Stage Info"), "Submission Time");
+      if (!st.submission_time_ms)
+        st.submission_time_ms = OptIntField(Field(e, "Stage Info"), "Submission Time");
     } else if (ev == "SparkListenerStageCompleted") {
       const json& info = Field(e, "Stage Info");
       RecordedStage& st = StageFromInfo(info);
@@ -203,7 +228,8 @@ class Parser {
       ex.description = StringField(e, "description");
       ex.start_time_ms = OptIntField(e, "time");
       ex.plans.insert(ex.plans.begin(), ParseSparkPlanInfo(Field(e, "sparkPlanInfo")));
-      ex.physical_descriptions.insert(ex.physical_descriptions.begin(), StringField(e, "physicalPlanDescription"));
+      ex.physical_descriptions.insert(ex.physical_descriptions.begin(),
+                                      StringField(e, "physicalPlanDescription"));
     } else if (ev == "SparkListenerSQLAdaptiveExecutionUpdate") {
       const int64_t id = IntField(e, "executionId", -1);
       RecordedSqlExecution& ex = app_->executions[id];
@@ -244,7 +270,8 @@ class Parser {
       warnings_->push_back(app_->path + ": no SparkListenerApplicationEnd: the log is incomplete");
     }
     for (const auto& [id, job] : app_->jobs) {
-      if (!job.completion_time_ms) warnings_->push_back(app_->path + ": job " + std::to_string(id) + " has no JobEnd");
+      if (!job.completion_time_ms)
+        warnings_->push_back(app_->path + ": job " + std::to_string(id) + " has no JobEnd");
     }
   }
 
@@ -439,7 +466,8 @@ class Parser {
   }
 
   void FinishCluster() {
-    const std::string master = app_->spark_properties.count("spark.master") ? app_->spark_properties["spark.master"] : "";
+    const std::string master =
+        app_->spark_properties.count("spark.master") ? app_->spark_properties["spark.master"] : "";
     app_->local_mode = master.rfind("local", 0) == 0;
     if (app_->local_mode) {
       app_->max_concurrent_executors = 1;
@@ -447,7 +475,9 @@ class Parser {
       const size_t open = master.find('[');
       if (open != std::string::npos) {
         const std::string inner = master.substr(open + 1, master.find_first_of(",]", open) - open - 1);
-        if (!inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+        if (!inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
+              return std::isdigit(static_cast<unsigned char>(c));
+            })) {
           cores = std::stoi(inner);
         }
       } else if (master == "local") {
@@ -513,7 +543,8 @@ class Parser {
         r.num_skewed_partitions = last_value("number of skewed partitions");
         r.num_skewed_splits = last_value("number of skewed partition splits");
         if (auto mid = n.MetricId("partition data size")) {
-          if (auto it = ex.driver_updates.find(*mid); it != ex.driver_updates.end()) r.partition_data_sizes_bytes = it->second;
+          if (auto it = ex.driver_updates.find(*mid); it != ex.driver_updates.end())
+            r.partition_data_sizes_bytes = it->second;
         }
         for (const auto& c : n.children) {
           if (const SqlPlanNode* exch = FindFirst(c, "Exchange")) {
@@ -526,8 +557,12 @@ class Parser {
       });
       if (ex.plans.size() < 2 && !ex.adaptive()) continue;
       std::vector<const SqlPlanNode*> first_joins, last_joins;
-      Walk(first, [&](const SqlPlanNode& n) { if (IsJoinNode(BaseNodeName(n.node_name))) first_joins.push_back(&n); });
-      Walk(last, [&](const SqlPlanNode& n) { if (IsJoinNode(BaseNodeName(n.node_name))) last_joins.push_back(&n); });
+      Walk(first, [&](const SqlPlanNode& n) {
+        if (IsJoinNode(BaseNodeName(n.node_name))) first_joins.push_back(&n);
+      });
+      Walk(last, [&](const SqlPlanNode& n) {
+        if (IsJoinNode(BaseNodeName(n.node_name))) last_joins.push_back(&n);
+      });
       std::vector<bool> used(last_joins.size(), false);
       for (const SqlPlanNode* j : first_joins) {
         RecordedJoin rj;
@@ -611,14 +646,15 @@ std::string PlanShape(const SqlPlanNode& plan) {
   return out;
 }
 
-std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app, const RecordedSqlExecution& execution,
-                                                int64_t ms) {
+std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app,
+                                                const RecordedSqlExecution& execution, int64_t ms) {
   std::set<std::string> out;
   if (execution.plans.empty()) return out;
   const std::string shape = PlanShape(execution.plans.front());
   std::set<int64_t> same;  // other executions of the same query
   for (const auto& [id, other] : app.executions) {
-    if (id != execution.execution_id && !other.plans.empty() && PlanShape(other.plans.front()) == shape) same.insert(id);
+    if (id != execution.execution_id && !other.plans.empty() && PlanShape(other.plans.front()) == shape)
+      same.insert(id);
   }
   if (same.empty()) return out;
   for (const auto& [id, st] : app.stages) {
@@ -670,7 +706,8 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
   size_t reader_warnings = 0;
   while (reader.Next(&line)) {
     ++app.lines;
-    for (; reader_warnings < reader.warnings().size(); ++reader_warnings) warnings->push_back(reader.warnings()[reader_warnings]);
+    for (; reader_warnings < reader.warnings().size(); ++reader_warnings)
+      warnings->push_back(reader.warnings()[reader_warnings]);
     const std::string where = line.file + ":" + std::to_string(line.line_number);
     if (line.text.find_first_not_of(" \t") == std::string::npos) continue;
     json event = json::parse(line.text, nullptr, /*allow_exceptions=*/false);
@@ -688,7 +725,8 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
     }
     parser.Consume(event, line);
   }
-  for (; reader_warnings < reader.warnings().size(); ++reader_warnings) warnings->push_back(reader.warnings()[reader_warnings]);
+  for (; reader_warnings < reader.warnings().size(); ++reader_warnings)
+    warnings->push_back(reader.warnings()[reader_warnings]);
   app.files = reader.files();
   if (app.events == 0) throw EventLogError(path + ": no Spark listener events found (not an event log?)");
   parser.Finish();

@@ -11,14 +11,13 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "sim/units.h"
 #include "tools/eventlog/event_log_error.h"
@@ -51,8 +50,8 @@ struct RecordedTask {
   int64_t task_id = 0;
   int stage_id = 0;
   int stage_attempt = 0;
-  int index = 0;    // Task Info.Index: the partition (map index / reducer / AQE spec index)
-  int attempt = 0;  // Task Info.Attempt
+  int index = 0;           // Task Info.Index: the partition (map index / reducer / AQE spec index)
+  int attempt = 0;         // Task Info.Attempt
   std::string task_type;   // "ShuffleMapTask", "ResultTask"
   std::string end_reason;  // Task End Reason.Reason: "Success", "ExceptionFailure", "TaskKilled", ...
   bool successful = false;
@@ -92,7 +91,9 @@ struct RecordedTask {
   /// Finish − Launch Time, saturating at the int64 limits.
   int64_t wall_ms() const { return SaturatingSub(finish_time_ms, launch_time_ms); }
   /// Remote + local bytes read, saturating (a corrupt log's values must not wrap).
-  int64_t shuffle_bytes_read() const { return SaturatingAdd(shuffle_remote_bytes_read, shuffle_local_bytes_read); }
+  int64_t shuffle_bytes_read() const {
+    return SaturatingAdd(shuffle_remote_bytes_read, shuffle_local_bytes_read);
+  }
 };
 
 struct RecordedStage {
@@ -190,7 +191,7 @@ struct RecordedShuffleRead {
 /// A join of an adaptive execution: strategy planned first vs. in the final plan.
 struct RecordedJoin {
   int64_t execution_id = 0;
-  std::string key;  // normalised "[keys], [keys], JoinType"
+  std::string key;               // normalised "[keys], [keys], JoinType"
   std::string initial_strategy;  // "SortMergeJoin", ...
   std::string final_strategy;
   bool is_skew_join = false;
@@ -257,8 +258,8 @@ std::string PlanShape(const SqlPlanNode& plan);
 /// whose initial plan has the shape of `execution`'s (the same query run again): their JVMs
 /// have loaded, compiled and run that code already, so their first tasks of `execution` are
 /// not a first wave of cold code. Empty for an execution without a plan.
-std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app, const RecordedSqlExecution& execution,
-                                                int64_t ms);
+std::set<std::string> ExecutorsThatRanSameQuery(const RecordedApplication& app,
+                                                const RecordedSqlExecution& execution, int64_t ms);
 
 /// Strips a leading "org.apache.spark....": "SparkListenerTaskEnd" from any qualified name.
 std::string_view EventShortName(std::string_view event);

@@ -23,11 +23,21 @@ constexpr int kDefaultShufflePartitions = 200;
 /// Configuration keys copied from `Spark Properties` into the scenario's conf.
 bool IsImportedConfKey(const std::string& key) {
   static const char* kExact[] = {
-      "spark.sql.shuffle.partitions", "spark.sql.autoBroadcastJoinThreshold", "spark.sql.files.maxPartitionBytes",
-      "spark.sql.files.openCostInBytes", "spark.sql.join.preferSortMergeJoin", "spark.sql.leafNodeDefaultParallelism",
-      "spark.default.parallelism", "spark.shuffle.minNumPartitionsToHighlyCompress",
-      "spark.shuffle.accurateBlockThreshold", "spark.shuffle.push.enabled", "spark.sql.shuffledHashJoinFactor",
-      "spark.shuffle.compress", "spark.io.compression.codec", "spark.locality.wait", "spark.locality.wait.node",
+      "spark.sql.shuffle.partitions",
+      "spark.sql.autoBroadcastJoinThreshold",
+      "spark.sql.files.maxPartitionBytes",
+      "spark.sql.files.openCostInBytes",
+      "spark.sql.join.preferSortMergeJoin",
+      "spark.sql.leafNodeDefaultParallelism",
+      "spark.default.parallelism",
+      "spark.shuffle.minNumPartitionsToHighlyCompress",
+      "spark.shuffle.accurateBlockThreshold",
+      "spark.shuffle.push.enabled",
+      "spark.sql.shuffledHashJoinFactor",
+      "spark.shuffle.compress",
+      "spark.io.compression.codec",
+      "spark.locality.wait",
+      "spark.locality.wait.node",
       "spark.shuffle.reduceLocality.enabled",
   };
   for (const char* k : kExact) {
@@ -61,9 +71,9 @@ std::vector<const SqlPlanNode*> MainChildren(const SqlPlanNode& n) {
 
 std::string JoinTypeOf(const std::string& simple, std::vector<std::string>* notes) {
   static const std::pair<const char*, const char*> kTypes[] = {
-      {", Inner", "Inner"},         {", Cross", "Cross"},         {", LeftOuter", "LeftOuter"},
-      {", RightOuter", "RightOuter"}, {", FullOuter", "FullOuter"}, {", LeftSemi", "LeftSemi"},
-      {", LeftAnti", "LeftAnti"},   {", ExistenceJoin", "LeftSemi"}};
+      {", Inner", "Inner"},           {", Cross", "Cross"},           {", LeftOuter", "LeftOuter"},
+      {", RightOuter", "RightOuter"}, {", FullOuter", "FullOuter"},   {", LeftSemi", "LeftSemi"},
+      {", LeftAnti", "LeftAnti"},     {", ExistenceJoin", "LeftSemi"}};
   size_t best = std::string::npos;
   std::string type = "Inner";
   for (const auto& [needle, name] : kTypes) {
@@ -131,7 +141,9 @@ std::vector<int64_t> ScaleToTotal(const std::vector<int64_t>& v, int64_t target)
     assigned += out[i];
     rem.emplace_back(exact - out[i], i);
   }
-  std::sort(rem.begin(), rem.end(), [](auto& a, auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); });
+  std::sort(rem.begin(), rem.end(), [](auto& a, auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
   for (size_t k = 0; assigned < target && k < rem.size(); ++k, ++assigned) ++out[rem[k].second];
   return out;
 }
@@ -146,10 +158,14 @@ int64_t Sum(const std::vector<int64_t>& v) {
 std::string FormatBytes(int64_t b) {
   std::ostringstream os;
   os.precision(3);
-  if (b >= (int64_t{1} << 30)) os << static_cast<double>(b) / (1 << 30) << " GiB";
-  else if (b >= (1 << 20)) os << static_cast<double>(b) / (1 << 20) << " MiB";
-  else if (b >= (1 << 10)) os << static_cast<double>(b) / (1 << 10) << " KiB";
-  else os << b << " B";
+  if (b >= (int64_t{1} << 30))
+    os << static_cast<double>(b) / (1 << 30) << " GiB";
+  else if (b >= (1 << 20))
+    os << static_cast<double>(b) / (1 << 20) << " MiB";
+  else if (b >= (1 << 10))
+    os << static_cast<double>(b) / (1 << 10) << " KiB";
+  else
+    os << b << " B";
   return os.str();
 }
 
@@ -188,7 +204,8 @@ class Importer {
     std::vector<bool> seen(out.size(), false);
     int64_t total = 0;
     for (const RecordedTask& t : st.tasks) {
-      if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || seen[t.index]) continue;
+      if (!t.successful || t.index < 0 || static_cast<size_t>(t.index) >= out.size() || seen[t.index])
+        continue;
       seen[t.index] = true;
       out[t.index] = t.input_bytes;
       total += t.input_bytes;
@@ -232,7 +249,8 @@ class Importer {
     rows.reserve(planned);
     for (size_t i = 0; i < n; ++i) {
       if (lengths[i] == 0) continue;
-      const std::vector<int64_t> part = ScaleToTotal(std::vector<int64_t>(lengths[i], 1), st.map_output_bytes[i]);
+      const std::vector<int64_t> part =
+          ScaleToTotal(std::vector<int64_t>(lengths[i], 1), st.map_output_bytes[i]);
       rows.insert(rows.end(), part.begin(), part.end());
     }
     // Tasks with no range (more tasks than partitions): add their bytes to the last row.
@@ -254,17 +272,18 @@ class Importer {
   /// Cells above which a reconstructed matrix is written as its marginals instead.
   static constexpr int64_t kMaxMatrixCells = 100000;
 
-  json Sizes(const std::string& ptr, const RecordedStage& map_stage, const std::vector<int64_t>* partition_bytes,
-             ImportedExchange* ex, int planned_map_tasks = 0, const CoalescedRead* coalesced = nullptr) {
+  json Sizes(const std::string& ptr, const RecordedStage& map_stage,
+             const std::vector<int64_t>* partition_bytes, ImportedExchange* ex, int planned_map_tasks = 0,
+             const CoalescedRead* coalesced = nullptr) {
     std::vector<int64_t> map_bytes = map_stage.map_output_bytes;
     if (planned_map_tasks > 0 && planned_map_tasks != static_cast<int>(map_bytes.size())) {
       map_bytes = ExpandRows(map_stage, planned_map_tasks);
-      warnings_->push_back("exchange " + ex->id + ": its map stage " + std::to_string(map_stage.stage_id) + " ran " +
-                           std::to_string(map_stage.map_output_bytes.size()) +
+      warnings_->push_back("exchange " + ex->id + ": its map stage " + std::to_string(map_stage.stage_id) +
+                           " ran " + std::to_string(map_stage.map_output_bytes.size()) +
                            " tasks over AQE-coalesced input; rows spread over the " +
                            std::to_string(planned_map_tasks) + " planned partitions (estimated)");
       Estimated(ptr + (partition_bytes != nullptr && !partition_bytes->empty() ? "/sizes/marginals/mapBytes"
-                                                                              : "/sizes/generate/mapBytes"));
+                                                                               : "/sizes/generate/mapBytes"));
     }
     const int64_t total = Sum(map_bytes);
     ex->map_tasks = static_cast<int>(map_bytes.size());
@@ -290,8 +309,9 @@ class Importer {
       if (!map_stage.missing_map_indexes.empty()) Estimated(ptr + "/sizes/generate/mapBytes");
     }
     if (!map_stage.missing_map_indexes.empty()) {
-      warnings_->push_back("exchange " + ex->id + ": " + std::to_string(map_stage.missing_map_indexes.size()) +
-                           " map tasks of stage " + std::to_string(map_stage.stage_id) +
+      warnings_->push_back("exchange " + ex->id + ": " +
+                           std::to_string(map_stage.missing_map_indexes.size()) + " map tasks of stage " +
+                           std::to_string(map_stage.stage_id) +
                            " have no successful TaskEnd; their rows are 0");
     }
     return sizes;
@@ -300,20 +320,22 @@ class Importer {
   /// Per-reducer blocks behind a coalesced read (coalesced_read_sizes.h) as `sizes`: a matrix,
   /// or its marginals beyond kMaxMatrixCells. False when the read's specs do not fit the
   /// exchange (then the caller falls back to a uniform estimate).
-  bool CoalescedSizes(const std::string& ptr, const std::vector<int64_t>& map_bytes, const CoalescedRead& read,
-                      ImportedExchange* ex, json* sizes) {
+  bool CoalescedSizes(const std::string& ptr, const std::vector<int64_t>& map_bytes,
+                      const CoalescedRead& read, ImportedExchange* ex, json* sizes) {
     const int reducers = ex->num_partitions;
     const std::vector<int> starts = EstimateGroupStarts(read.combined_driver_bytes, reducers);
     if (starts.empty() || starts.size() != read.driver_bytes.size()) return false;
     const int64_t total = Sum(map_bytes);
     std::vector<int64_t> group_bytes = read.read_bytes;
     if (group_bytes.size() != starts.size() || Sum(group_bytes) <= 0) {
-      warnings_->push_back("exchange " + ex->id + ": no task read its coalesced partitions; their sizes follow " +
+      warnings_->push_back("exchange " + ex->id +
+                           ": no task read its coalesced partitions; their sizes follow " +
                            "Spark's partition data sizes, scaled to the bytes written");
       group_bytes = ScaleToTotal(read.driver_bytes, total);
     } else if (Sum(group_bytes) != total) {
-      warnings_->push_back("exchange " + ex->id + ": its coalesced partitions read " + std::to_string(Sum(group_bytes)) +
-                           " bytes but map tasks wrote " + std::to_string(total) + "; scaled to the written total");
+      warnings_->push_back("exchange " + ex->id + ": its coalesced partitions read " +
+                           std::to_string(Sum(group_bytes)) + " bytes but map tasks wrote " +
+                           std::to_string(total) + "; scaled to the written total");
       group_bytes = ScaleToTotal(group_bytes, total);
     }
     double ratio = 1.0;
@@ -325,9 +347,12 @@ class Importer {
         os << "exchange " << ex->id << ": Spark's driver saw " << Sum(read.driver_bytes) << " bytes in its "
            << read.driver_bytes.size() << " coalesced partitions, x"
            << static_cast<double>(Sum(read.driver_bytes)) / static_cast<double>(total) << " the " << total
-           << " bytes read: outside what MapStatus encoding of the bytes written allows (at most 10% above, never"
-           << " below), so this build's MapStatus reported other sizes (e.g. uncompressed); reportedSizeRatio "
-           << ratio << " (estimated: the largest ratio whose MapStatus-encoded blocks stay within Spark's total, "
+           << " bytes read: outside what MapStatus encoding of the bytes written allows (at most 10% above, "
+              "never"
+           << " below), so this build's MapStatus reported other sizes (e.g. uncompressed); "
+              "reportedSizeRatio "
+           << ratio
+           << " (estimated: the largest ratio whose MapStatus-encoded blocks stay within Spark's total, "
            << "below the x" << static_cast<double>(Sum(read.driver_bytes)) / static_cast<double>(total)
            << " above since the encoding itself rounds sizes up, by ~5%)";
         warnings_->push_back(os.str());
@@ -349,10 +374,10 @@ class Importer {
       if (reached != static_cast<int>(encoded.size())) {
         std::ostringstream os;
         os.precision(3);
-        os << "exchange " << ex->id << ": reconstructed blocks come within 1% of Spark's driver size for " << reached
-           << " of " << encoded.size() << " coalesced partitions; encoded they total " << seen
-           << " bytes where Spark's driver saw " << recorded << " (x" << static_cast<double>(recorded) / std::max<int64_t>(seen, 1)
-           << ")";
+        os << "exchange " << ex->id << ": reconstructed blocks come within 1% of Spark's driver size for "
+           << reached << " of " << encoded.size() << " coalesced partitions; encoded they total " << seen
+           << " bytes where Spark's driver saw " << recorded << " (x"
+           << static_cast<double>(recorded) / std::max<int64_t>(seen, 1) << ")";
         warnings_->push_back(os.str());
       }
     }
@@ -380,8 +405,8 @@ class Importer {
 
 class SqlImporter : public Importer {
  public:
-  SqlImporter(const RecordedApplication& app, const RecordedSqlExecution& ex, std::vector<std::string>* warnings,
-              ImportedScenario* out)
+  SqlImporter(const RecordedApplication& app, const RecordedSqlExecution& ex,
+              std::vector<std::string>* warnings, ImportedScenario* out)
       : Importer(app, warnings, out), ex_(ex) {
     // Which stages updated which SQL metric (successful tasks of submitted stages of this
     // execution's jobs; the metric ids are unique per application).
@@ -454,7 +479,8 @@ class SqlImporter : public Importer {
   }
 
   /// The submitted stage that updated metric `id` the most tasks (ties: lowest id).
-  const RecordedStage* StageOfMetric(std::optional<int64_t> id, std::optional<int> exclude = std::nullopt) const {
+  const RecordedStage* StageOfMetric(std::optional<int64_t> id,
+                                     std::optional<int> exclude = std::nullopt) const {
     if (!id) return nullptr;
     auto it = stages_of_metric_.find(*id);
     if (it == stages_of_metric_.end()) return nullptr;
@@ -542,7 +568,8 @@ class SqlImporter : public Importer {
                          " children imported as a union");
     json node = {{"op", "union"}, {"id", NextId("u")}};
     json children = json::array();
-    for (size_t i = 0; i < kids.size(); ++i) children.push_back(BuildNode(*kids[i], ptr + "/children/" + std::to_string(i)));
+    for (size_t i = 0; i < kids.size(); ++i)
+      children.push_back(BuildNode(*kids[i], ptr + "/children/" + std::to_string(i)));
     node["children"] = std::move(children);
     return node;
   }
@@ -626,7 +653,8 @@ class SqlImporter : public Importer {
     for (int64_t id : read_ids) {
       if ((read_stage = StageOfMetric(id, map_stage->stage_id)) != nullptr) break;
     }
-    if (read_stage == nullptr) read_stage = StageOfMetric(twin->MetricId("records read"), map_stage->stage_id);
+    if (read_stage == nullptr)
+      read_stage = StageOfMetric(twin->MetricId("records read"), map_stage->stage_id);
     if (read_stage != nullptr) ex.read_stage_id = read_stage->stage_id;
     // AQE reader over it in the final plan?
     const RecordedShuffleRead* reader = nullptr;
@@ -637,11 +665,12 @@ class SqlImporter : public Importer {
     if (reader != nullptr) {
       ex.recorded_read_partitions = reader->num_partitions;
       const std::string prefix = reader->node_name + " ";
-      ex.recorded_read_kind = reader->simple_string.rfind(prefix, 0) == 0 ? reader->simple_string.substr(prefix.size()) : "";
+      ex.recorded_read_kind =
+          reader->simple_string.rfind(prefix, 0) == 0 ? reader->simple_string.substr(prefix.size()) : "";
     }
     std::vector<int64_t> cols;
-    const bool observable = partitions == 1 ||
-                            (reader == nullptr && read_stage != nullptr && read_stage->num_tasks == partitions);
+    const bool observable = partitions == 1 || (reader == nullptr && read_stage != nullptr &&
+                                                read_stage->num_tasks == partitions);
     if (observable) {
       if (partitions == 1) {
         cols = {Sum(map_stage->map_output_bytes)};
@@ -660,7 +689,8 @@ class SqlImporter : public Importer {
       }
     }
     std::optional<CoalescedRead> coalesced;
-    if (!observable && reader != nullptr) coalesced = CoalescedReadOf(*reader, partitions, map_stage->stage_id, read_ids);
+    if (!observable && reader != nullptr)
+      coalesced = CoalescedReadOf(*reader, partitions, map_stage->stage_id, read_ids);
     node["sizes"] = Sizes(ptr, *map_stage, observable ? &cols : nullptr, &ex, planned_map_tasks,
                           coalesced ? &*coalesced : nullptr);
     if (ex.reported_size_ratio != 1.0) {
@@ -710,8 +740,8 @@ class SqlImporter : public Importer {
   /// specs than reducers. Shuffles read through coalesced specs by the same stage, with as
   /// many specs, were coalesced together (both sides of a join): their sizes are summed to
   /// place the shared spec boundaries.
-  std::optional<CoalescedRead> CoalescedReadOf(const RecordedShuffleRead& reader, int partitions, int map_stage_id,
-                                               const std::set<int64_t>& read_ids) const {
+  std::optional<CoalescedRead> CoalescedReadOf(const RecordedShuffleRead& reader, int partitions,
+                                               int map_stage_id, const std::set<int64_t>& read_ids) const {
     const size_t specs = reader.partition_data_sizes_bytes.size();
     if (!reader.coalesced || reader.skewed || reader.local || specs == 0 ||
         static_cast<int64_t>(specs) >= partitions ||
@@ -729,7 +759,8 @@ class SqlImporter : public Importer {
             ReadStageOfWriteMetric(other.exchange_write_metric_id) != read_stage) {
           continue;
         }
-        for (size_t i = 0; i < specs; ++i) out.combined_driver_bytes[i] += other.partition_data_sizes_bytes[i];
+        for (size_t i = 0; i < specs; ++i)
+          out.combined_driver_bytes[i] += other.partition_data_sizes_bytes[i];
       }
       // This exchange's own read metrics (a join's stage reads two shuffles).
       if (!read_ids.empty() && read_stage->num_tasks == static_cast<int>(specs) &&
@@ -757,7 +788,8 @@ class SqlImporter : public Importer {
       const std::string target = simple.substr(pos + 3);
       auto it = index_.front().find(target);
       if (it != index_.front().end() && !it->second.empty()) {
-        warnings_->push_back("ReusedExchange of \"" + target + "\" imported as a second copy (Spark ran it once)");
+        warnings_->push_back("ReusedExchange of \"" + target +
+                             "\" imported as a second copy (Spark ran it once)");
         const auto kids = MainChildren(*it->second.front());
         if (kids.size() == 1) return BuildExchange(*it->second.front(), *kids[0], ptr);
       }
@@ -766,14 +798,15 @@ class SqlImporter : public Importer {
     return BuildScan(n, ptr);
   }
 
-  json BuildJoin(const SqlPlanNode& n, const std::string& base, const SqlPlanNode& left, const SqlPlanNode& right,
-                 const std::string& ptr) {
+  json BuildJoin(const SqlPlanNode& n, const std::string& base, const SqlPlanNode& left,
+                 const SqlPlanNode& right, const std::string& ptr) {
     ImportedJoin j;
     j.id = NextId("j");
     j.pointer = ptr;
     j.strategy = base;
     std::vector<std::string> notes;
-    json node = {{"op", "join"}, {"id", j.id}, {"strategy", base}, {"joinType", JoinTypeOf(n.simple_string, &notes)}};
+    json node = {
+        {"op", "join"}, {"id", j.id}, {"strategy", base}, {"joinType", JoinTypeOf(n.simple_string, &notes)}};
     for (const auto& note : notes) warnings_->push_back("join " + j.id + ": " + note);
     if (base == "BroadcastHashJoin" || base == "ShuffledHashJoin" || base == "BroadcastNestedLoopJoin") {
       if (n.simple_string.find("BuildLeft") != std::string::npos) node["buildSide"] = "BuildLeft";
@@ -782,7 +815,8 @@ class SqlImporter : public Importer {
     node["left"] = BuildNode(left, ptr + "/left");
     node["right"] = BuildNode(right, ptr + "/right");
     if (base == "BroadcastHashJoin" || base == "BroadcastNestedLoopJoin") {
-      j.build_stage_id = StageOfScanBelow(node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right);
+      j.build_stage_id =
+          StageOfScanBelow(node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right);
     }
     j.recorded_strategy = base;
     // The recorded final strategy: the join with the same keys in the final plan.
@@ -828,7 +862,8 @@ class RddImporter : public Importer {
     // The job's last stage: the one no other stage of the job names as a parent.
     std::set<int> parents;
     for (int s : job.stage_ids) {
-      if (const RecordedStage* st = app_.stage(s)) parents.insert(st->parent_ids.begin(), st->parent_ids.end());
+      if (const RecordedStage* st = app_.stage(s))
+        parents.insert(st->parent_ids.begin(), st->parent_ids.end());
     }
     int result = -1;
     for (int s : job.stage_ids) {
@@ -902,7 +937,8 @@ class RddImporter : public Importer {
     }
     json node = {{"op", "union"}, {"id", NextId("u")}};
     json children = json::array();
-    for (size_t i = 0; i < n; ++i) children.push_back(exchange(st->parent_ids[i], ptr + "/children/" + std::to_string(i)));
+    for (size_t i = 0; i < n; ++i)
+      children.push_back(exchange(st->parent_ids[i], ptr + "/children/" + std::to_string(i)));
     node["children"] = std::move(children);
     return node;
   }
@@ -946,7 +982,8 @@ bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_i
 /// scenario's `warmExecutors` for a static cluster. With `execution`, those that had finished
 /// a task of an earlier run of the same query instead (`warmCodeExecutors`;
 /// ExecutorsThatRanSameQuery).
-int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSqlExecution* execution = nullptr) {
+int WarmExecutorsAt(const RecordedApplication& app, int64_t ms,
+                    const RecordedSqlExecution* execution = nullptr) {
   const std::set<std::string> same_query =
       execution != nullptr ? ExecutorsThatRanSameQuery(app, *execution, ms) : std::set<std::string>();
   auto warm = [&](const std::string& id) {
@@ -955,7 +992,9 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSq
   if (app.local_mode) return warm("driver") ? 1 : 0;
   int n = 0;
   for (const RecordedExecutor& ex : app.executors) {
-    if (ex.executor_id == "driver" || ex.added_time_ms > ms || (ex.removed_time_ms && *ex.removed_time_ms <= ms)) continue;
+    if (ex.executor_id == "driver" || ex.added_time_ms > ms ||
+        (ex.removed_time_ms && *ex.removed_time_ms <= ms))
+      continue;
     n += warm(ex.executor_id) ? 1 : 0;
   }
   return n;
@@ -971,8 +1010,8 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms, const RecordedSq
 /// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
 /// a task before from_ms; "warmCode": true when one of an earlier run of `execution`'s query
 /// (ExecutorsThatRanSameQuery). Empty when nothing changes within the window (a static cluster).
-json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms, const RecordedSqlExecution* execution,
-                      std::vector<std::string>* estimated) {
+json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms,
+                      const RecordedSqlExecution* execution, std::vector<std::string>* estimated) {
   const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
   double idle_seconds = 60;
   if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout")) {
@@ -993,7 +1032,8 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
       int64_t idle_from = ex.added_time_ms;
       for (const auto& [id, st] : app.stages) {
         for (const RecordedTask& t : st.tasks) {
-          if (t.executor_id == ex.executor_id && t.finish_time_ms <= *remove) idle_from = std::max(idle_from, t.finish_time_ms);
+          if (t.executor_id == ex.executor_id && t.finish_time_ms <= *remove)
+            idle_from = std::max(idle_from, t.finish_time_ms);
         }
       }
       const int64_t decided = idle_from + static_cast<int64_t>(idle_seconds * 1000.0);
@@ -1035,7 +1075,8 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     out[last].erase("remove");
   }
   for (size_t i : estimated_remove) {
-    if (out[i].contains("remove")) estimated->push_back("/cluster/executorTimeline/" + std::to_string(i) + "/remove");
+    if (out[i].contains("remove"))
+      estimated->push_back("/cluster/executorTimeline/" + std::to_string(i) + "/remove");
   }
   return out;
 }
@@ -1053,9 +1094,12 @@ bool AdaptiveDefault(const std::optional<std::string>& version) {
 std::string JsonPointerToken(const std::string& token) {
   std::string out;
   for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -1065,7 +1109,8 @@ std::string DefaultScenarioName(const std::string& path) {
   if (name.empty()) name = std::filesystem::path(path).parent_path().filename().string();
   for (const char* ext : {".inprogress", ".zstd", ".zst", ".gz", ".lz4", ".snappy", ".lzf", ".json"}) {
     const std::string e = ext;
-    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) name.resize(name.size() - e.size());
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
+      name.resize(name.size() - e.size());
   }
   return name;
 }
@@ -1083,7 +1128,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   const RecordedJob* job = nullptr;
   if (options.job_id) {
     auto it = app.jobs.find(*options.job_id);
-    if (it == app.jobs.end()) throw EventLogError(app.path + ": no job " + std::to_string(*options.job_id) + " in the log");
+    if (it == app.jobs.end())
+      throw EventLogError(app.path + ": no job " + std::to_string(*options.job_id) + " in the log");
     job = &it->second;
   } else if (options.execution_id) {
     auto it = app.executions.find(*options.execution_id);
@@ -1111,7 +1157,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
         }
       }
     }
-    if (execution == nullptr && job == nullptr) throw EventLogError(app.path + ": no SQL execution and no job to import");
+    if (execution == nullptr && job == nullptr)
+      throw EventLogError(app.path + ": no SQL execution and no job to import");
   }
 
   if (execution != nullptr) {
@@ -1186,10 +1233,12 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
     const int warm = std::min(WarmExecutorsAt(app, window->first), executors);
     if (warm > 0) cluster["warmExecutors"] = warm;
     // Those that also ran an earlier run of the same query have its code compiled.
-    const int warm_code = execution != nullptr ? std::min(WarmExecutorsAt(app, window->first, execution), warm) : 0;
+    const int warm_code =
+        execution != nullptr ? std::min(WarmExecutorsAt(app, window->first, execution), warm) : 0;
     if (warm_code > 0) cluster["warmCodeExecutors"] = warm_code;
   }
-  std::optional<std::string> memory = Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
+  std::optional<std::string> memory =
+      Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
   if (!memory && app.profile_executor_memory_mib && !app.local_mode) {
     memory = std::to_string(*app.profile_executor_memory_mib) + "m";
   }
@@ -1208,8 +1257,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
     if (execution != nullptr) {
       conf["spark.sql.adaptive.enabled"] = execution->adaptive() ? "true" : "false";  // read from the plan
     } else {
-      const bool on = AdaptiveDefault(app.spark_version) && app.spark_version && app.spark_version->rfind("1.", 0) != 0 &&
-                      app.spark_version->rfind("2.", 0) != 0;
+      const bool on = AdaptiveDefault(app.spark_version) && app.spark_version &&
+                      app.spark_version->rfind("1.", 0) != 0 && app.spark_version->rfind("2.", 0) != 0;
       conf["spark.sql.adaptive.enabled"] = on ? "true" : "false";
       out.estimated.push_back("/conf/" + JsonPointerToken("spark.sql.adaptive.enabled"));
     }
@@ -1243,12 +1292,13 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   std::vector<std::string> recorded;
   for (const auto& e : out.exchanges) {
     if (e.recorded_read_partitions) {
-      recorded.push_back(e.id + " read " + e.recorded_read_kind + " " + std::to_string(e.num_partitions) + " -> " +
-                         std::to_string(*e.recorded_read_partitions) + " partitions");
+      recorded.push_back(e.id + " read " + e.recorded_read_kind + " " + std::to_string(e.num_partitions) +
+                         " -> " + std::to_string(*e.recorded_read_partitions) + " partitions");
     }
   }
   for (const auto& j : out.joins) {
-    if (j.recorded_strategy != j.strategy) recorded.push_back(j.id + " " + j.strategy + " -> " + j.recorded_strategy);
+    if (j.recorded_strategy != j.strategy)
+      recorded.push_back(j.id + " " + j.strategy + " -> " + j.recorded_strategy);
     if (j.recorded_skew_join) recorded.push_back(j.id + " skew join");
   }
   if (!recorded.empty()) {

@@ -25,11 +25,10 @@
 #define AQESIM_TOOLS_EVENTLOG_SCENARIO_IMPORT_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/eventlog/recorded_application.h"
 
@@ -46,8 +45,8 @@ struct ImportOptions {
 
 /// An exchange of the imported plan and what the log says about it.
 struct ImportedExchange {
-  std::string id;       // scenario id ("e1", ...)
-  std::string pointer;  // JSON pointer of the node in the scenario ("/plan/left")
+  std::string id;                    // scenario id ("e1", ...)
+  std::string pointer;               // JSON pointer of the node in the scenario ("/plan/left")
   std::optional<int> map_stage_id;   // the stage that wrote the shuffle
   std::optional<int> read_stage_id;  // the stage that read it (first, when several)
   int map_tasks = 0;
@@ -83,7 +82,7 @@ struct ImportedScenario {
   std::string selection;               // "SQL execution 0" / "job 0"
   std::optional<int64_t> execution_id;
   std::optional<int> job_id;
-  std::vector<int> stage_ids;  // submitted stages of the selection, ascending
+  std::vector<int> stage_ids;               // submitted stages of the selection, ascending
   std::vector<ImportedExchange> exchanges;  // in pre-order of the plan (id order)
   std::vector<ImportedJoin> joins;
   /// Duration of the selection as recorded (execution start -> end, or job submit -> end).

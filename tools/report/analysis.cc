@@ -34,11 +34,16 @@ Severity SeverityOf(double r) {
 
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kNone: return "none";
-    case Severity::kLow: return "low";
-    case Severity::kModerate: return "moderate";
-    case Severity::kSevere: return "severe";
-    case Severity::kCritical: return "critical";
+    case Severity::kNone:
+      return "none";
+    case Severity::kLow:
+      return "low";
+    case Severity::kModerate:
+      return "moderate";
+    case Severity::kSevere:
+      return "severe";
+    case Severity::kCritical:
+      return "critical";
   }
   return "none";
 }
@@ -123,11 +128,13 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       f.spill_bytes += s.spill_bytes;
       if (s.skew_ratio > f.worst_stage_skew_ratio) {
         f.worst_stage_skew_ratio = s.skew_ratio;
-        f.worst_stage = (stages == &off ? "AQE off, stage " : "AQE on, stage ") + std::to_string(s.id) + " (" + s.name + ")";
+        f.worst_stage = (stages == &off ? "AQE off, stage " : "AQE on, stage ") + std::to_string(s.id) +
+                        " (" + s.name + ")";
       }
     }
   }
-  auto read_stats = [](const std::vector<StageRow>& stages, const std::string& exchange, double* ratio, int64_t* spill) {
+  auto read_stats = [](const std::vector<StageRow>& stages, const std::string& exchange, double* ratio,
+                       int64_t* spill) {
     for (const StageRow& s : stages) {
       if (std::find(s.reads.begin(), s.reads.end(), exchange) == s.reads.end()) continue;
       *ratio = std::max(*ratio, s.skew_ratio);
@@ -167,9 +174,11 @@ TuningFacts FactsFromInput(const ReportInput& input) {
     }
     if (!(*run).contains("decisions")) continue;
     for (const auto& d : (*run)["decisions"]) {
-      if (d.value("rule", "") == "JoinSelection" && d.value("to", "") == "BroadcastHashJoin" && d.contains("join")) {
+      if (d.value("rule", "") == "JoinSelection" && d.value("to", "") == "BroadcastHashJoin" &&
+          d.contains("join")) {
         const std::string j = d["join"].is_string() ? d["join"].get<std::string>() : "";
-        for (const char* k : {"estimatedBytes", "buildBytes", "buildSizeBytes"}) build[j] = std::max(build[j], Int(d, k));
+        for (const char* k : {"estimatedBytes", "buildBytes", "buildSizeBytes"})
+          build[j] = std::max(build[j], Int(d, k));
       }
     }
   }

@@ -4,11 +4,10 @@
 #define AQESIM_TOOLS_REPORT_ANALYSIS_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/conf/spark_conf.h"
 #include "tools/report/report_input.h"
@@ -61,7 +60,7 @@ struct ShuffleFacts {
   int64_t true_total_bytes = 0;
   int64_t true_max_bytes = 0;
   int64_t true_median_bytes = 0;
-  int64_t seen_max_bytes = 0;     // as the driver sees them (MapStatus)
+  int64_t seen_max_bytes = 0;  // as the driver sees them (MapStatus)
   int64_t seen_median_bytes = 0;
   /// Worst max÷median task seconds among the stages reading this shuffle, per run.
   double read_skew_ratio_aqe_off = 0;
@@ -78,7 +77,7 @@ struct BroadcastFacts {
 
 /// Everything the recommendation rules read.
 struct TuningFacts {
-  SqlConf conf;             // typed view of the configuration (defaults when unknown)
+  SqlConf conf;  // typed view of the configuration (defaults when unknown)
   bool conf_known = false;
   int64_t executor_memory_bytes = 0;  // 0 when unknown
   int total_cores = 0;                // 0 when unknown

@@ -80,7 +80,8 @@ bool Recommendation::Sets(const std::string& key) const {
 
 bool IsSizeSkewed(const ShuffleFacts& s, int64_t advisory_bytes) {
   if (s.true_max_bytes <= advisory_bytes) return false;  // small partitions are never the bottleneck
-  return static_cast<double>(s.true_max_bytes) >= kSeveritySevere * static_cast<double>(std::max<int64_t>(s.true_median_bytes, 1));
+  return static_cast<double>(s.true_max_bytes) >=
+         kSeveritySevere * static_cast<double>(std::max<int64_t>(s.true_median_bytes, 1));
 }
 
 bool IsSlowedBySkew(const ShuffleFacts& s, int64_t advisory_bytes) {
@@ -92,11 +93,12 @@ Recommendation Recommend(const TuningFacts& f) {
   Recommendation r;
   const SqlConf& c = f.conf;
   const int64_t advisory = c.advisory_partition_size_bytes;
-  if (!f.conf_known) r.notes.push_back("The input does not carry its Spark configuration: Spark's defaults are assumed.");
+  if (!f.conf_known)
+    r.notes.push_back("The input does not carry its Spark configuration: Spark's defaults are assumed.");
 
   // Rule 1 — AQE itself: on when the adaptive run beats the static plan.
-  const bool aqe_helps = f.has_aqe_off && f.has_aqe_on &&
-                         f.makespan_seconds_aqe_on < kAqeGainRatio * f.makespan_seconds_aqe_off;
+  const bool aqe_helps =
+      f.has_aqe_off && f.has_aqe_on && f.makespan_seconds_aqe_on < kAqeGainRatio * f.makespan_seconds_aqe_off;
   if (!c.adaptive_enabled && aqe_helps) {
     AddLine(&r, "spark.sql.adaptive.enabled", "true",
             "AQE cuts the makespan from " + Fixed(f.makespan_seconds_aqe_off, 1) + " s to " +
@@ -113,7 +115,8 @@ Recommendation Recommend(const TuningFacts& f) {
     const std::string sizes = s->id + " (largest partition " + FormatBytes(s->true_max_bytes) + ", median " +
                               FormatBytes(s->true_median_bytes) + ")";
     if (!adaptive) {
-      AddLine(&r, "spark.sql.adaptive.enabled", "true", "skewed shuffle " + sizes + ": AQE's skew join splits it");
+      AddLine(&r, "spark.sql.adaptive.enabled", "true",
+              "skewed shuffle " + sizes + ": AQE's skew join splits it");
     }
     if (!c.skew_join_enabled) {
       AddLine(&r, "spark.sql.adaptive.skewJoin.enabled", "true",
@@ -122,29 +125,33 @@ Recommendation Recommend(const TuningFacts& f) {
                std::find_if(r.notes.begin(), r.notes.end(), [](const std::string& n) {
                  return n.rfind("Keep spark.sql.adaptive.skewJoin.enabled", 0) == 0;
                }) == r.notes.end()) {
-      r.notes.push_back("Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split " +
-                        std::to_string(f.skew_splits_aqe_on) + " skewed partition(s) in the AQE run.");
+      r.notes.push_back(
+          "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split " +
+          std::to_string(f.skew_splits_aqe_on) + " skewed partition(s) in the AQE run.");
     }
     if (s->read_skew_ratio_aqe_on < kSeveritySevere) continue;  // AQE already evens the tasks out
     // Why not split? The driver does not see it (below), or the thresholds are too high.
-    const bool invisible = IsHighlyCompressed(*s, c) && SparkWouldSplit(s->true_max_bytes, s->true_median_bytes, c) &&
+    const bool invisible = IsHighlyCompressed(*s, c) &&
+                           SparkWouldSplit(s->true_max_bytes, s->true_median_bytes, c) &&
                            !SparkWouldSplit(s->seen_max_bytes, s->seen_median_bytes, c);
     if (invisible) continue;  // handled by the MapStatus guardrail
     // A partition is skewed above max(threshold, factor x median): only the larger of the two
     // bounds moves the cut, so only that one is worth lowering.
     const double factor_cut = static_cast<double>(s->seen_median_bytes) * c.skewed_partition_factor;
     if (static_cast<double>(c.skewed_partition_threshold_bytes) > factor_cut) {
-      const int64_t threshold = RoundUpTo(std::max<int64_t>(advisory, static_cast<int64_t>(factor_cut)), kMiB);
+      const int64_t threshold =
+          RoundUpTo(std::max<int64_t>(advisory, static_cast<int64_t>(factor_cut)), kMiB);
       if (threshold < c.skewed_partition_threshold_bytes) {
         AddLine(&r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", SparkByteString(threshold),
-                "tasks of " + s->id + " stay skewed with AQE (max÷median " + Fixed(s->read_skew_ratio_aqe_on, 2) +
-                    "): partitions under the " + FormatBytes(c.skewed_partition_threshold_bytes) +
-                    " threshold are never split");
+                "tasks of " + s->id + " stay skewed with AQE (max÷median " +
+                    Fixed(s->read_skew_ratio_aqe_on, 2) + "): partitions under the " +
+                    FormatBytes(c.skewed_partition_threshold_bytes) + " threshold are never split");
       }
     } else if (c.skewed_partition_factor > 2.0) {
       AddLine(&r, "spark.sql.adaptive.skewJoin.skewedPartitionFactor",
               FactorString(std::max(2.0, c.skewed_partition_factor / 2)),
-              "tasks of " + s->id + " stay skewed with AQE (max÷median " + Fixed(s->read_skew_ratio_aqe_on, 2) +
+              "tasks of " + s->id + " stay skewed with AQE (max÷median " +
+                  Fixed(s->read_skew_ratio_aqe_on, 2) +
                   "): a lower factor splits the moderately large partitions too");
     }
   }
@@ -155,8 +162,10 @@ Recommendation Recommend(const TuningFacts& f) {
     const ShuffleFacts* widest = nullptr;
     for (const ShuffleFacts& s : f.shuffles) {
       if (s.num_partitions <= 0 || IsSizeSkewed(s, advisory)) continue;
-      const bool large = static_cast<double>(s.true_median_bytes) > kLargePartitionFactor * static_cast<double>(advisory);
-      const bool spills = (s.read_spill_bytes_aqe_off + s.read_spill_bytes_aqe_on) > 0 && s.true_median_bytes > advisory;
+      const bool large =
+          static_cast<double>(s.true_median_bytes) > kLargePartitionFactor * static_cast<double>(advisory);
+      const bool spills =
+          (s.read_spill_bytes_aqe_off + s.read_spill_bytes_aqe_on) > 0 && s.true_median_bytes > advisory;
       if (!large && !spills) continue;
       int64_t p = (s.true_total_bytes + advisory - 1) / advisory;
       p = RoundUpTo(p, std::max(f.total_cores, 1));
@@ -173,23 +182,29 @@ Recommendation Recommend(const TuningFacts& f) {
                           std::to_string(limit) + ") so that the driver keeps seeing exact block sizes.");
         want = limit;
       } else if (want > limit) {
-        r.warnings.push_back(std::to_string(want) + " partitions is above spark.shuffle.minNumPartitionsToHighlyCompress (" +
-                             std::to_string(limit) + "): map outputs become HighlyCompressedMapStatus and the driver sees "
+        r.warnings.push_back(std::to_string(want) +
+                             " partitions is above spark.shuffle.minNumPartitionsToHighlyCompress (" +
+                             std::to_string(limit) +
+                             "): map outputs become HighlyCompressedMapStatus and the driver sees "
                              "average sizes for blocks under spark.shuffle.accurateBlockThreshold; set "
                              "spark.shuffle.accurateBlockSkewedFactor if skew appears.");
       }
-      const std::string why = widest->id + " moves " + FormatBytes(widest->true_total_bytes) + " through " +
-                              std::to_string(widest->num_partitions) + " partitions (median " +
-                              FormatBytes(widest->true_median_bytes) + ", " +
-                              (widest->read_spill_bytes_aqe_off + widest->read_spill_bytes_aqe_on > 0 ? "spilling" : "no spill") +
-                              "); about " + FormatBytes(advisory) + " per partition needs " + std::to_string(want) +
-                              (adaptive ? ", and AQE coalesces what turns out small" : "");
+      const std::string why =
+          widest->id + " moves " + FormatBytes(widest->true_total_bytes) + " through " +
+          std::to_string(widest->num_partitions) + " partitions (median " +
+          FormatBytes(widest->true_median_bytes) + ", " +
+          (widest->read_spill_bytes_aqe_off + widest->read_spill_bytes_aqe_on > 0 ? "spilling" : "no spill") +
+          "); about " + FormatBytes(advisory) + " per partition needs " + std::to_string(want) +
+          (adaptive ? ", and AQE coalesces what turns out small" : "");
       AddLine(&r, "spark.sql.shuffle.partitions", std::to_string(want), why);
-      if (c.initial_partition_num) AddLine(&r, "spark.sql.adaptive.coalescePartitions.initialPartitionNum", std::to_string(want), why);
+      if (c.initial_partition_num)
+        AddLine(&r, "spark.sql.adaptive.coalescePartitions.initialPartitionNum", std::to_string(want), why);
       if (widest->num_partitions != c.InitialShufflePartitions()) {
-        r.notes.push_back("The partition count of " + widest->id + " (" + std::to_string(widest->num_partitions) +
+        r.notes.push_back("The partition count of " + widest->id + " (" +
+                          std::to_string(widest->num_partitions) +
                           ") is set by the job itself (repartition(n) or an RDD's numPartitions), not by "
-                          "spark.sql.shuffle.partitions: raise it there to " + std::to_string(want) + " as well.");
+                          "spark.sql.shuffle.partitions: raise it there to " +
+                          std::to_string(want) + " as well.");
       }
     }
   }
@@ -205,8 +220,9 @@ Recommendation Recommend(const TuningFacts& f) {
                          "): the driver sees averaged block sizes (largest " + FormatBytes(s.seen_max_bytes) +
                          ", truly " + FormatBytes(s.true_max_bytes) + ") and cannot detect the skew.");
     if (c.accurate_block_skewed_factor <= 0) {
-      AddLine(&r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
-              "makes MapStatus record the skewed blocks of " + s.id + " exactly, so AQE can see and split them");
+      AddLine(
+          &r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
+          "makes MapStatus record the skewed blocks of " + s.id + " exactly, so AQE can see and split them");
     }
   }
 
@@ -215,35 +231,45 @@ Recommendation Recommend(const TuningFacts& f) {
     const double limit = kBroadcastMemoryFraction * static_cast<double>(f.executor_memory_bytes);
     for (const BroadcastFacts& b : f.broadcasts) {
       if (static_cast<double>(b.build_bytes) >= limit) {
-        r.warnings.push_back("The broadcast build side of " + b.join + " is " + FormatBytes(b.build_bytes) + ", " +
-                             Fixed(100.0 * static_cast<double>(b.build_bytes) / static_cast<double>(f.executor_memory_bytes), 0) +
-                             "% of executor memory (" + FormatBytes(f.executor_memory_bytes) +
-                             "); every executor holds it, as a hash relation larger than the data: risk of OutOfMemoryError.");
+        r.warnings.push_back(
+            "The broadcast build side of " + b.join + " is " + FormatBytes(b.build_bytes) + ", " +
+            Fixed(100.0 * static_cast<double>(b.build_bytes) / static_cast<double>(f.executor_memory_bytes),
+                  0) +
+            "% of executor memory (" + FormatBytes(f.executor_memory_bytes) +
+            "); every executor holds it, as a hash relation larger than the data: risk of OutOfMemoryError.");
       }
     }
-    for (const auto& [key, bytes] : {std::pair<std::string, int64_t>{"spark.sql.autoBroadcastJoinThreshold", c.auto_broadcast_join_threshold_bytes},
-                                     {"spark.sql.adaptive.autoBroadcastJoinThreshold", c.adaptive_auto_broadcast_join_threshold_bytes.value_or(-1)}}) {
+    for (const auto& [key, bytes] : {std::pair<std::string, int64_t>{"spark.sql.autoBroadcastJoinThreshold",
+                                                                     c.auto_broadcast_join_threshold_bytes},
+                                     {"spark.sql.adaptive.autoBroadcastJoinThreshold",
+                                      c.adaptive_auto_broadcast_join_threshold_bytes.value_or(-1)}}) {
       if (bytes > 0 && static_cast<double>(bytes) >= limit) {
-        r.warnings.push_back(key + " (" + FormatBytes(bytes) + ") lets build sides of up to " +
-                             Fixed(100.0 * static_cast<double>(bytes) / static_cast<double>(f.executor_memory_bytes), 0) +
-                             "% of executor memory be broadcast: risk of OutOfMemoryError.");
+        r.warnings.push_back(
+            key + " (" + FormatBytes(bytes) + ") lets build sides of up to " +
+            Fixed(100.0 * static_cast<double>(bytes) / static_cast<double>(f.executor_memory_bytes), 0) +
+            "% of executor memory be broadcast: risk of OutOfMemoryError.");
       }
     }
   }
 
   // Guardrail — never more partitions when the slowness is skew.
   if (!skewed.empty()) {
-    r.lines.erase(std::remove_if(r.lines.begin(), r.lines.end(), [](const ConfLine& l) { return IsPartitionKey(l.key); }),
+    r.lines.erase(std::remove_if(r.lines.begin(), r.lines.end(),
+                                 [](const ConfLine& l) { return IsPartitionKey(l.key); }),
                   r.lines.end());
-    r.notes.push_back("Not recommending more shuffle partitions: the slow tasks read hot keys, and a key's rows stay in "
-                      "one partition whatever spark.sql.shuffle.partitions is.");
+    r.notes.push_back(
+        "Not recommending more shuffle partitions: the slow tasks read hot keys, and a key's rows stay in "
+        "one partition whatever spark.sql.shuffle.partitions is.");
   }
 
   if (!skewed.empty()) {
     r.diagnosis = "Skew: " + skewed.front()->id + "'s largest partition is " +
-                  Fixed(static_cast<double>(skewed.front()->true_max_bytes) / static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)), 1) +
+                  Fixed(static_cast<double>(skewed.front()->true_max_bytes) /
+                            static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)),
+                        1) +
                   "× its median, and the tasks reading it are " +
-                  std::string(SeverityName(SeverityOf(std::max(skewed.front()->read_skew_ratio_aqe_off, skewed.front()->read_skew_ratio_aqe_on)))) +
+                  std::string(SeverityName(SeverityOf(std::max(skewed.front()->read_skew_ratio_aqe_off,
+                                                               skewed.front()->read_skew_ratio_aqe_on)))) +
                   "ly unbalanced.";
   } else if (r.Sets("spark.sql.shuffle.partitions")) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
@@ -252,16 +278,19 @@ Recommendation Recommend(const TuningFacts& f) {
   } else if (r.lines.empty() && r.warnings.empty() &&
              (SeverityOf(f.worst_stage_skew_ratio) >= Severity::kSevere || f.spill_bytes > 0)) {
     // No shuffle rule fired, yet the stages are uneven or spill: say what they show.
-    const std::string what = (f.worst_stage.empty() ? std::string("a stage") : f.worst_stage) + "'s slowest task takes " +
-                             Fixed(f.worst_stage_skew_ratio, 1) + "× its median (" +
-                             std::string(SeverityName(SeverityOf(f.worst_stage_skew_ratio))) + ")" +
-                             (f.spill_bytes > 0 ? ", and the run spills " + FormatBytes(f.spill_bytes) : std::string());
-    r.diagnosis = f.shuffles.empty()
-                      ? "Slow tasks: " + what + "; this input has no partition sizes to say why: report on the scenario, "
-                                                "or on a run with AQE on."
-                      : "Uneven tasks no shuffle explains: " + what +
-                            "; its input is uneven before any shuffle (e.g. scan splits of different sizes), which AQE "
-                            "does not re-plan.";
+    const std::string what =
+        (f.worst_stage.empty() ? std::string("a stage") : f.worst_stage) + "'s slowest task takes " +
+        Fixed(f.worst_stage_skew_ratio, 1) + "× its median (" +
+        std::string(SeverityName(SeverityOf(f.worst_stage_skew_ratio))) + ")" +
+        (f.spill_bytes > 0 ? ", and the run spills " + FormatBytes(f.spill_bytes) : std::string());
+    r.diagnosis =
+        f.shuffles.empty()
+            ? "Slow tasks: " + what +
+                  "; this input has no partition sizes to say why: report on the scenario, "
+                  "or on a run with AQE on."
+            : "Uneven tasks no shuffle explains: " + what +
+                  "; its input is uneven before any shuffle (e.g. scan splits of different sizes), which AQE "
+                  "does not re-plan.";
   } else if (r.lines.empty() && r.warnings.empty()) {
     r.diagnosis = "Nothing to change: no skew, spill or oversized partitions.";
   } else {
@@ -277,7 +306,8 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   std::vector<std::string> keys;
   for (const auto& a : info.value("grid", nlohmann::json::array())) keys.push_back(a.value("key", ""));
   const nlohmann::json baseline = info.value("baseline", nlohmann::json::object());
-  const int64_t executor_memory = info.contains("cluster") ? info["cluster"].value("executorMemoryBytes", int64_t{0}) : 0;
+  const int64_t executor_memory =
+      info.contains("cluster") ? info["cluster"].value("executorMemoryBytes", int64_t{0}) : 0;
   auto value_of = [&](const nlohmann::json& row, const std::string& key) -> std::string {
     return row.contains("values") && row["values"].contains(key) && row["values"][key].is_string()
                ? row["values"][key].get<std::string>()
@@ -364,14 +394,16 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
       if (skewed && IsPartitionKey(k)) {
         const std::optional<double> base = baseline_number(k);
         if (base && *v > *base) {
-          excluded_why.insert("Points with more " + k + " than the scenario's were left out: the slowness is skew (" +
+          excluded_why.insert("Points with more " + k +
+                              " than the scenario's were left out: the slowness is skew (" +
                               (splits_typical ? "AQE splits skewed partitions at most points"
                                               : "typical max÷median " + Fixed(typical_skew, 2)) +
                               "), and more partitions do not split a hot key.");
           return false;
         }
       }
-      if ((k == "spark.sql.autoBroadcastJoinThreshold" || k == "spark.sql.adaptive.autoBroadcastJoinThreshold") &&
+      if ((k == "spark.sql.autoBroadcastJoinThreshold" ||
+           k == "spark.sql.adaptive.autoBroadcastJoinThreshold") &&
           executor_memory > 0 && *v >= kBroadcastMemoryFraction * static_cast<double>(executor_memory)) {
         excluded_why.insert("Points whose " + k + " reaches " + Fixed(100 * kBroadcastMemoryFraction, 0) +
                             "% of executor memory were left out (risk of OutOfMemoryError).");
@@ -383,7 +415,8 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   const nlohmann::json* winner = nullptr;
   for (const nlohmann::json* row : ok) {
     if (!passes(*row)) continue;
-    if (!winner || (*row)["makespanSecondsAqeOn"].get<double>() < (*winner)["makespanSecondsAqeOn"].get<double>())
+    if (!winner ||
+        (*row)["makespanSecondsAqeOn"].get<double>() < (*winner)["makespanSecondsAqeOn"].get<double>())
       winner = row;
   }
   for (const std::string& why : excluded_why) r.notes.push_back(why);
@@ -397,12 +430,13 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     if (winner != baseline_row) {
       const double fastest = (*winner)["makespanSecondsAqeOn"].get<double>();
       const std::string point = std::to_string((*winner)["point"].get<uint64_t>());
-      r.notes.push_back(fastest >= *best->baseline_makespan_seconds
-                            ? "No point is faster than the scenario's own values (point " + point + " ties at " +
-                                  Fixed(fastest, 2) + " s): no change recommended for the swept keys."
-                            : "The fastest point (" + point + ", " + Fixed(fastest, 2) +
-                                  " s) is within 2% of the scenario's own values: no change recommended for the "
-                                  "swept keys.");
+      r.notes.push_back(
+          fastest >= *best->baseline_makespan_seconds
+              ? "No point is faster than the scenario's own values (point " + point + " ties at " +
+                    Fixed(fastest, 2) + " s): no change recommended for the swept keys."
+              : "The fastest point (" + point + ", " + Fixed(fastest, 2) +
+                    " s) is within 2% of the scenario's own values: no change recommended for the "
+                    "swept keys.");
     }
     winner = baseline_row;
   }
@@ -417,15 +451,24 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     best->values.push_back(v);
     if (same_as_baseline(k, v)) continue;
     std::string key = k;
-    if (k == "cluster.executors") key = "spark.executor.instances";
-    else if (k == "cluster.executorCores") key = "spark.executor.cores";
-    else if (k == "cluster.executorMemory") key = "spark.executor.memory";
+    if (k == "cluster.executors")
+      key = "spark.executor.instances";
+    else if (k == "cluster.executorCores")
+      key = "spark.executor.cores";
+    else if (k == "cluster.executorMemory")
+      key = "spark.executor.memory";
     else if (k.rfind("cost.", 0) == 0 || k.rfind("simulation.", 0) == 0 || k.rfind("cluster.", 0) == 0) {
       r.notes.push_back("The best point has " + k + " = " + v + " (a model parameter, not a Spark setting).");
       continue;
     }
     if (key == "spark.executor.memory") {
-      if (auto b = as_number(v)) { if (*b >= 1024) { AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)), "the fastest point of the sweep" + gain); continue; } }
+      if (auto b = as_number(v)) {
+        if (*b >= 1024) {
+          AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)),
+                  "the fastest point of the sweep" + gain);
+          continue;
+        }
+      }
     }
     AddLine(&r, key, v, "the fastest point of the sweep" + gain);
   }
@@ -445,14 +488,17 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     };
     const nlohmann::json* cheapest = nullptr;
     for (const nlohmann::json* row : ok) {
-      if (!passes(*row) || (*row)["makespanSecondsAqeOn"].get<double>() > 1.1 * best->makespan_seconds) continue;
+      if (!passes(*row) || (*row)["makespanSecondsAqeOn"].get<double>() > 1.1 * best->makespan_seconds)
+        continue;
       if (!cheapest || core_seconds(*row) < core_seconds(*cheapest)) cheapest = row;
     }
     if (cheapest && cheapest != winner && core_seconds(*cheapest) < 0.95 * core_seconds(*winner)) {
       std::string values;
-      for (const std::string& k : keys) values += (values.empty() ? "" : ", ") + k + " = " + value_of(*cheapest, k);
-      r.notes.push_back("Cheaper within 10% of the fastest: point " + std::to_string((*cheapest)["point"].get<uint64_t>()) +
-                        " (" + values + "), " + Fixed((*cheapest)["makespanSecondsAqeOn"].get<double>(), 2) + " s for " +
+      for (const std::string& k : keys)
+        values += (values.empty() ? "" : ", ") + k + " = " + value_of(*cheapest, k);
+      r.notes.push_back("Cheaper within 10% of the fastest: point " +
+                        std::to_string((*cheapest)["point"].get<uint64_t>()) + " (" + values + "), " +
+                        Fixed((*cheapest)["makespanSecondsAqeOn"].get<double>(), 2) + " s for " +
                         Fixed(core_seconds(*cheapest) / 3600, 2) + " core-hours instead of " +
                         Fixed(core_seconds(*winner) / 3600, 2) + ".");
     }
@@ -460,12 +506,15 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   if (skewed) {
     // Spark's default already has the skew join on: a note, not a line to set.
     r.notes.push_back("Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): " +
-                      (splits_typical ? "AQE splits skewed partitions at " + std::to_string(points_with_splits) + " of " +
-                                            std::to_string(ok.size()) + " points; the skew join is what evens the tasks out."
-                                      : "the tasks stay skewed (typical max÷median " + Fixed(typical_skew, 2) + ")."));
-    r.notes.push_back("The slowness is skew: its levers are spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes "
-                      "(or skewedPartitionFactor, when factor × median partition is above the threshold), not the "
-                      "partition count.");
+                      (splits_typical
+                           ? "AQE splits skewed partitions at " + std::to_string(points_with_splits) +
+                                 " of " + std::to_string(ok.size()) +
+                                 " points; the skew join is what evens the tasks out."
+                           : "the tasks stay skewed (typical max÷median " + Fixed(typical_skew, 2) + ")."));
+    r.notes.push_back(
+        "The slowness is skew: its levers are spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes "
+        "(or skewedPartitionFactor, when factor × median partition is above the threshold), not the "
+        "partition count.");
   }
   const bool changes = std::any_of(r.lines.begin(), r.lines.end(), [](const ConfLine& l) {
     return l.reason.rfind("the fastest point", 0) == 0;
@@ -489,12 +538,12 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
     return;
   }
   if (*simulated < kAqeGainRatio * current_seconds) {
-    r->notes.push_back("Checked by simulation: with " + keys + " the makespan goes from " + Fixed(current_seconds, 2) +
-                       " s to " + Fixed(*simulated, 2) + " s.");
+    r->notes.push_back("Checked by simulation: with " + keys + " the makespan goes from " +
+                       Fixed(current_seconds, 2) + " s to " + Fixed(*simulated, 2) + " s.");
     return;
   }
-  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated, 2) + " s against " + Fixed(current_seconds, 2) +
-                     " s now, less than a 2% gain, so nothing is recommended.");
+  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated, 2) + " s against " +
+                     Fixed(current_seconds, 2) + " s now, less than a 2% gain, so nothing is recommended.");
   r->lines.clear();
 }
 

@@ -13,11 +13,10 @@
 #define AQESIM_TOOLS_REPORT_RECOMMEND_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/report/analysis.h"
 
@@ -56,8 +55,8 @@ Recommendation Recommend(const TuningFacts& facts);
 
 /// The best point of a sweep, and the rows the guardrails excluded.
 struct SweepBest {
-  std::optional<uint64_t> point;       // nullopt when no point ran
-  std::vector<std::string> values;     // per swept key
+  std::optional<uint64_t> point;    // nullopt when no point ran
+  std::vector<std::string> values;  // per swept key
   double makespan_seconds = 0;
   std::optional<double> baseline_makespan_seconds;  // the point at the scenario's own values
   std::optional<uint64_t> baseline_point;

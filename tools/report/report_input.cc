@@ -26,7 +26,9 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
   ReportInput in;
   in.source = path;
   if (!doc.is_object()) {
-    errors->push_back(path + ": expected an object: a scenario, `aqesim run --format json` output or `aqesim sweep` JSON output");
+    errors->push_back(
+        path +
+        ": expected an object: a scenario, `aqesim run --format json` output or `aqesim sweep` JSON output");
     return std::nullopt;
   }
   if (doc.contains("sweep") && doc.contains("rows")) {
@@ -52,7 +54,8 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
     return in;
   }
   if (!doc.contains("runs") || !doc["runs"].is_array()) {
-    errors->push_back(path + ": expected a scenario (\"plan\"), the output of `aqesim run --format json --tasks` "
+    errors->push_back(path +
+                      ": expected a scenario (\"plan\"), the output of `aqesim run --format json --tasks` "
                       "(\"runs\") or of `aqesim sweep` (\"sweep\", \"rows\")");
     return std::nullopt;
   }
@@ -82,7 +85,8 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
     in.cluster.executor_cores = c.value("executorCores", in.cluster.executor_cores);
     if (c.contains("executorMemory")) {
       const nlohmann::json& m = c["executorMemory"];
-      if (m.is_number_integer()) in.cluster.executor_memory_bytes = m.get<int64_t>();
+      if (m.is_number_integer())
+        in.cluster.executor_memory_bytes = m.get<int64_t>();
       else if (m.is_string())
         if (auto b = ParseByteString(m.get<std::string>())) in.cluster.executor_memory_bytes = *b;
     }

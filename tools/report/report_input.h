@@ -12,11 +12,10 @@
 #define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/cluster/cluster.h"
 #include "models/conf/spark_conf.h"
@@ -35,7 +34,7 @@ using MakespanWith = std::function<std::optional<double>(const std::vector<ConfL
 
 struct ReportInput {
   InputKind kind = InputKind::kRun;
-  std::string source;          // the input file as given
+  std::string source;  // the input file as given
   std::string scenario_name;
   std::string description;
   /// `runs[]` elements (RunToJson with tasks); null when absent.

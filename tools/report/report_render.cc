@@ -33,11 +33,20 @@ std::string Esc(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -81,7 +90,10 @@ class Charts {
 };
 
 ojson BaseSpec(const std::string& title, int height) {
-  return {{"title", title}, {"width", kChartWidth}, {"height", height}, {"config", {{"view", {{"stroke", nullptr}}}}}};
+  return {{"title", title},
+          {"width", kChartWidth},
+          {"height", height},
+          {"config", {{"view", {{"stroke", nullptr}}}}}};
 }
 
 ojson TimelineSpec(const nlohmann::json& run, const std::string& title) {
@@ -95,8 +107,11 @@ ojson TimelineSpec(const nlohmann::json& run, const std::string& title) {
       lanes.insert({e, s});
       char lane[32];
       std::snprintf(lane, sizeof lane, "E%03d·S%02d", e, s);
-      values.push_back({{"lane", lane}, {"stage", stage}, {"start", Real(t, "startSeconds")},
-                        {"end", Real(t, "endSeconds")}, {"task", t.value("index", 0)}});
+      values.push_back({{"lane", lane},
+                        {"stage", stage},
+                        {"start", Real(t, "startSeconds")},
+                        {"end", Real(t, "endSeconds")},
+                        {"task", t.value("index", 0)}});
     }
   }
   const int height = std::clamp(static_cast<int>(lanes.size()) * 7, 120, 900);
@@ -106,11 +121,17 @@ ojson TimelineSpec(const nlohmann::json& run, const std::string& title) {
   spec["encoding"] = {
       {"x", {{"field", "start"}, {"type", "quantitative"}, {"title", "seconds"}}},
       {"x2", {{"field", "end"}}},
-      {"y", {{"field", "lane"}, {"type", "ordinal"}, {"title", "executor · slot"},
-             {"axis", lanes.size() > 48 ? ojson{{"labels", false}, {"ticks", false}} : ojson::object()}}},
+      {"y",
+       {{"field", "lane"},
+        {"type", "ordinal"},
+        {"title", "executor · slot"},
+        {"axis", lanes.size() > 48 ? ojson{{"labels", false}, {"ticks", false}} : ojson::object()}}},
       {"color", {{"field", "stage"}, {"type", "nominal"}, {"title", "stage"}}},
-      {"tooltip", ojson::array({{{"field", "stage"}}, {{"field", "task"}}, {{"field", "lane"}},
-                                {{"field", "start"}, {"format", ".3f"}}, {{"field", "end"}, {"format", ".3f"}}})}};
+      {"tooltip", ojson::array({{{"field", "stage"}},
+                                {{"field", "task"}},
+                                {{"field", "lane"}},
+                                {{"field", "start"}, {"format", ".3f"}},
+                                {{"field", "end"}, {"format", ".3f"}}})}};
   return spec;
 }
 
@@ -129,8 +150,11 @@ ojson SizesSpec(const std::string& title, const std::string& x_title,
   spec["mark"] = {{"type", "line"}, {"interpolate", "step-after"}, {"point", n <= 60}, {"tooltip", true}};
   spec["encoding"] = {{"x", {{"field", "index"}, {"type", "quantitative"}, {"title", x_title}}},
                       {"y", {{"field", "MiB"}, {"type", "quantitative"}, {"title", "MiB"}}},
-                      {"color", {{"field", "view"}, {"type", "nominal"}, {"title", "sizes"},
-                                 {"scale", {{"domain", {"true", "driver-seen"}}}}}},
+                      {"color",
+                       {{"field", "view"},
+                        {"type", "nominal"},
+                        {"title", "sizes"},
+                        {"scale", {{"domain", {"true", "driver-seen"}}}}}},
                       {"strokeDash", {{"field", "view"}, {"type", "nominal"}, {"legend", nullptr}}}};
   return spec;
 }
@@ -151,13 +175,15 @@ std::string SeverityBadge(double ratio) {
 std::string StageTableHtml(const nlohmann::json& run) {
   std::string h =
       "<table><thead><tr><th>stage</th><th>name</th><th>tasks</th><th>duration s</th><th>median task s</th>"
-      "<th>max task s</th><th>skew (max÷median)</th><th>shuffle read</th><th>spill</th></tr></thead><tbody>\n";
+      "<th>max task s</th><th>skew (max÷median)</th><th>shuffle "
+      "read</th><th>spill</th></tr></thead><tbody>\n";
   for (const StageRow& s : StageRows(run)) {
-    h += "<tr><td>" + std::to_string(s.id) + "</td><td>" + Esc(s.name) + "</td><td>" + std::to_string(s.tasks) +
-         "</td><td>" + Fixed(s.duration_seconds, 2) + "</td><td>" + Fixed(s.task_median_seconds, 2) + "</td><td>" +
-         Fixed(s.task_max_seconds, 2) + "</td><td>" + SeverityBadge(s.skew_ratio) + "</td><td>" +
-         Esc(FormatBytes(s.shuffle_read_bytes)) + "</td><td" + (s.spill_bytes > 0 ? " class=\"warn\"" : "") + ">" +
-         Esc(FormatBytes(s.spill_bytes)) + "</td></tr>\n";
+    h += "<tr><td>" + std::to_string(s.id) + "</td><td>" + Esc(s.name) + "</td><td>" +
+         std::to_string(s.tasks) + "</td><td>" + Fixed(s.duration_seconds, 2) + "</td><td>" +
+         Fixed(s.task_median_seconds, 2) + "</td><td>" + Fixed(s.task_max_seconds, 2) + "</td><td>" +
+         SeverityBadge(s.skew_ratio) + "</td><td>" + Esc(FormatBytes(s.shuffle_read_bytes)) + "</td><td" +
+         (s.spill_bytes > 0 ? " class=\"warn\"" : "") + ">" + Esc(FormatBytes(s.spill_bytes)) +
+         "</td></tr>\n";
   }
   return h + "</tbody></table>\n";
 }
@@ -229,17 +255,20 @@ const char* kRunner = R"js(
 )js";
 
 std::string Page(const std::string& title, const std::string& body, const Charts& charts) {
-  std::string h = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline' "
-                  "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:\">\n"
-                  "<title>" + Esc(title) + "</title>\n<style>" + kStyle + "</style>\n";
+  std::string h =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline' "
+      "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:\">\n"
+      "<title>" +
+      Esc(title) + "</title>\n<style>" + kStyle + "</style>\n";
   h += "<script>" + ScriptSafe(VegaJs()) + "\n</script>\n";
   h += "<script>" + ScriptSafe(VegaLiteJs()) + "\n</script>\n";
   h += "<script>" + ScriptSafe(VegaEmbedJs()) + "\n</script>\n";
   h += "</head><body>\n<div id=\"errors\" hidden></div>\n" + body;
   h += "<footer>Generated by aqesim report. Charts: " + Esc(ChartLibraryVersions()) +
        " (inlined; the page makes no network requests).</footer>\n";
-  h += "<script type=\"application/json\" id=\"chart-specs\">" + JsonForScript(charts.specs()) + "</script>\n";
+  h +=
+      "<script type=\"application/json\" id=\"chart-specs\">" + JsonForScript(charts.specs()) + "</script>\n";
   h += "<script>" + std::string(kRunner) + "</script>\n</body></html>\n";
   return h;
 }
@@ -253,7 +282,8 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
   Recommendation rec = Recommend(facts);
   const bool adaptive = facts.conf.adaptive_enabled;
   if ((adaptive && facts.has_aqe_on) || (!adaptive && facts.has_aqe_off))
-    CheckBySimulation(&rec, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off, in.makespan_with);
+    CheckBySimulation(&rec, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off,
+                      in.makespan_with);
   return rec;
 }
 
@@ -273,18 +303,21 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   if (facts.has_aqe_off) h += Card(Fixed(facts.makespan_seconds_aqe_off, 2) + " s", "makespan, AQE off");
   if (facts.has_aqe_on) h += Card(Fixed(facts.makespan_seconds_aqe_on, 2) + " s", "makespan, AQE on");
   if (facts.has_aqe_off && facts.has_aqe_on && facts.makespan_seconds_aqe_on > 0)
-    h += Card(Fixed(facts.makespan_seconds_aqe_off / facts.makespan_seconds_aqe_on, 2) + "×", "speed-up with AQE");
+    h += Card(Fixed(facts.makespan_seconds_aqe_off / facts.makespan_seconds_aqe_on, 2) + "×",
+              "speed-up with AQE");
   if (facts.has_aqe_on) {
     const DecisionCounts c = CountDecisions(in.run_on);
-    h += Card(std::to_string(c.coalescings), "coalescings") + Card(std::to_string(c.skew_splits), "skew splits") +
+    h += Card(std::to_string(c.coalescings), "coalescings") +
+         Card(std::to_string(c.skew_splits), "skew splits") +
          Card(std::to_string(c.broadcast_conversions), "runtime broadcast conversions") +
          Card(std::to_string(c.local_reads), "local shuffle reads");
   }
   h += "</div>\n";
   if (facts.has_aqe_off && facts.has_aqe_on) {
     ojson spec = BaseSpec("Makespan", 60);
-    spec["data"] = {{"values", ojson::array({{{"run", "AQE off"}, {"seconds", facts.makespan_seconds_aqe_off}},
-                                             {{"run", "AQE on"}, {"seconds", facts.makespan_seconds_aqe_on}}})}};
+    spec["data"] = {
+        {"values", ojson::array({{{"run", "AQE off"}, {"seconds", facts.makespan_seconds_aqe_off}},
+                                 {{"run", "AQE on"}, {"seconds", facts.makespan_seconds_aqe_on}}})}};
     spec["mark"] = {{"type", "bar"}, {"tooltip", true}};
     spec["encoding"] = {{"y", {{"field", "run"}, {"type", "nominal"}, {"title", nullptr}}},
                         {"x", {{"field", "seconds"}, {"type", "quantitative"}}},
@@ -308,9 +341,11 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
     for (const auto& st : (*run)["stages"]) has = has || st.contains("taskList");
     if (!has) continue;
     any_tasks = true;
-    h += charts->Add(TimelineSpec(*run, std::string("Tasks, ") + label), "One bar per task, one row per executor slot.");
+    h += charts->Add(TimelineSpec(*run, std::string("Tasks, ") + label),
+                     "One bar per task, one row per executor slot.");
   }
-  if (!any_tasks) h += "<p>The input has no task list (use <code>aqesim run --format json --tasks</code>).</p>\n";
+  if (!any_tasks)
+    h += "<p>The input has no task list (use <code>aqesim run --format json --tasks</code>).</p>\n";
   h += "</section>\n";
   // Partition sizes.
   h += "<section><h2>Partition sizes before and after AQE</h2>\n";
@@ -318,7 +353,8 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   if (!ex.is_object() || !ex.contains("exchanges")) {
     h += "<p>The input has no explain data (give the scenario itself to <code>aqesim report</code>).</p>\n";
   } else {
-    h += "<p>True sizes are what the map tasks wrote; driver-seen sizes are what MapStatus reported, on which AQE "
+    h += "<p>True sizes are what the map tasks wrote; driver-seen sizes are what MapStatus reported, on "
+         "which AQE "
          "decides.</p>\n";
     size_t n = 0;
     for (const auto& e : ex["exchanges"]) {
@@ -327,7 +363,8 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
       h += charts->Add(SizesSpec("Before AQE: " + id + " (" + std::to_string(e.value("numPartitions", 0)) +
                                      " partitions, " + e.value("mapStatus", "") + ")",
                                  "reduce partition",
-                                 {{"true", IntArray(e, "trueBytesByPartitionId")}, {"driver-seen", IntArray(e, "bytesByPartitionId")}}));
+                                 {{"true", IntArray(e, "trueBytesByPartitionId")},
+                                  {"driver-seen", IntArray(e, "bytesByPartitionId")}}));
     }
     n = 0;
     for (const auto& r : ex.value("reads", nlohmann::json::array())) {
@@ -335,14 +372,17 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
       std::vector<int64_t> seen;
       bool all_seen = true;
       for (const auto& s : r.value("specs", nlohmann::json::array())) {
-        if (s.contains("dataSize") && s["dataSize"].is_number()) seen.push_back(s["dataSize"].get<int64_t>());
-        else all_seen = false;
+        if (s.contains("dataSize") && s["dataSize"].is_number())
+          seen.push_back(s["dataSize"].get<int64_t>());
+        else
+          all_seen = false;
       }
       std::vector<std::pair<std::string, std::vector<int64_t>>> series = {{"true", IntArray(r, "trueBytes")}};
       if (all_seen && !seen.empty()) series.push_back({"driver-seen", seen});
       h += charts->Add(SizesSpec("After AQE: read of " + r.value("exchange", "") + " by stage " +
                                      std::to_string(r.value("stage", 0)) + " (" +
-                                     std::to_string(r.value("specs", nlohmann::json::array()).size()) + " tasks)",
+                                     std::to_string(r.value("specs", nlohmann::json::array()).size()) +
+                                     " tasks)",
                                  "task", series));
     }
   }
@@ -376,18 +416,21 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   SweepBest best;
   const Recommendation rec = RecommendFromSweep(in.sweep, &best);
   std::string h = "<h1>aqesim sweep report — " + Esc(in.scenario_name) + "</h1>\n";
-  h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " + Esc(info.value("scenarioFile", "")) + " · " +
-       std::to_string(rows.size()) + " points over ";
-  for (size_t i = 0; i < keys.size(); ++i) h += (i ? ", " : "") + std::string("<code>") + Esc(keys[i]) + "</code>";
+  h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " +
+       Esc(info.value("scenarioFile", "")) + " · " + std::to_string(rows.size()) + " points over ";
+  for (size_t i = 0; i < keys.size(); ++i)
+    h += (i ? ", " : "") + std::string("<code>") + Esc(keys[i]) + "</code>";
   h += "</p>\n<section><h2>Summary</h2><div class=\"cards\">";
   if (best.point) {
-    h += Card(Fixed(best.makespan_seconds, 2) + " s", "best makespan (AQE on), point " + std::to_string(*best.point));
+    h += Card(Fixed(best.makespan_seconds, 2) + " s",
+              "best makespan (AQE on), point " + std::to_string(*best.point));
     if (best.baseline_makespan_seconds)
       h += Card(Fixed(*best.baseline_makespan_seconds, 2) + " s", "at the scenario's own values");
   }
   int failed = 0;
   for (const auto& r : rows) failed += r.contains("error") && r["error"].is_string();
-  h += Card(std::to_string(rows.size()), "points") + Card(std::to_string(failed), "points that failed") + "</div>\n";
+  h += Card(std::to_string(rows.size()), "points") + Card(std::to_string(failed), "points that failed") +
+       "</div>\n";
   if (best.point) {
     h += "<p>Best point: ";
     for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
@@ -405,8 +448,10 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
       const std::string v = RowValue(r, keys[k]);
       const double on = r["makespanSecondsAqeOn"].get<double>(), off = Real(r, "makespanSecondsAqeOff");
       auto it = best_by_value.find(v);
-      if (it == best_by_value.end()) best_by_value[v] = {on, off};
-      else it->second = {std::min(it->second.first, on), std::min(it->second.second, off)};
+      if (it == best_by_value.end())
+        best_by_value[v] = {on, off};
+      else
+        it->second = {std::min(it->second.first, on), std::min(it->second.second, off)};
     }
     ojson values = ojson::array();
     for (const std::string& v : order) {
@@ -415,7 +460,8 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
       values.push_back({{"value", v}, {"run", "AQE on"}, {"seconds", it->second.first}});
       values.push_back({{"value", v}, {"run", "AQE off"}, {"seconds", it->second.second}});
     }
-    ojson spec = BaseSpec("Makespan vs " + keys[k] + (keys.size() > 1 ? " (best over the other keys)" : ""), 220);
+    ojson spec =
+        BaseSpec("Makespan vs " + keys[k] + (keys.size() > 1 ? " (best over the other keys)" : ""), 220);
     spec["data"] = {{"values", values}};
     spec["mark"] = {{"type", "line"}, {"point", true}, {"tooltip", true}};
     spec["encoding"] = {{"x", {{"field", "value"}, {"type", "ordinal"}, {"sort", order}, {"title", keys[k]}}},
@@ -427,7 +473,8 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
     ojson values = ojson::array();
     for (const auto& r : rows) {
       if (!r.contains("makespanSecondsAqeOn") || !r["makespanSecondsAqeOn"].is_number()) continue;
-      values.push_back({{"a", RowValue(r, keys[0])}, {"b", RowValue(r, keys[1])}, {"seconds", r["makespanSecondsAqeOn"]}});
+      values.push_back(
+          {{"a", RowValue(r, keys[0])}, {"b", RowValue(r, keys[1])}, {"seconds", r["makespanSecondsAqeOn"]}});
     }
     ojson spec = BaseSpec("Makespan with AQE on, " + keys[0] + " × " + keys[1], 260);
     spec["data"] = {{"values", values}};
@@ -435,8 +482,11 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
     spec["encoding"] = {
         {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info["grid"][0]["values"]}, {"title", keys[0]}}},
         {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info["grid"][1]["values"]}, {"title", keys[1]}}},
-        {"color", {{"field", "seconds"}, {"type", "quantitative"}, {"title", "makespan, s"},
-                   {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
+        {"color",
+         {{"field", "seconds"},
+          {"type", "quantitative"},
+          {"title", "makespan, s"},
+          {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
     h += charts->Add(spec);
   }
   h += "</section>\n";
@@ -450,17 +500,19 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   h += "<section><h2>Fastest points</h2><table><thead><tr><th>point</th>";
   for (const std::string& k : keys) h += "<th>" + Esc(k) + "</th>";
   h += "<th>makespan AQE on s</th><th>AQE off s</th><th>tasks</th><th>spill</th><th>longest task s</th>"
-       "<th>coalescings</th><th>skew splits</th><th>broadcast conversions</th><th>max÷median</th></tr></thead><tbody>\n";
+       "<th>coalescings</th><th>skew splits</th><th>broadcast "
+       "conversions</th><th>max÷median</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < ranked.size() && i < 20; ++i) {
     const nlohmann::json& r = *ranked[i];
     h += "<tr><td>" + std::to_string(r.value("point", 0)) + "</td>";
     for (const std::string& k : keys) h += "<td>" + Esc(RowValue(r, k)) + "</td>";
-    h += "<td>" + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + "</td><td>" + Fixed(Real(r, "makespanSecondsAqeOff"), 3) +
-         "</td><td>" + std::to_string(r.value("tasks", 0)) + "</td><td>" + Esc(FormatBytes(r.value("spillBytes", int64_t{0}))) +
-         "</td><td>" + Fixed(Real(r, "longestTaskSeconds"), 2) + "</td><td>" + std::to_string(r.value("coalescings", 0)) +
+    h += "<td>" + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + "</td><td>" +
+         Fixed(Real(r, "makespanSecondsAqeOff"), 3) + "</td><td>" + std::to_string(r.value("tasks", 0)) +
+         "</td><td>" + Esc(FormatBytes(r.value("spillBytes", int64_t{0}))) + "</td><td>" +
+         Fixed(Real(r, "longestTaskSeconds"), 2) + "</td><td>" + std::to_string(r.value("coalescings", 0)) +
          "</td><td>" + std::to_string(r.value("skewSplits", 0)) + "</td><td>" +
-         std::to_string(r.value("broadcastConversions", 0)) + "</td><td>" + SeverityBadge(Real(r, "maxTaskSkewRatio")) +
-         "</td></tr>\n";
+         std::to_string(r.value("broadcastConversions", 0)) + "</td><td>" +
+         SeverityBadge(Real(r, "maxTaskSkewRatio")) + "</td></tr>\n";
   }
   return h + "</tbody></table></section>\n";
 }
@@ -470,16 +522,20 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
 std::string MdEsc(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else
+      out += c;
   }
   return out;
 }
 
 std::string RecommendationMd(const Recommendation& r) {
   std::string m = "## Recommendation\n\n**" + MdEsc(r.diagnosis) + "**\n\n";
-  if (!r.lines.empty()) m += "```properties\n" + r.SparkDefaults() + "```\n\n";
-  else m += "No configuration change.\n\n";
+  if (!r.lines.empty())
+    m += "```properties\n" + r.SparkDefaults() + "```\n\n";
+  else
+    m += "No configuration change.\n\n";
   for (const std::string& w : r.warnings) m += "- ⚠ " + w + "\n";
   for (const std::string& n : r.notes) m += "- " + n + "\n";
   if (!r.warnings.empty() || !r.notes.empty()) m += "\n";
@@ -487,13 +543,14 @@ std::string RecommendationMd(const Recommendation& r) {
 }
 
 std::string StageTableMd(const nlohmann::json& run) {
-  std::string m = "| stage | name | tasks | duration s | median task s | max task s | max÷median | severity | spill |\n"
-                  "|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
+  std::string m =
+      "| stage | name | tasks | duration s | median task s | max task s | max÷median | severity | spill |\n"
+      "|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
   for (const StageRow& s : StageRows(run)) {
     m += "| " + std::to_string(s.id) + " | " + MdEsc(s.name) + " | " + std::to_string(s.tasks) + " | " +
-         Fixed(s.duration_seconds, 2) + " | " + Fixed(s.task_median_seconds, 2) + " | " + Fixed(s.task_max_seconds, 2) +
-         " | " + Fixed(s.skew_ratio, 2) + " | " + std::string(SeverityName(s.severity)) + " | " + FormatBytes(s.spill_bytes) +
-         " |\n";
+         Fixed(s.duration_seconds, 2) + " | " + Fixed(s.task_median_seconds, 2) + " | " +
+         Fixed(s.task_max_seconds, 2) + " | " + Fixed(s.skew_ratio, 2) + " | " +
+         std::string(SeverityName(s.severity)) + " | " + FormatBytes(s.spill_bytes) + " |\n";
   }
   return m + "\n";
 }
@@ -502,7 +559,8 @@ std::string StageTableMd(const nlohmann::json& run) {
 
 std::string RenderHtmlReport(const ReportInput& input) {
   Charts charts;
-  const std::string body = input.kind == InputKind::kSweep ? SweepBody(input, &charts) : RunBody(input, &charts);
+  const std::string body =
+      input.kind == InputKind::kSweep ? SweepBody(input, &charts) : RunBody(input, &charts);
   return Page("aqesim report — " + input.scenario_name, body, charts);
 }
 
@@ -522,7 +580,8 @@ std::string RenderMarkdownReport(const ReportInput& in) {
       for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
         m += (i ? ", " : "") + std::string("`") + keys[i] + " = " + best.values[i] + "`";
       m += " — makespan " + Fixed(best.makespan_seconds, 2) + " s with AQE on";
-      if (best.baseline_makespan_seconds) m += " (" + Fixed(*best.baseline_makespan_seconds, 2) + " s at the scenario's values)";
+      if (best.baseline_makespan_seconds)
+        m += " (" + Fixed(*best.baseline_makespan_seconds, 2) + " s at the scenario's values)";
       m += ".\n\n";
     }
     m += RecommendationMd(rec);
@@ -541,8 +600,9 @@ std::string RenderMarkdownReport(const ReportInput& in) {
       const nlohmann::json& r = *ranked[i];
       m += "| " + std::to_string(r.value("point", 0)) + " |";
       for (const std::string& k : keys) m += " " + MdEsc(RowValue(r, k)) + " |";
-      m += " " + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + " | " + Fixed(Real(r, "makespanSecondsAqeOff"), 3) + " | " +
-           std::to_string(r.value("skewSplits", 0)) + " | " + Fixed(Real(r, "maxTaskSkewRatio"), 2) + " |\n";
+      m += " " + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + " | " +
+           Fixed(Real(r, "makespanSecondsAqeOff"), 3) + " | " + std::to_string(r.value("skewSplits", 0)) +
+           " | " + Fixed(Real(r, "maxTaskSkewRatio"), 2) + " |\n";
     }
     return m;
   }
@@ -559,13 +619,15 @@ std::string RenderMarkdownReport(const ReportInput& in) {
          std::to_string(c.local_reads) + " local shuffle reads\n";
   }
   m += "\n" + RecommendationMd(RecommendForRun(in, facts));
-  m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ 1.78, severe ≥ "
+  m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "
+       "1.78, severe ≥ "
        "3.16, critical ≥ 10).\n\n";
   if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(in.run_on);
   if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(in.run_off);
   if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
     m += "## AQE decisions\n\n";
-    for (const auto& d : in.run_on["decisions"]) m += "- **" + d.value("rule", "") + "** " + d.value("message", "") + "\n";
+    for (const auto& d : in.run_on["decisions"])
+      m += "- **" + d.value("rule", "") + "** " + d.value("message", "") + "\n";
   }
   return m;
 }

@@ -40,7 +40,8 @@ std::optional<GridAxis> ParseGridArg(const std::string& arg, std::string* error)
   size_t start = 0;
   while (true) {
     const size_t comma = rest.find(',', start);
-    const std::string v = Trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string v =
+        Trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (v.empty()) {
       *error = "--grid " + arg + ": empty value in the list for " + axis.key;
       return std::nullopt;

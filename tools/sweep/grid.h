@@ -35,7 +35,9 @@ std::vector<std::string> GridPointValues(const std::vector<GridAxis>& axes, uint
 struct Shard {
   int k = 1;
   int n = 1;
-  bool Contains(uint64_t index) const { return index % static_cast<uint64_t>(n) == static_cast<uint64_t>(k - 1); }
+  bool Contains(uint64_t index) const {
+    return index % static_cast<uint64_t>(n) == static_cast<uint64_t>(k - 1);
+  }
   bool IsWhole() const { return n == 1; }
   std::string ToString() const { return std::to_string(k) + "/" + std::to_string(n); }
 };

@@ -16,7 +16,8 @@ namespace {
 constexpr int kJournalVersion = 1;
 
 std::string HeaderLine(const std::string& fingerprint) {
-  return "{\"aqesimSweepJournal\":" + std::to_string(kJournalVersion) + ",\"fingerprint\":\"" + fingerprint + "\"}";
+  return "{\"aqesimSweepJournal\":" + std::to_string(kJournalVersion) + ",\"fingerprint\":\"" + fingerprint +
+         "\"}";
 }
 
 bool WriteAll(int fd, const std::string& data, std::string* error, const std::string& path) {

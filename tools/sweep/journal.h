@@ -47,7 +47,8 @@ class Journal {
   const std::string& path() const { return path_; }
 
  private:
-  Journal(std::string path, int fd, std::vector<std::string> keys) : path_(std::move(path)), fd_(fd), keys_(std::move(keys)) {}
+  Journal(std::string path, int fd, std::vector<std::string> keys)
+      : path_(std::move(path)), fd_(fd), keys_(std::move(keys)) {}
   std::string path_;
   int fd_ = -1;
   std::vector<std::string> keys_;

@@ -14,7 +14,8 @@ std::vector<std::string> KeysOf(const nlohmann::ordered_json& info) {
   std::vector<std::string> keys;
   if (info.contains("grid") && info["grid"].is_array()) {
     for (const auto& a : info["grid"]) {
-      if (a.is_object() && a.contains("key") && a["key"].is_string()) keys.push_back(a["key"].get<std::string>());
+      if (a.is_object() && a.contains("key") && a["key"].is_string())
+        keys.push_back(a["key"].get<std::string>());
     }
   }
   return keys;
@@ -48,12 +49,15 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
           break;
         }
         std::string h = line;
-        const bool has_size = h.size() > points_suffix.size() &&
-                              h.compare(h.size() - points_suffix.size(), points_suffix.size(), points_suffix) == 0;
+        const bool has_size =
+            h.size() > points_suffix.size() &&
+            h.compare(h.size() - points_suffix.size(), points_suffix.size(), points_suffix) == 0;
         (has_size ? sized : unsized) = true;
         if (has_size) h.resize(h.size() - points_suffix.size());
-        if (header.empty()) header = h;
-        else if (h != header) errors->push_back(f.path + ": line 1: the header differs from " + shards[0].path + "'s");
+        if (header.empty())
+          header = h;
+        else if (h != header)
+          errors->push_back(f.path + ": line 1: the header differs from " + shards[0].path + "'s");
         continue;
       }
       std::string row_line = line;
@@ -63,13 +67,14 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
         const std::string cell = last == std::string::npos ? row_line : row_line.substr(last + 1);
         auto [q, nec] = std::from_chars(cell.data(), cell.data() + cell.size(), n);
         if (last == std::string::npos || nec != std::errc() || q != cell.data() + cell.size()) {
-          errors->push_back(f.path + ": line " + std::to_string(line_no) + ": expected the grid's size in the last column, found \"" +
-                            cell + "\"");
+          errors->push_back(f.path + ": line " + std::to_string(line_no) +
+                            ": expected the grid's size in the last column, found \"" + cell + "\"");
           continue;
         }
         if (grid_points && *grid_points != n) {
-          errors->push_back(f.path + ": line " + std::to_string(line_no) + ": a grid of " + std::to_string(n) +
-                            " points, another shard's has " + std::to_string(*grid_points));
+          errors->push_back(f.path + ": line " + std::to_string(line_no) + ": a grid of " +
+                            std::to_string(n) + " points, another shard's has " +
+                            std::to_string(*grid_points));
           continue;
         }
         grid_points = n;
@@ -81,7 +86,8 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
       const std::string cell = line_body.substr(0, comma);
       auto [p, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), point);
       if (ec != std::errc() || p != cell.data() + cell.size() || comma == std::string::npos) {
-        errors->push_back(f.path + ": line " + std::to_string(line_no) + ": expected a point index, found \"" + cell + "\"");
+        errors->push_back(f.path + ": line " + std::to_string(line_no) +
+                          ": expected a point index, found \"" + cell + "\"");
         continue;
       }
       if (!lines.emplace(point, line_body).second) {
@@ -89,10 +95,14 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
                           " is in more than one shard");
       }
     }
-    if (line_no == 0) errors->push_back(f.path + ": expected the header of an aqesim sweep CSV (point,...), found an empty file");
+    if (line_no == 0)
+      errors->push_back(f.path +
+                        ": expected the header of an aqesim sweep CSV (point,...), found an empty file");
   }
-  if (sized && unsized) errors->push_back("some shards name the grid's size (a gridPoints column) and some do not: "
-                                          "shards of different sweeps or versions");
+  if (sized && unsized)
+    errors->push_back(
+        "some shards name the grid's size (a gridPoints column) and some do not: "
+        "shards of different sweeps or versions");
   // Shards name the grid's size; a CSV without it (a whole sweep's) must hold 0..n-1 without a gap.
   std::vector<uint64_t> missing;
   uint64_t expect = 0;
@@ -108,7 +118,8 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
     for (uint64_t i = expect; i < *grid_points && missing.size() <= 10'000; ++i) missing.push_back(i);
   }
   // Points of a rejected shard are not reported again as missing.
-  if (!missing.empty() && errors->empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  if (!missing.empty() && errors->empty())
+    errors->push_back("points missing from the shards: " + MissingList(missing));
   if (!errors->empty()) return std::nullopt;
   std::string out = header + "\n";
   for (const auto& [_, line] : lines) out += line + "\n";
@@ -122,10 +133,12 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
   std::map<uint64_t, SweepRow> rows;
   std::set<std::string> shard_names;
   for (const ShardFile& f : shards) {
-    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::ordered_json doc =
+        nlohmann::ordered_json::parse(f.text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("sweep") || !doc["sweep"].is_object() ||
         !doc.contains("rows") || !doc["rows"].is_array()) {
-      errors->push_back(f.path + ": expected the JSON output of aqesim sweep ({\"sweep\": ..., \"rows\": [...]})");
+      errors->push_back(f.path +
+                        ": expected the JSON output of aqesim sweep ({\"sweep\": ..., \"rows\": [...]})");
       continue;
     }
     nlohmann::ordered_json this_info = doc["sweep"];
@@ -166,7 +179,8 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
   for (uint64_t i = 0; i < total && missing.size() <= 10'000; ++i) {
     if (!rows.count(i)) missing.push_back(i);
   }
-  if (!missing.empty() && errors->empty()) errors->push_back("points missing from the shards: " + MissingList(missing));
+  if (!missing.empty() && errors->empty())
+    errors->push_back("points missing from the shards: " + MissingList(missing));
   if (!rows.empty() && rows.rbegin()->first >= total) {
     errors->push_back("point " + std::to_string(rows.rbegin()->first) + " is outside the grid of " +
                       std::to_string(total) + " points");
@@ -189,8 +203,8 @@ std::optional<OutputFormat> FormatForPath(const std::string& path) {
   return std::nullopt;
 }
 
-std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info, const std::vector<std::string>& keys,
-                        const std::vector<SweepRow>& rows) {
+std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
+                        const std::vector<std::string>& keys, const std::vector<SweepRow>& rows) {
   std::string out;
   if (format == OutputFormat::kCsv) {
     // A shard's CSV also names the whole grid's size (last column), so that merge can tell
@@ -202,7 +216,8 @@ std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
     return out;
   }
   out = "{\n\"sweep\": " + info.dump() + ",\n\"rows\": [\n";
-  for (size_t i = 0; i < rows.size(); ++i) out += RowToJsonLine(rows[i], keys) + (i + 1 < rows.size() ? ",\n" : "\n");
+  for (size_t i = 0; i < rows.size(); ++i)
+    out += RowToJsonLine(rows[i], keys) + (i + 1 < rows.size() ? ",\n" : "\n");
   return out + "]\n}\n";
 }
 

@@ -18,11 +18,10 @@
 #ifndef AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
 #define AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/sweep/sweep_row.h"
 
@@ -37,8 +36,8 @@ inline constexpr const char* kGridPointsColumn = "gridPoints";
 std::optional<OutputFormat> FormatForPath(const std::string& path);
 
 /// Renders the output document. `rows` in grid order; `info` is PreparedSweep::info.
-std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info, const std::vector<std::string>& keys,
-                        const std::vector<SweepRow>& rows);
+std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
+                        const std::vector<std::string>& keys, const std::vector<SweepRow>& rows);
 
 /// One input of a merge: its path (for messages) and its bytes.
 struct ShardFile {

@@ -47,9 +47,12 @@ std::string FormatReal(double v, int digits) {
 
 std::string Cell(const PointMetrics& m, const MetricColumn& c) {
   switch (c.kind) {
-    case CellKind::kSeconds: return FormatReal(m.*(c.real), 6);
-    case CellKind::kRatio: return FormatReal(m.*(c.real), 4);
-    case CellKind::kInteger: return std::to_string(m.*(c.integer));
+    case CellKind::kSeconds:
+      return FormatReal(m.*(c.real), 6);
+    case CellKind::kRatio:
+      return FormatReal(m.*(c.real), 4);
+    case CellKind::kInteger:
+      return std::to_string(m.*(c.integer));
   }
   return "";
 }
@@ -87,7 +90,8 @@ PointMetrics MetricsFromRuns(const RunResult& aqe_off, const RunResult& aqe_on) 
     m.tasks += s.tasks;
     m.spill_bytes += s.spill_bytes;
     m.longest_task_seconds = std::max(m.longest_task_seconds, s.task_max_seconds);
-    if (s.task_median_seconds > 0) m.max_task_skew_ratio = std::max(m.max_task_skew_ratio, s.task_max_seconds / s.task_median_seconds);
+    if (s.task_median_seconds > 0)
+      m.max_task_skew_ratio = std::max(m.max_task_skew_ratio, s.task_max_seconds / s.task_median_seconds);
   }
   for (const Decision& d : aqe_on.decisions) {
     const bool applied = !(d.fields.contains("applied") && d.fields["applied"] == false);
@@ -96,7 +100,8 @@ PointMetrics MetricsFromRuns(const RunResult& aqe_off, const RunResult& aqe_on) 
       ++m.coalescings;
     } else if (d.rule == "OptimizeSkewedJoin") {
       for (const char* f : {"numSkewedLeft", "numSkewedRight"}) {
-        if (d.fields.contains(f) && d.fields[f].is_number_integer()) m.skew_splits += d.fields[f].get<int64_t>();
+        if (d.fields.contains(f) && d.fields[f].is_number_integer())
+          m.skew_splits += d.fields[f].get<int64_t>();
       }
     } else if (d.rule == "OptimizeSkewInRebalancePartitions") {
       if (d.fields.contains("skewedPartitions") && d.fields["skewedPartitions"].is_number_integer())
@@ -140,7 +145,8 @@ std::string RowToJsonLine(const SweepRow& row, const std::vector<std::string>& k
   }
   out += "}";
   for (const MetricColumn& c : Columns()) {
-    out.append(",\"").append(c.name).append("\":").append(row.metrics ? Cell(*row.metrics, c) : std::string("null"));
+    out.append(",\"").append(c.name).append("\":").append(row.metrics ? Cell(*row.metrics, c)
+                                                                      : std::string("null"));
   }
   out.append(",\"error\":").append(row.error.empty() ? std::string("null") : JsonString(row.error));
   return out + "}";
@@ -154,7 +160,8 @@ std::optional<SweepRow> RowFromJson(const nlohmann::json& j, const std::vector<s
   };
   if (!j.is_object()) return fail("expected a row object");
   SweepRow row;
-  if (!j.contains("point") || !j["point"].is_number_unsigned()) return fail("expected \"point\", a point index");
+  if (!j.contains("point") || !j["point"].is_number_unsigned())
+    return fail("expected \"point\", a point index");
   row.point = j["point"].get<uint64_t>();
   if (!j.contains("values") || !j["values"].is_object() || j["values"].size() != keys.size())
     return fail("expected \"values\" with one value per swept key");

@@ -11,12 +11,11 @@
 #define AQESIM_TOOLS_SWEEP_SWEEP_ROW_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/engine/run_result.h"
 
@@ -46,8 +45,8 @@ struct PointMetrics {
 
 struct SweepRow {
   uint64_t point = 0;
-  std::vector<std::string> values;        // one per swept key, as given on --grid
-  std::optional<PointMetrics> metrics;    // nullopt when the point failed (see error)
+  std::vector<std::string> values;      // one per swept key, as given on --grid
+  std::optional<PointMetrics> metrics;  // nullopt when the point failed (see error)
   std::string error;
 };
 

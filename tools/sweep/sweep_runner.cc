@@ -30,7 +30,9 @@ namespace {
 constexpr uint64_t kMaxPoints = 10'000'000;
 const char* const kDocPrefixes[] = {"cluster.", "cost.", "simulation."};
 
-bool ReadFile(const std::string& path, std::string* out) { return ReadInputFile(path, out) == 0; }  // no hang on a FIFO
+bool ReadFile(const std::string& path, std::string* out) {
+  return ReadInputFile(path, out) == 0;
+}  // no hang on a FIFO
 
 std::optional<std::string> DocSection(const std::string& key) {
   for (const char* p : kDocPrefixes) {
@@ -125,15 +127,20 @@ class ProgressBar {
     if (rate > 0) {
       const double left = static_cast<double>(total_ - done_) / rate;
       char b[32];
-      if (left >= 3600) std::snprintf(b, sizeof b, "%dh%02dm", static_cast<int>(left / 3600), static_cast<int>(left / 60) % 60);
-      else if (left >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(left / 60), static_cast<int>(left) % 60);
-      else std::snprintf(b, sizeof b, "%ds", static_cast<int>(left + 0.5));
+      if (left >= 3600)
+        std::snprintf(b, sizeof b, "%dh%02dm", static_cast<int>(left / 3600),
+                      static_cast<int>(left / 60) % 60);
+      else if (left >= 60)
+        std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(left / 60), static_cast<int>(left) % 60);
+      else
+        std::snprintf(b, sizeof b, "%ds", static_cast<int>(left + 0.5));
       eta = b;
     }
     std::snprintf(line, sizeof line, "\r[%s%s] %llu/%llu %5.1f%%  %.1f points/s  ETA %s   ",
                   std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
                   static_cast<unsigned long long>(done_), static_cast<unsigned long long>(total_),
-                  total_ ? 100.0 * static_cast<double>(done_) / static_cast<double>(total_) : 100.0, rate, eta.c_str());
+                  total_ ? 100.0 * static_cast<double>(done_) / static_cast<double>(total_) : 100.0, rate,
+                  eta.c_str());
     std::cerr << line << std::flush;
     drawn_ = true;
   }
@@ -149,7 +156,8 @@ class ProgressBar {
 
 }  // namespace
 
-void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc, ConfOverrides* overrides) {
+void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc,
+                    ConfOverrides* overrides) {
   const std::optional<std::string> section = DocSection(key);
   if (!section) {
     overrides->conf.emplace_back(key, value);
@@ -190,16 +198,19 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
       continue;
     }
     if (axis.key == "spark.sql.adaptive.enabled") {
-      errors->push_back("--grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on "
-                        "(makespanSecondsAqeOff / makespanSecondsAqeOn); sweep the other keys");
+      errors->push_back(
+          "--grid spark.sql.adaptive.enabled: every point is simulated with AQE off and on "
+          "(makespanSecondsAqeOff / makespanSecondsAqeOn); sweep the other keys");
       continue;
     }
     const std::optional<std::string> section = DocSection(axis.key);
     if (!section) {
       const auto& known = KnownConfKeys();
       if (std::find(known.begin(), known.end(), axis.key) == known.end()) {
-        errors->push_back("--grid " + axis.key + ": unknown key (expected a Spark configuration key the simulator uses, "
-                          "cluster.FIELD, cost.PARAM or simulation.FIELD)" + DidYouMeanSuffix(axis.key, known));
+        errors->push_back("--grid " + axis.key +
+                          ": unknown key (expected a Spark configuration key the simulator uses, "
+                          "cluster.FIELD, cost.PARAM or simulation.FIELD)" +
+                          DidYouMeanSuffix(axis.key, known));
         continue;
       }
     }
@@ -217,7 +228,8 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   }
   p.num_points = GridPointCount(spec.axes);
   if (p.num_points > kMaxPoints) {
-    errors->push_back("the grid has more than " + std::to_string(kMaxPoints) + " points; split it into several sweeps");
+    errors->push_back("the grid has more than " + std::to_string(kMaxPoints) +
+                      " points; split it into several sweeps");
   }
   if (!errors->empty()) return std::nullopt;
 
@@ -276,7 +288,8 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
   }
   const Scenario& s = *loaded.scenario;
   for (const std::string& w : s.warnings) {
-    if (std::find(prepared.base_warnings.begin(), prepared.base_warnings.end(), w) == prepared.base_warnings.end())
+    if (std::find(prepared.base_warnings.begin(), prepared.base_warnings.end(), w) ==
+        prepared.base_warnings.end())
       warnings->push_back(w);
   }
   try {
@@ -292,7 +305,8 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
   return row;
 }
 
-std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared, std::string* error) {
+std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared,
+                                     std::string* error) {
   std::vector<std::string> keys;
   for (const GridAxis& a : spec.axes) keys.push_back(a.key);
   JournalContents contents;
@@ -308,8 +322,10 @@ std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep&
   for (uint64_t i = 0; i < prepared.num_points; ++i) {
     if (!spec.shard.Contains(i)) continue;
     ++in_shard;
-    if (contents.rows.count(i)) ++out.resumed;
-    else todo.push_back(i);
+    if (contents.rows.count(i))
+      ++out.resumed;
+    else
+      todo.push_back(i);
   }
   std::map<uint64_t, SweepRow> rows;
   for (auto& [i, r] : contents.rows) {

@@ -11,11 +11,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/scenario/scenario.h"
 #include "tools/sweep/grid.h"
@@ -40,9 +39,9 @@ struct SweepSpec {
 /// The validated sweep: the scenario document, the metadata the outputs carry, and the
 /// fingerprint that ties a journal to this exact sweep.
 struct PreparedSweep {
-  nlohmann::json doc;                 // the scenario file as parsed
+  nlohmann::json doc;  // the scenario file as parsed
   std::string scenario_name;
-  uint64_t num_points = 0;            // whole grid (all shards)
+  uint64_t num_points = 0;  // whole grid (all shards)
   /// The `sweep` object of the JSON output: scenario, scenarioFile, grid, points, shard,
   /// baseline (each key's value without the sweep, null = Spark's default), scenarioConf,
   /// cluster {executors, executorCores, executorMemoryBytes}.
@@ -59,7 +58,8 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
 /// Applies one grid value: cluster./cost./simulation. keys edit `doc`; others are appended
 /// to `overrides->conf`. Numbers and booleans are written to the document as JSON numbers /
 /// booleans, anything else as a string.
-void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc, ConfOverrides* overrides);
+void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc,
+                    ConfOverrides* overrides);
 
 /// Simulates point `index` (AQE off and on). Never throws: a point that cannot load or run
 /// gets `error`. New warnings (not among the scenario's own) are added to `*warnings`.
@@ -67,9 +67,9 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
                       std::vector<std::string>* warnings);
 
 struct SweepOutcome {
-  std::vector<SweepRow> rows;   // the shard's points, in grid order
-  uint64_t resumed = 0;         // taken from the journal
-  uint64_t computed = 0;        // simulated by this call
+  std::vector<SweepRow> rows;  // the shard's points, in grid order
+  uint64_t resumed = 0;        // taken from the journal
+  uint64_t computed = 0;       // simulated by this call
   int dropped_journal_lines = 0;
   bool journal_started_over = false;
   std::vector<std::string> warnings;  // distinct, sorted
@@ -77,7 +77,8 @@ struct SweepOutcome {
 
 /// Runs the sweep (see file comment). nullopt with `*error` when the journal cannot be
 /// written.
-std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared, std::string* error);
+std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared,
+                                     std::string* error);
 
 }  // namespace aqesim::sweep
 

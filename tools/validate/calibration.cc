@@ -20,7 +20,8 @@ Durations TaskDurations(const RunResult& run) {
   Durations out;
   for (const StageResult& s : run.stages) {
     std::vector<double> d(s.task_results.size(), 0.0);
-    for (size_t i = 0; i < s.task_results.size(); ++i) d[i] = s.task_results[i].end_seconds - s.task_results[i].start_seconds;
+    for (size_t i = 0; i < s.task_results.size(); ++i)
+      d[i] = s.task_results[i].end_seconds - s.task_results[i].start_seconds;
     out[s.name] = std::move(d);
   }
   return out;
@@ -69,7 +70,7 @@ std::vector<std::optional<double>> RecordedTaskSeconds(const eventlog::RecordedS
 enum class Warmth { kFresh, kFirstWave, kLater };
 
 struct FirstFinishes {
-  std::map<std::string, int64_t> executor;                     // earliest Finish Time (ms)
+  std::map<std::string, int64_t> executor;                        // earliest Finish Time (ms)
   std::map<std::pair<std::string, int>, int64_t> executor_stage;  // per (executor, stage)
   /// Per SQL execution: the executors that ran the same query before it started (the
   /// importer's `warmCode`: eventlog::ExecutorsThatRanSameQuery).
@@ -131,8 +132,8 @@ struct Row {
 };
 
 /// Replays every selection of `apps` with `cost` and summarises.
-std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplication*>& apps, const json& cost,
-                                std::vector<Validation>* keep = nullptr) {
+std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplication*>& apps,
+                                const json& cost, std::vector<Validation>* keep = nullptr) {
   std::vector<LogResult> out;
   for (const auto* app : apps) {
     ReplayOptions o;
@@ -150,7 +151,8 @@ std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplic
 std::vector<LogResult> Reevaluate(const std::vector<const eventlog::RecordedApplication*>& apps,
                                   const std::vector<Validation>& base, const json& cost) {
   std::vector<LogResult> out;
-  for (size_t a = 0; a < apps.size() && a < base.size(); ++a) out.push_back(Summarise(RevalidateWithCost(*apps[a], base[a], cost)));
+  for (size_t a = 0; a < apps.size() && a < base.size(); ++a)
+    out.push_back(Summarise(RevalidateWithCost(*apps[a], base[a], cost)));
   return out;
 }
 
@@ -167,15 +169,16 @@ double Objective(const std::vector<LogResult>& results) {
 
 const std::vector<std::string>& TaskLevelParameters() {
   static const std::vector<std::string> kParams = {
-      "taskLaunchSeconds",        "scanSecondsPerByte",        "shuffleWriteSecondsPerByte",
-      "shuffleReadSecondsPerByte", "sortSecondsPerByte",        "hashBuildSecondsPerByte",
-      "joinProbeSecondsPerByte",  "aggregateSecondsPerByte",   "streamSecondsPerByte",
+      "taskLaunchSeconds",         "scanSecondsPerByte",       "shuffleWriteSecondsPerByte",
+      "shuffleReadSecondsPerByte", "sortSecondsPerByte",       "hashBuildSecondsPerByte",
+      "joinProbeSecondsPerByte",   "aggregateSecondsPerByte",  "streamSecondsPerByte",
       "remoteFetchRequestSeconds", "localFetchRequestSeconds", "executorStageWarmupSeconds"};
   return kParams;
 }
 
 const std::vector<std::string>& MeasuredParameters() {
-  static const std::vector<std::string> kParams = {"stageOverheadSeconds", "replanSeconds", "executorStartupSeconds"};
+  static const std::vector<std::string> kParams = {"stageOverheadSeconds", "replanSeconds",
+                                                   "executorStartupSeconds"};
   return kParams;
 }
 
@@ -191,7 +194,8 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
         if (!first || t.launch_time_ms < *first) first = t.launch_time_ms;
       }
       if (!first) continue;
-      overheads.push_back(static_cast<double>(std::max<int64_t>(*first - *st.submission_time_ms, 0)) / 1000.0);
+      overheads.push_back(static_cast<double>(std::max<int64_t>(*first - *st.submission_time_ms, 0)) /
+                          1000.0);
     }
     // Re-plan: within an adaptive execution, submission - the latest completion before it.
     for (const auto& [id, st] : app->stages) {
@@ -200,7 +204,9 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
       if (ex == app->executions.end() || !ex->second.adaptive()) continue;
       std::optional<int64_t> latest;
       for (const auto& [id2, other] : app->stages) {
-        if (id2 == id || !other.submitted || other.execution_id != st.execution_id || !other.completion_time_ms) continue;
+        if (id2 == id || !other.submitted || other.execution_id != st.execution_id ||
+            !other.completion_time_ms)
+          continue;
         if (*other.completion_time_ms > *st.submission_time_ms) continue;
         if (!latest || *other.completion_time_ms > *latest) latest = other.completion_time_ms;
       }
@@ -217,9 +223,15 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
                                      static_cast<long double>(t.executor_deserialize_time_ms);
         delays.push_back(static_cast<double>(std::max(delay_ms, 0.0L)) / 1000.0);
         switch (Classify(t, st.stage_id, ff)) {
-          case Warmth::kFresh: fresh.push_back(d); break;
-          case Warmth::kFirstWave: first_wave.push_back(d); break;
-          case Warmth::kLater: later.push_back(d); break;
+          case Warmth::kFresh:
+            fresh.push_back(d);
+            break;
+          case Warmth::kFirstWave:
+            first_wave.push_back(d);
+            break;
+          case Warmth::kLater:
+            later.push_back(d);
+            break;
         }
       }
     }
@@ -239,7 +251,8 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
   m.first_wave_deserialize_median_seconds = Median(first_wave).value_or(0);
   m.later_deserialize_median_seconds = Median(later).value_or(0);
   if (!fresh.empty() && !(first_wave.empty() && later.empty())) {
-    const double base = first_wave.empty() ? m.later_deserialize_median_seconds : m.first_wave_deserialize_median_seconds;
+    const double base =
+        first_wave.empty() ? m.later_deserialize_median_seconds : m.first_wave_deserialize_median_seconds;
     m.executor_startup_seconds = std::max(0.0, m.fresh_deserialize_median_seconds - base);
   }
   if (!first_wave.empty() && !later.empty()) {
@@ -283,13 +296,15 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
     if (mt.stage_overhead_seconds) fixed["stageOverheadSeconds"] = *mt.stage_overhead_seconds;
     if (mt.replan_seconds) fixed["replanSeconds"] = *mt.replan_seconds;
     fixed["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
-    if (mt.executor_stage_warmup_seconds) fixed["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
+    if (mt.executor_stage_warmup_seconds)
+      fixed["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
     if (mt.task_launch_seconds) fixed["taskLaunchSeconds"] = *mt.task_launch_seconds;
   } else if (!fixed.contains("executorStartupSeconds")) {
     fixed["executorStartupSeconds"] = 0.0;
   }
   // Per-task parameters measured rather than fitted: their NNLS columns are left out.
-  const bool warmup_measured = options.measure_from_logs && result.measured.executor_stage_warmup_seconds.has_value();
+  const bool warmup_measured =
+      options.measure_from_logs && result.measured.executor_stage_warmup_seconds.has_value();
   const bool launch_measured = options.measure_from_logs && result.measured.task_launch_seconds.has_value();
 
   // ---- step 1: features by finite differences, rows, NNLS ----
@@ -355,7 +370,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
           }
           if (!consistent) {
             fit_warnings->push_back(app.path + " " + sel.label + ": stage " + m.simulated_name +
-                                " ran a different number of tasks when the costs changed; not fitted");
+                                    " ran a different number of tasks when the costs changed; not fitted");
             continue;
           }
           const auto recorded = RecordedTaskSeconds(*st);
@@ -363,7 +378,8 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
           // The measured terms the recorded task paid (a fresh JVM's first task is also a
           // first wave).
           auto paid = [&](size_t t) {
-            return (warmth[t] == Warmth::kFresh ? startup + warmup : 0.0) + (warmth[t] == Warmth::kFirstWave ? warmup : 0.0);
+            return (warmth[t] == Warmth::kFresh ? startup + warmup : 0.0) +
+                   (warmth[t] == Warmth::kFirstWave ? warmup : 0.0);
           };
           std::vector<double> rec_values;
           for (const auto& r : recorded) {
@@ -371,7 +387,9 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
           }
           if (rec_values.empty()) continue;
           const double med = std::max(Median(rec_values).value_or(1.0), 0.05);
-          auto feature = [&](size_t j, size_t t) { return (unit[j].at(m.simulated_name)[t] - base_d[t]) / ProbeOf(params[j]); };
+          auto feature = [&](size_t j, size_t t) {
+            return (unit[j].at(m.simulated_name)[t] - base_d[t]) / ProbeOf(params[j]);
+          };
           if (recorded.size() == n) {
             const double w = 1.0 / (med * std::sqrt(static_cast<double>(rec_values.size())));
             for (size_t t = 0; t < n; ++t) {
@@ -454,7 +472,8 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
       have_fit = true;
     }
   }
-  if (!have_fit) throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
+  if (!have_fit)
+    throw eventlog::EventLogError("no recorded task could be matched to a simulated one; nothing to fit");
   const json cost = best_cost;
 
   // Fit quality: every matched task's duration replayed with the chosen cost against its

@@ -27,21 +27,19 @@
 //    from the recorded gaps, task times and Task Deserialization Times of the logs being
 //    fitted (medians, so one outlier does not set them) and held fixed while step 1 fits the
 //    rest; so is the first-wave executorStageWarmupSeconds when the logs have both first-wave
-//    and later tasks on warm JVMs. The recorded tasks that paid a measured term (by the log's own executors and
-//    times) have it taken off their target; the simulated features are measured without it.
-//    None of them is searched against the makespan: a search put replanSeconds at 2 s
-//    against recorded gaps of 0.02–0.25 s, buying one log's makespan with an error every
-//    other query pays.
+//    and later tasks on warm JVMs. The recorded tasks that paid a measured term (by the log's own executors
+//    and times) have it taken off their target; the simulated features are measured without it. None of them
+//    is searched against the makespan: a search put replanSeconds at 2 s against recorded gaps of 0.02–0.25
+//    s, buying one log's makespan with an error every other query pays.
 // Fit quality (unweighted, over matched tasks): R² of the replayed (simulated with the
 // chosen cost) vs recorded task wall time, median absolute error in seconds and relative.
 #ifndef AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
 #define AQESIM_TOOLS_VALIDATE_CALIBRATION_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tools/eventlog/recorded_application.h"
 #include "tools/validate/replay.h"
@@ -96,8 +94,8 @@ struct MeasuredTimes {
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);
 
 struct FitQuality {
-  int task_rows = 0;    // matched tasks (simulated and recorded stage ran as many tasks)
-  int stage_rows = 0;   // matched stages whose task counts differ (not in the statistics)
+  int task_rows = 0;   // matched tasks (simulated and recorded stage ran as many tasks)
+  int stage_rows = 0;  // matched stages whose task counts differ (not in the statistics)
   double r_squared = 0;
   double median_abs_error_seconds = 0;
   double median_abs_relative_error = 0;

@@ -6,10 +6,9 @@
 #ifndef AQESIM_TOOLS_VALIDATE_COST_FILE_H_
 #define AQESIM_TOOLS_VALIDATE_COST_FILE_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aqesim::validate {
 

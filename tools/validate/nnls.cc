@@ -48,7 +48,8 @@ std::vector<double> SolvePassive(const std::vector<std::vector<double>>& a, cons
 
 }  // namespace
 
-std::vector<double> NonNegativeLeastSquares(const std::vector<std::vector<double>>& a, const std::vector<double>& b) {
+std::vector<double> NonNegativeLeastSquares(const std::vector<std::vector<double>>& a,
+                                            const std::vector<double>& b) {
   if (a.empty() || a.size() != b.size()) return {};
   const size_t n = a[0].size();
   for (const auto& row : a) {

@@ -12,7 +12,8 @@ namespace aqesim::validate {
 /// (size n, every entry >= 0). Columns that are all zero get 0. Small n (tens): the
 /// unconstrained sub-problems are solved by normal equations with column scaling.
 /// An empty `a` or rows of different lengths return an empty vector.
-std::vector<double> NonNegativeLeastSquares(const std::vector<std::vector<double>>& a, const std::vector<double>& b);
+std::vector<double> NonNegativeLeastSquares(const std::vector<std::vector<double>>& a,
+                                            const std::vector<double>& b);
 
 }  // namespace aqesim::validate
 

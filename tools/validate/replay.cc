@@ -77,7 +77,8 @@ std::optional<double> Median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const eventlog::RecordedApplication& app) {
+std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(
+    const eventlog::RecordedApplication& app) {
   std::vector<std::pair<std::string, eventlog::ImportOptions>> out;
   for (const auto& [id, ex] : app.executions) {
     if (ex.plans.empty() || !SelectionRanStages(app, ex.job_ids)) continue;
@@ -95,7 +96,8 @@ std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const
   return out;
 }
 
-std::optional<RunResult> SimulateDocument(const json& document, const std::string& label, std::string* error) {
+std::optional<RunResult> SimulateDocument(const json& document, const std::string& label,
+                                          std::string* error) {
   LoadResult loaded = LoadScenarioJson(document, label, ConfOverrides{});
   if (!loaded.errors.empty() || !loaded.scenario) {
     std::string msg;
@@ -307,15 +309,16 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
   v.log = app.path;
   v.spark_version = app.spark_version;
   if (app.start_time_ms && app.end_time_ms) {
-    v.application_seconds =
-        static_cast<double>(static_cast<long double>(*app.end_time_ms) - static_cast<long double>(*app.start_time_ms)) /
-        1000.0;
+    v.application_seconds = static_cast<double>(static_cast<long double>(*app.end_time_ms) -
+                                                static_cast<long double>(*app.start_time_ms)) /
+                            1000.0;
   }
   const auto replays = SelectReplays(app);
   if (replays.empty()) throw eventlog::EventLogError(app.path + ": no SQL execution or job ran a stage");
   v.basis = replays.front().second.execution_id ? "sqlExecutions" : "jobs";
   for (const auto& [label, import_options] : replays) {
-    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
       continue;
     }
     ReplayedSelection sel;
@@ -339,7 +342,8 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
   return v;
 }
 
-Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Validation& base, const json& cost) {
+Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Validation& base,
+                              const json& cost) {
   Validation v;
   v.log = base.log;
   v.spark_version = base.spark_version;
@@ -389,8 +393,10 @@ ordered_json ValidationToJson(const Validation& v) {
     o["kind"] = d.kind;
     if (d.kind == "AQEShuffleRead") {
       o["exchange"] = d.subject;
-      o["recordedPartitions"] = d.recorded_partitions ? ordered_json(*d.recorded_partitions) : ordered_json(nullptr);
-      o["simulatedPartitions"] = d.simulated_partitions ? ordered_json(*d.simulated_partitions) : ordered_json(nullptr);
+      o["recordedPartitions"] =
+          d.recorded_partitions ? ordered_json(*d.recorded_partitions) : ordered_json(nullptr);
+      o["simulatedPartitions"] =
+          d.simulated_partitions ? ordered_json(*d.simulated_partitions) : ordered_json(nullptr);
       o["match"] = d.match;
       o["plannedPartitions"] = d.planned_partitions;
       o["recordedKind"] = d.recorded_kind;
@@ -417,7 +423,8 @@ ordered_json ValidationToJson(const Validation& v) {
 std::string ValidationToTable(const Validation& v) {
   std::ostringstream out;
   out << std::filesystem::path(v.log).filename().string() << " (Spark " << v.spark_version.value_or("unknown")
-      << "), replayed " << v.selections.size() << (v.basis == "jobs" ? " job(s)" : " SQL execution(s)") << "\n\n";
+      << "), replayed " << v.selections.size() << (v.basis == "jobs" ? " job(s)" : " SQL execution(s)")
+      << "\n\n";
   std::vector<std::vector<std::string>> rows;
   for (const StageComparison& c : v.stages) {
     std::string name = c.name.size() > 32 ? c.name.substr(0, 31) + "…" : c.name;
@@ -427,13 +434,15 @@ std::string ValidationToTable(const Validation& v) {
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
                     c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error)});
   }
-  out << Table({"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s", "error"}, rows);
+  out << Table(
+      {"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s", "error"},
+      rows);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
       << Fixed(v.simulated_makespan_seconds, 3) << " s, error " << Percent(v.makespan_relative_error);
   if (v.application_seconds) out << " (application " << Fixed(*v.application_seconds, 3) << " s)";
-  out << "\nmedian |stage error|: " << (v.median_abs_stage_error ? Fixed(*v.median_abs_stage_error * 100, 1) + "%" : "-")
-      << "\n";
+  out << "\nmedian |stage error|: "
+      << (v.median_abs_stage_error ? Fixed(*v.median_abs_stage_error * 100, 1) + "%" : "-") << "\n";
   if (!v.decisions.empty()) {
     std::vector<std::vector<std::string>> drows;
     for (const DecisionComparison& d : v.decisions) {
@@ -445,8 +454,8 @@ std::string ValidationToTable(const Validation& v) {
                              (d.simulated_partitions ? std::to_string(*d.simulated_partitions) : "-"),
                          d.match ? "yes" : "NO"});
       } else {
-        drows.push_back({d.selection, d.kind, d.subject, d.recorded_kind, d.simulated.empty() ? "-" : d.simulated,
-                         d.match ? "yes" : "NO"});
+        drows.push_back({d.selection, d.kind, d.subject, d.recorded_kind,
+                         d.simulated.empty() ? "-" : d.simulated, d.match ? "yes" : "NO"});
       }
     }
     out << "\ndecisions (" << v.decisions_matched << " of " << v.decisions.size() << " match)\n";

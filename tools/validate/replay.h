@@ -26,11 +26,10 @@
 #define AQESIM_TOOLS_VALIDATE_REPLAY_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/engine/run_result.h"
 #include "tools/eventlog/recorded_application.h"
@@ -62,7 +61,7 @@ struct ReplayedSelection {
 };
 
 struct StageComparison {
-  std::string selection;  // "SQL execution 0"
+  std::string selection;        // "SQL execution 0"
   std::optional<int> stage_id;  // recorded
   std::string name;             // recorded stage name ("count at <console>:25")
   std::string simulated_name;   // "e1 map"
@@ -112,7 +111,8 @@ struct ReplayOptions {
 
 /// What to replay: one ImportOptions per SQL execution whose jobs ran stages; when there is
 /// none, one per job that ran stages. Labels as ReplayedSelection.label.
-std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(const eventlog::RecordedApplication& app);
+std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(
+    const eventlog::RecordedApplication& app);
 
 /// Imports, simulates and matches every selection. Non-fatal problems (import warnings,
 /// selections that cannot be simulated) go to `warnings`. Throws eventlog::EventLogError only

@@ -98,7 +98,9 @@ int64_t GroupBytes(const CoalesceGroup& g) {
 
 }  // namespace
 
-bool CoalesceShufflePartitions::Enabled(const SqlConf& conf) const { return conf.coalesce_partitions_enabled; }
+bool CoalesceShufflePartitions::Enabled(const SqlConf& conf) const {
+  return conf.coalesce_partitions_enabled;
+}
 
 RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;
@@ -122,7 +124,8 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
     int64_t advisory = conf.advisory_partition_size_bytes;
     if (g.has_exploding_join) {
       advisory = conf.coalesce_min_partition_size_bytes;
-    } else if (g.reads.size() == 1 && g.reads[0]->source && g.reads[0]->source->advisory_partition_size_bytes) {
+    } else if (g.reads.size() == 1 && g.reads[0]->source &&
+               g.reads[0]->source->advisory_partition_size_bytes) {
       advisory = *g.reads[0]->source->advisory_partition_size_bytes;
     }
     std::vector<std::optional<std::vector<int64_t>>> stats;
@@ -150,8 +153,8 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
     if (!res.coalesced()) continue;
     for (size_t i = 0; i < g.reads.size(); ++i) g.reads[i]->shuffle->read_specs = res.specs_per_shuffle[i];
     const int after = static_cast<int>(res.specs_per_shuffle[0].size());
-    const int64_t target = CoalesceTargetSize(group_bytes[gi], group_min[gi], advisory,
-                                              conf.coalesce_min_partition_size_bytes);
+    const int64_t target =
+        CoalesceTargetSize(group_bytes[gi], group_min[gi], advisory, conf.coalesce_min_partition_size_bytes);
     Decision d;
     d.rule = std::string(name());
     d.message = ids + ": " + std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +

@@ -47,7 +47,8 @@ RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) 
                               p.join_type == JoinType::kLeftAnti;
       bool demote = false;
       std::string why;
-      if (ManyEmptyPartitions(bytes, conf.non_empty_partition_ratio_for_broadcast_join) && can_broadcast_this) {
+      if (ManyEmptyPartitions(bytes, conf.non_empty_partition_ratio_for_broadcast_join) &&
+          can_broadcast_this) {
         demote = !outer_like;
         why = "most partitions of this side are empty";
       } else if (IsMaterializedShuffle(other) &&
@@ -74,8 +75,8 @@ RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) 
       if (old_hints[side] == hint) continue;  // decided at an earlier re-optimization
       Decision d;
       d.rule = std::string(name());
-      d.message = n->id + ": " + std::string(RuntimeHintName(hint)) + " on the " + (side == 0 ? "left" : "right") +
-                  " side (" + me.id + "): " + why;
+      d.message = n->id + ": " + std::string(RuntimeHintName(hint)) + " on the " +
+                  (side == 0 ? "left" : "right") + " side (" + me.id + "): " + why;
       d.at_seconds = ctx.now_seconds;
       d.fields = {{"join", n->id}, {"side", side == 0 ? "left" : "right"}, {"hint", RuntimeHintName(hint)}};
       outcome.decisions.push_back(std::move(d));

@@ -39,8 +39,10 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
           s.runtime ? conf.RuntimeBroadcastThresholdBytes() : conf.auto_broadcast_join_threshold_bytes;
       return s.size_bytes >= 0 && s.size_bytes <= threshold;
     };
-    const bool bl = CanBuildBroadcastLeft(p.join_type) && can_broadcast_by_size(ls, j.left_runtime_hint, p.left_hint);
-    const bool br = CanBuildBroadcastRight(p.join_type) && can_broadcast_by_size(rs, j.right_runtime_hint, p.right_hint);
+    const bool bl =
+        CanBuildBroadcastLeft(p.join_type) && can_broadcast_by_size(ls, j.left_runtime_hint, p.left_hint);
+    const bool br =
+        CanBuildBroadcastRight(p.join_type) && can_broadcast_by_size(rs, j.right_runtime_hint, p.right_hint);
     JoinStrategy to = JoinStrategy::kSortMerge;
     BuildSide build = BuildSide::kRight;
     std::string why;
@@ -49,9 +51,10 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
       build = (bl && br) ? (ls.size_bytes < rs.size_bytes ? BuildSide::kLeft : BuildSide::kRight)
                          : (bl ? BuildSide::kLeft : BuildSide::kRight);
       const SideStats& b = build == BuildSide::kLeft ? ls : rs;
-      why = std::string(b.runtime ? "runtime size " : "estimated size ") + FormatBytes(b.size_bytes) + " <= " +
-            (b.runtime ? "adaptive broadcast threshold " : "spark.sql.autoBroadcastJoinThreshold ") +
-            FormatBytes(b.runtime ? conf.RuntimeBroadcastThresholdBytes() : conf.auto_broadcast_join_threshold_bytes);
+      why = std::string(b.runtime ? "runtime size " : "estimated size ") + FormatBytes(b.size_bytes) +
+            " <= " + (b.runtime ? "adaptive broadcast threshold " : "spark.sql.autoBroadcastJoinThreshold ") +
+            FormatBytes(b.runtime ? conf.RuntimeBroadcastThresholdBytes()
+                                  : conf.auto_broadcast_join_threshold_bytes);
     } else {
       auto shj_ok = [&](const SideStats& me, const SideStats& other, RuntimeHint hint, JoinHint user) {
         if (user == JoinHint::kShuffleHash || hint == RuntimeHint::kShuffleHash ||
@@ -63,8 +66,10 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
                static_cast<double>(me.size_bytes) * conf.shuffled_hash_join_factor <=
                    static_cast<double>(other.size_bytes);
       };
-      const bool hl = CanBuildShuffledHashLeft(p.join_type) && shj_ok(ls, rs, j.left_runtime_hint, p.left_hint);
-      const bool hr = CanBuildShuffledHashRight(p.join_type) && shj_ok(rs, ls, j.right_runtime_hint, p.right_hint);
+      const bool hl =
+          CanBuildShuffledHashLeft(p.join_type) && shj_ok(ls, rs, j.left_runtime_hint, p.left_hint);
+      const bool hr =
+          CanBuildShuffledHashRight(p.join_type) && shj_ok(rs, ls, j.right_runtime_hint, p.right_hint);
       if (hl || hr) {
         to = JoinStrategy::kShuffledHash;
         build = (hl && hr) ? (ls.size_bytes < rs.size_bytes ? BuildSide::kLeft : BuildSide::kRight)
@@ -90,10 +95,13 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
     }
     Decision d;
     d.rule = std::string(name());
-    d.message = n->id + ": " + std::string(JoinStrategyName(from)) + " → " + std::string(JoinStrategyName(to)) + " " +
-                std::string(BuildSideName(build)) + " (" + why + ")";
+    d.message = n->id + ": " + std::string(JoinStrategyName(from)) + " → " +
+                std::string(JoinStrategyName(to)) + " " + std::string(BuildSideName(build)) + " (" + why +
+                ")";
     d.at_seconds = ctx.now_seconds;
-    d.fields = {{"join", n->id}, {"from", JoinStrategyName(from)}, {"to", JoinStrategyName(to)},
+    d.fields = {{"join", n->id},
+                {"from", JoinStrategyName(from)},
+                {"to", JoinStrategyName(to)},
                 {"buildSide", BuildSideName(build)}};
     outcome.decisions.push_back(std::move(d));
     outcome.changed = true;

@@ -19,7 +19,8 @@ bool CanReadLocally(const ExecNode& n) {
 
 Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule, const std::string& why) {
   ShuffleData& d = *read->shuffle->data;
-  const int before = read->shuffle->read_specs ? static_cast<int>(read->shuffle->read_specs->size()) : d.num_reducers;
+  const int before =
+      read->shuffle->read_specs ? static_cast<int>(read->shuffle->read_specs->size()) : d.num_reducers;
   const int mappers = d.actual.num_maps();
   read->shuffle->read_specs = LocalShuffleReadSpecs(mappers, d.num_reducers, before);
   const int after = static_cast<int>(read->shuffle->read_specs->size());
@@ -28,13 +29,16 @@ Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule
   dec.message = read->id + ": local shuffle read (" + why + "), " + std::to_string(before) + " → " +
                 std::to_string(after) + " tasks over " + std::to_string(mappers) + " mappers";
   dec.at_seconds = ctx.now_seconds;
-  dec.fields = {{"exchange", read->id}, {"partitionsBefore", before}, {"partitionsAfter", after}, {"mappers", mappers}};
+  dec.fields = {
+      {"exchange", read->id}, {"partitionsBefore", before}, {"partitionsAfter", after}, {"mappers", mappers}};
   return dec;
 }
 
 }  // namespace
 
-bool OptimizeShuffleWithLocalRead::Enabled(const SqlConf& conf) const { return conf.local_shuffle_reader_enabled; }
+bool OptimizeShuffleWithLocalRead::Enabled(const SqlConf& conf) const {
+  return conf.local_shuffle_reader_enabled;
+}
 
 RuleOutcome OptimizeShuffleWithLocalRead::Apply(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;

@@ -15,7 +15,8 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
   RuleOutcome outcome;
   for (ExecNode* read : StageReads(plan)) {
     const ShuffleOrigin o = read->origin();
-    if (o != ShuffleOrigin::kRebalancePartitionsByNone && o != ShuffleOrigin::kRebalancePartitionsByCol) continue;
+    if (o != ShuffleOrigin::kRebalancePartitionsByNone && o != ShuffleOrigin::kRebalancePartitionsByCol)
+      continue;
     if (!IsMaterializedShuffle(*read) || read->shuffle->read_specs) continue;
     const ShuffleData& d = *read->shuffle->data;
     const int64_t advisory = read->source && read->source->advisory_partition_size_bytes
@@ -30,7 +31,8 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
     for (int r = 0; r < static_cast<int>(bytes.size()); ++r) {
       if (bytes[r] > advisory) {
         const std::vector<int64_t> map_sizes = d.reported->MapSizesForReducer(r);
-        auto s = CreateSkewPartitionSpecs(r, map_sizes, advisory, ctx.conf.rebalance_partitions_small_partition_factor);
+        auto s = CreateSkewPartitionSpecs(r, map_sizes, advisory,
+                                          ctx.conf.rebalance_partitions_small_partition_factor);
         if (s) {
           for (auto& p : *s) specs.push_back(p);
           ++split;
@@ -43,7 +45,8 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
     Decision dec;
     dec.rule = std::string(name());
     dec.message = read->id + ": " + std::to_string(split) + " partitions above " + FormatBytes(advisory) +
-                  " split, " + std::to_string(bytes.size()) + " → " + std::to_string(specs.size()) + " partitions";
+                  " split, " + std::to_string(bytes.size()) + " → " + std::to_string(specs.size()) +
+                  " partitions";
     dec.at_seconds = ctx.now_seconds;
     dec.fields = {{"exchange", read->id},
                   {"skewedPartitions", split},

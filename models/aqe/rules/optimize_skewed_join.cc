@@ -14,9 +14,11 @@ namespace {
 
 bool IsCandidate(const ExecNode& n) {
   if (!n.is_join() || n.executing_stage || n.join->is_skew_join) return false;
-  if (n.join->strategy != JoinStrategy::kSortMerge && n.join->strategy != JoinStrategy::kShuffledHash) return false;
+  if (n.join->strategy != JoinStrategy::kSortMerge && n.join->strategy != JoinStrategy::kShuffledHash)
+    return false;
   for (const auto& c : n.children) {
-    if (!IsMaterializedShuffle(*c) || c->origin() != ShuffleOrigin::kEnsureRequirements || c->shuffle->read_specs)
+    if (!IsMaterializedShuffle(*c) || c->origin() != ShuffleOrigin::kEnsureRequirements ||
+        c->shuffle->read_specs)
       return false;
   }
   return true;
@@ -115,7 +117,8 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     n->join->is_skew_join = true;
     rewritten.push_back(n);
     auto prev = previous.find(n);
-    if (prev != previous.end() && prev->second.left == res.specs->left && prev->second.right == res.specs->right) {
+    if (prev != previous.end() && prev->second.left == res.specs->left &&
+        prev->second.right == res.specs->right) {
       previous.erase(prev);  // the same split again: nothing new to report
       return;
     }
@@ -126,19 +129,22 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     d.rule = std::string(name());
     auto pieces = [](const std::vector<SkewJoinMeta::SplitReducer>& v) {
       std::string s;
-      for (auto& x : v) s += (s.empty() ? "" : ", ") + std::to_string(x.reducer) + "→" + std::to_string(x.num_pieces);
+      for (auto& x : v)
+        s += (s.empty() ? "" : ", ") + std::to_string(x.reducer) + "→" + std::to_string(x.num_pieces);
       return s;
     };
     // "(left 0→11; right 3→2)", naming only the sides that were split.
     std::string which;
     if (!m.left_splits.empty()) which = "left " + pieces(m.left_splits);
-    if (!m.right_splits.empty()) which += (which.empty() ? "" : "; ") + std::string("right ") + pieces(m.right_splits);
+    if (!m.right_splits.empty())
+      which += (which.empty() ? "" : "; ") + std::string("right ") + pieces(m.right_splits);
     d.message = n->id + ": split " + std::to_string(m.num_skewed_left) + " left / " +
                 std::to_string(m.num_skewed_right) + " right skewed partitions (" + which + "), " +
-                std::to_string(res.specs->left.size()) +
-                " tasks (left threshold " + FormatBytes(m.left_skew_threshold_bytes) + ", target " +
+                std::to_string(res.specs->left.size()) + " tasks (left threshold " +
+                FormatBytes(m.left_skew_threshold_bytes) + ", target " +
                 FormatBytes(m.left_target_size_bytes) + "; right threshold " +
-                FormatBytes(m.right_skew_threshold_bytes) + ", target " + FormatBytes(m.right_target_size_bytes) + ")";
+                FormatBytes(m.right_skew_threshold_bytes) + ", target " +
+                FormatBytes(m.right_target_size_bytes) + ")";
     d.at_seconds = ctx.now_seconds;
     nlohmann::json ls = nlohmann::json::array(), rs = nlohmann::json::array();
     for (auto& x : m.left_splits) ls.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
@@ -179,10 +185,12 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       d.rule = std::string(name());
       std::string ids;
       for (ExecNode* j : broken) ids += (ids.empty() ? "" : ",") + j->id;
-      d.message = "not applied to any join: splitting " + ids +
-                  " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
+      d.message =
+          "not applied to any join: splitting " + ids +
+          " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
       d.at_seconds = ctx.now_seconds;
-      d.fields = {{"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
+      d.fields = {
+          {"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
       outcome.decisions.push_back(std::move(d));
       // Splits decided at an earlier re-optimization are withdrawn: the plan changed.
       outcome.changed = input_had_splits;
@@ -192,7 +200,8 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       InsertShuffleAbove(j, ctx.conf);
       Decision d;
       d.rule = std::string(name());
-      d.message = j->id + ": extra shuffle " + j->parent->id + " added above the split join (forceOptimizeSkewedJoin)";
+      d.message = j->id + ": extra shuffle " + j->parent->id +
+                  " added above the split join (forceOptimizeSkewedJoin)";
       d.at_seconds = ctx.now_seconds;
       d.fields = {{"join", j->id}, {"extraShuffle", j->parent->id}};
       decisions.push_back(std::move(d));

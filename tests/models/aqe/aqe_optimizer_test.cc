@@ -1,7 +1,7 @@
 // The ordered pipeline: exclusion of adaptive-optimizer rules, the cost gate's cost.
-#include <catch2/catch.hpp>
-
 #include "models/aqe/aqe_optimizer.h"
+
+#include <catch2/catch.hpp>
 
 namespace aqesim {
 namespace {
@@ -9,11 +9,13 @@ namespace {
 TEST_CASE("AqeOptimizer: excludedRules accepts Spark's optimizer rules and explains the rest", "[aqe]") {
   SqlConf conf;
   conf.optimizer_excluded_rules = {"org.apache.spark.sql.execution.adaptive.DynamicJoinSelection",
-                                   "AQEPropagateEmptyRelation", "CoalesceShufflePartitions", "DynamicJoinSelectoin"};
+                                   "AQEPropagateEmptyRelation", "CoalesceShufflePartitions",
+                                   "DynamicJoinSelectoin"};
   const std::vector<std::string> w = CheckExcludedRules(conf);
   REQUIRE(w.size() == 2);
   CHECK(w[0] ==
-        "spark.sql.adaptive.optimizer.excludedRules: CoalesceShufflePartitions is not an adaptive optimizer rule "
+        "spark.sql.adaptive.optimizer.excludedRules: CoalesceShufflePartitions is not an adaptive optimizer "
+        "rule "
         "and is not excluded; set spark.sql.adaptive.coalescePartitions.enabled=false to disable it");
   CHECK(w[1] ==
         "spark.sql.adaptive.optimizer.excludedRules: unknown rule DynamicJoinSelectoin; did you mean "

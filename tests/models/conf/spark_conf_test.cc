@@ -111,8 +111,9 @@ TEST_CASE("ResolveSqlConf: typed values from strings", "[conf]") {
   CHECK(c.advisory_partition_size_bytes == 128LL << 20);
   CHECK(c.auto_broadcast_join_threshold_bytes == -1);
   CHECK(c.skewed_partition_factor == 2.5);
-  CHECK(c.optimizer_excluded_rules == std::set<std::string>{"org.apache.spark.sql.execution.adaptive.OptimizeSkewedJoin",
-                                                            "CoalesceShufflePartitions"});
+  CHECK(c.optimizer_excluded_rules ==
+        std::set<std::string>{"org.apache.spark.sql.execution.adaptive.OptimizeSkewedJoin",
+                              "CoalesceShufflePartitions"});
   CHECK(c.broadcast_timeout_seconds == 300.0);
   CHECK(c.executor_memory_bytes == 4096LL << 20);  // bare number in MiB, as Spark
 }
@@ -144,7 +145,8 @@ TEST_CASE("ResolveSqlConf: invalid values are errors worded as Spark's checks", 
        "expected a byte size > 0 (minPartitionSize must be positive), found \"0\""},
       {"spark.sql.adaptive.skewJoin.skewedPartitionFactor", "-1",
        "expected a number >= 0 (the skew factor cannot be negative), found \"-1\""},
-      {"spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor", "1", "expected a number in (0, 1), found \"1\""},
+      {"spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor", "1",
+       "expected a number in (0, 1), found \"1\""},
       {"spark.sql.shuffle.partitions", "0",
        "expected an integer > 0 (the number of shuffle partitions must be positive), found \"0\""},
       {"spark.sql.shuffle.partitions", "1e3",
@@ -156,9 +158,11 @@ TEST_CASE("ResolveSqlConf: invalid values are errors worded as Spark's checks", 
       {"spark.sql.autoBroadcastJoinThreshold", "10q",
        "expected a byte size such as 64m or 1g, found \"10q\" (unknown size suffix)"},
       {"spark.sql.autoBroadcastJoinThreshold", "99999999999999p",
-       "expected a byte size such as 64m or 1g, found \"99999999999999p\" (too large for a 64-bit byte count)"},
+       "expected a byte size such as 64m or 1g, found \"99999999999999p\" (too large for a 64-bit byte "
+       "count)"},
       {"spark.sql.broadcastTimeout", "soon", "expected a duration such as 300s or 5min, found \"soon\""},
-      {"spark.sql.adaptive.logLevel", "loud", "expected one of TRACE, DEBUG, INFO, WARN, ERROR, found \"loud\""},
+      {"spark.sql.adaptive.logLevel", "loud",
+       "expected one of TRACE, DEBUG, INFO, WARN, ERROR, found \"loud\""},
   };
   for (const Case& c : cases) {
     INFO(c.key << " = " << c.value);
@@ -188,7 +192,8 @@ TEST_CASE("ResolveSqlConf: unknown keys are warnings with a suggestion", "[conf]
        "'spark.sql.adaptive.coalescePartitions.minPartitionSize'?"},
       {"spark.eventLog.dir", "unused configuration key 'spark.eventLog.dir'"},
       {"sql.shuffle.partitions",
-       "ignoring non-Spark configuration key 'sql.shuffle.partitions'; did you mean 'spark.sql.shuffle.partitions'?"},
+       "ignoring non-Spark configuration key 'sql.shuffle.partitions'; did you mean "
+       "'spark.sql.shuffle.partitions'?"},
   };
   for (const Case& c : cases) {
     INFO(c.key);
@@ -203,12 +208,13 @@ TEST_CASE("ResolveSqlConf: unknown keys are warnings with a suggestion", "[conf]
 
 TEST_CASE("KnownConfKeys: every spec §10 key is known", "[conf]") {
   const auto& keys = KnownConfKeys();
-  for (const char* key : {"spark.sql.adaptive.enabled", "spark.sql.adaptive.logLevel",
-                          "spark.sql.adaptive.coalescePartitions.minPartitionNum",
-                          "spark.sql.adaptive.customCostEvaluatorClass", "spark.shuffle.accurateBlockSkewedFactor",
-                          "spark.shuffle.mapOutput.parallelAggregationThreshold", "spark.default.parallelism",
-                          "spark.sql.adaptive.minNumPostShufflePartitions", "spark.dynamicAllocation.enabled",
-                          "spark.master", "spark.app.name", "spark.executor.cores"}) {
+  for (const char* key :
+       {"spark.sql.adaptive.enabled", "spark.sql.adaptive.logLevel",
+        "spark.sql.adaptive.coalescePartitions.minPartitionNum",
+        "spark.sql.adaptive.customCostEvaluatorClass", "spark.shuffle.accurateBlockSkewedFactor",
+        "spark.shuffle.mapOutput.parallelAggregationThreshold", "spark.default.parallelism",
+        "spark.sql.adaptive.minNumPostShufflePartitions", "spark.dynamicAllocation.enabled", "spark.master",
+        "spark.app.name", "spark.executor.cores"}) {
     INFO(key);
     CHECK(std::find(keys.begin(), keys.end(), key) != keys.end());
   }

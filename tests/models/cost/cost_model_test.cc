@@ -1,7 +1,7 @@
 // Cost-model terms against hand-computed values.
-#include <catch2/catch.hpp>
-
 #include "models/cost/cost_model.h"
+
+#include <catch2/catch.hpp>
 
 namespace aqesim {
 namespace {
@@ -11,9 +11,9 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
   ClusterSpec c;
   c.executors = 2;
   c.executor_cores = 4;
-  c.executor_memory_bytes = 1300LL << 20;        // 1000 MiB usable after the 300 MiB reserve
-  c.network_bytes_per_second = 400'000'000;      // 100 MB/s per slot with 4 slots
-  c.disk_bytes_per_second = 800'000'000;         // 200 MB/s per slot
+  c.executor_memory_bytes = 1300LL << 20;    // 1000 MiB usable after the 300 MiB reserve
+  c.network_bytes_per_second = 400'000'000;  // 100 MB/s per slot with 4 slots
+  c.disk_bytes_per_second = 800'000'000;     // 200 MB/s per slot
   CostModel m(p, c, /*slots_per_executor=*/4, /*memory_fraction=*/0.6);
 
   SECTION("execution memory per task = (1300 MiB - 300 MiB) * 0.6 / 4 = 150 MiB") {

@@ -1,7 +1,6 @@
 // Simulated queries on an executor timeline (dynamic allocation as recorded) and with
 // per-task scan sizes, against hand-computed schedules.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "models/engine/query_execution.h"
@@ -12,18 +11,30 @@ namespace {
 
 /// Every byte term 0 except scan CPU at `scan_seconds_per_byte`; `launch` seconds per task.
 nlohmann::json Cost(double launch, double scan_seconds_per_byte) {
-  return {{"taskLaunchSeconds", launch},     {"stageOverheadSeconds", 0},      {"replanSeconds", 0},
-          {"remoteFetchRequestSeconds", 0},  {"localFetchRequestSeconds", 0},  {"scanSecondsPerByte", scan_seconds_per_byte},
-          {"shuffleWriteSecondsPerByte", 0}, {"shuffleReadSecondsPerByte", 0}, {"sortSecondsPerByte", 0},
-          {"hashBuildSecondsPerByte", 0},    {"joinProbeSecondsPerByte", 0},   {"aggregateSecondsPerByte", 0},
-          {"streamSecondsPerByte", 0},       {"broadcastBuildSecondsPerByte", 0},
+  return {{"taskLaunchSeconds", launch},
+          {"stageOverheadSeconds", 0},
+          {"replanSeconds", 0},
+          {"remoteFetchRequestSeconds", 0},
+          {"localFetchRequestSeconds", 0},
+          {"scanSecondsPerByte", scan_seconds_per_byte},
+          {"shuffleWriteSecondsPerByte", 0},
+          {"shuffleReadSecondsPerByte", 0},
+          {"sortSecondsPerByte", 0},
+          {"hashBuildSecondsPerByte", 0},
+          {"joinProbeSecondsPerByte", 0},
+          {"aggregateSecondsPerByte", 0},
+          {"streamSecondsPerByte", 0},
+          {"broadcastBuildSecondsPerByte", 0},
           {"mapStatusAggregateSecondsPerBlock", 0}};
 }
 
 nlohmann::json Cluster(int cores) {
   // Huge bandwidths: only the terms of Cost() count.
-  return {{"executorCores", cores}, {"executorMemory", "64g"}, {"networkBytesPerSecond", "1p"},
-          {"diskBytesPerSecond", "1p"}, {"driverNetworkBytesPerSecond", "1p"}};
+  return {{"executorCores", cores},
+          {"executorMemory", "64g"},
+          {"networkBytesPerSecond", "1p"},
+          {"diskBytesPerSecond", "1p"},
+          {"driverNetworkBytesPerSecond", "1p"}};
 }
 
 std::unique_ptr<Scenario> Load(const nlohmann::json& doc) {
@@ -74,7 +85,9 @@ TEST_CASE("QueryExecution: executors arriving late and removed (executor timelin
   // t2 on e0 [2.5, 3.5]; t3 on e0 [3.5, 4.5] -> 4.5 s (a static 2-executor cluster: 2 s).
   nlohmann::json cluster = Cluster(1);
   cluster["executorTimeline"] = {{{"add", 2.5}}, {{"add", 0}, {"remove", 1.5}}};
-  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(1.0, 0)},
+  auto s = Load({{"name", "t"},
+                 {"cluster", cluster},
+                 {"cost", Cost(1.0, 0)},
                  {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 100}, {"tasks", 4}}}});
   CHECK(s->cluster.executors == 1);  // most present at once
   for (bool adaptive : {false, true}) {
@@ -122,7 +135,8 @@ TEST_CASE("QueryExecution: fresh executors pay executorStartupSeconds until a ta
   CHECK(SimulateQuery(*fresh, false).makespan_seconds == Approx(4.0));
 }
 
-TEST_CASE("QueryExecution: executors that ran the query before skip the first-wave warm-up", "[engine][warmup]") {
+TEST_CASE("QueryExecution: executors that ran the query before skip the first-wave warm-up",
+          "[engine][warmup]") {
   // 2 executors x 1 slot, 1 s launch per task and no other work, 2 s first-wave warm-up, 5 s
   // fresh-JVM start-up, 2 scan tasks. Static, both JVMs warm, warmCodeExecutors 1: t0 on e0
   // takes 1 s; t1 on e1 (a first wave of the code there) 1 + 2 = 3 s. Timeline with `warmCode`
@@ -153,7 +167,8 @@ TEST_CASE("QueryExecution: executors that ran the query before skip the first-wa
   CHECK(Duration(u[1]) == Approx(1.0));
 }
 
-TEST_CASE("QueryExecution: an executor runs the first coldCodeWindowSeconds of a code's work slower", "[engine][warmup]") {
+TEST_CASE("QueryExecution: an executor runs the first coldCodeWindowSeconds of a code's work slower",
+          "[engine][warmup]") {
   // 1 executor x 1 slot; 3 scan tasks of 1 s of work each (100 bytes at 0.01 s/byte), no
   // launch time; coldCodeSlowdown 1, coldCodeWindowSeconds 1.5. t0 runs its 1 s cold: 2 s;
   // t1 the 0.5 s left of the window: 1.5 s; t2 warm: 1 s. Stage: 4.5 s. On a code-warm

@@ -1,12 +1,12 @@
 // Simulation of whole queries against hand-computed times and Spark's published answers.
-#include <catch2/catch.hpp>
+#include "models/engine/query_execution.h"
 
+#include <catch2/catch.hpp>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
 
 namespace aqesim {
@@ -14,11 +14,20 @@ namespace {
 
 /// Cost parameters that make every task take exactly `launch` seconds.
 nlohmann::json UnitCost(double launch) {
-  return {{"taskLaunchSeconds", launch},     {"stageOverheadSeconds", 0},      {"replanSeconds", 0},
-          {"remoteFetchRequestSeconds", 0},  {"localFetchRequestSeconds", 0},  {"scanSecondsPerByte", 0},
-          {"shuffleWriteSecondsPerByte", 0}, {"shuffleReadSecondsPerByte", 0}, {"sortSecondsPerByte", 0},
-          {"hashBuildSecondsPerByte", 0},    {"joinProbeSecondsPerByte", 0},   {"aggregateSecondsPerByte", 0},
-          {"streamSecondsPerByte", 0},       {"broadcastBuildSecondsPerByte", 0},
+  return {{"taskLaunchSeconds", launch},
+          {"stageOverheadSeconds", 0},
+          {"replanSeconds", 0},
+          {"remoteFetchRequestSeconds", 0},
+          {"localFetchRequestSeconds", 0},
+          {"scanSecondsPerByte", 0},
+          {"shuffleWriteSecondsPerByte", 0},
+          {"shuffleReadSecondsPerByte", 0},
+          {"sortSecondsPerByte", 0},
+          {"hashBuildSecondsPerByte", 0},
+          {"joinProbeSecondsPerByte", 0},
+          {"aggregateSecondsPerByte", 0},
+          {"streamSecondsPerByte", 0},
+          {"broadcastBuildSecondsPerByte", 0},
           {"mapStatusAggregateSecondsPerBlock", 0}};
 }
 
@@ -31,12 +40,15 @@ std::unique_ptr<Scenario> Load(const nlohmann::json& doc) {
 
 nlohmann::json Cluster(int executors, int cores) {
   // Huge bandwidths: byte terms vanish, only task launch counts.
-  return {{"executors", executors}, {"executorCores", cores}, {"executorMemory", "64g"},
-          {"networkBytesPerSecond", "1p"}, {"diskBytesPerSecond", "1p"}, {"driverNetworkBytesPerSecond", "1p"}};
+  return {{"executors", executors},     {"executorCores", cores},
+          {"executorMemory", "64g"},    {"networkBytesPerSecond", "1p"},
+          {"diskBytesPerSecond", "1p"}, {"driverNetworkBytesPerSecond", "1p"}};
 }
 
 TEST_CASE("QueryExecution: 10 equal tasks on 4 slots take 3 task-lengths", "[engine]") {
-  auto s = Load({{"name", "t"}, {"cluster", Cluster(1, 4)}, {"cost", UnitCost(1.0)},
+  auto s = Load({{"name", "t"},
+                 {"cluster", Cluster(1, 4)},
+                 {"cost", UnitCost(1.0)},
                  {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 1000}, {"tasks", 10}}}});
   for (bool adaptive : {false, true}) {
     RunResult r = SimulateQuery(*s, adaptive);
@@ -47,11 +59,16 @@ TEST_CASE("QueryExecution: 10 equal tasks on 4 slots take 3 task-lengths", "[eng
 }
 
 TEST_CASE("QueryExecution: a map stage then a result stage, tasks placed round-robin", "[engine]") {
-  auto s = Load({{"name", "t"}, {"cluster", Cluster(2, 2)}, {"cost", UnitCost(1.0)},
-                 {"conf", {{"spark.sql.shuffle.partitions", 5}}},
-                 {"plan", {{"op", "exchange"}, {"id", "e1"},
-                           {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 1000}, {"tasks", 4}}},
-                           {"sizes", {{"matrix", {{1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}}}}}}}});
+  auto s = Load(
+      {{"name", "t"},
+       {"cluster", Cluster(2, 2)},
+       {"cost", UnitCost(1.0)},
+       {"conf", {{"spark.sql.shuffle.partitions", 5}}},
+       {"plan",
+        {{"op", "exchange"},
+         {"id", "e1"},
+         {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 1000}, {"tasks", 4}}},
+         {"sizes", {{"matrix", {{1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}}}}}}}});
   RunResult off = SimulateQuery(*s, false);
   REQUIRE(off.stages.size() == 2);
   // 4 map tasks on 4 slots: 1 s; 5 reduce tasks on 4 slots: 2 s.
@@ -74,13 +91,24 @@ TEST_CASE("QueryExecution: two map stages share the slots FIFO by stage id", "[e
   // e1 map (6 tasks) and e2 map (2 tasks) are both runnable at 0 on 4 slots: stage 0 takes the
   // 4 slots, its last 2 tasks and stage 1's 2 tasks run at 1 s; the join runs at 2 s.
   nlohmann::json side = {{"op", "scan"}, {"bytes", 100}};
-  auto s = Load({{"name", "t"}, {"cluster", Cluster(1, 4)}, {"cost", UnitCost(1.0)},
-                 {"conf", {{"spark.sql.shuffle.partitions", 2}, {"spark.sql.autoBroadcastJoinThreshold", -1}}},
-                 {"plan", {{"op", "join"}, {"id", "j"}, {"strategy", "SortMergeJoin"}, {"joinType", "Inner"},
-                           {"left", {{"op", "exchange"}, {"id", "e1"},
-                                     {"child", {{"op", "scan"}, {"id", "a"}, {"bytes", 100}, {"tasks", 6}}}}},
-                           {"right", {{"op", "exchange"}, {"id", "e2"},
-                                      {"child", {{"op", "scan"}, {"id", "b"}, {"bytes", 100}, {"tasks", 2}}}}}}}});
+  auto s =
+      Load({{"name", "t"},
+            {"cluster", Cluster(1, 4)},
+            {"cost", UnitCost(1.0)},
+            {"conf", {{"spark.sql.shuffle.partitions", 2}, {"spark.sql.autoBroadcastJoinThreshold", -1}}},
+            {"plan",
+             {{"op", "join"},
+              {"id", "j"},
+              {"strategy", "SortMergeJoin"},
+              {"joinType", "Inner"},
+              {"left",
+               {{"op", "exchange"},
+                {"id", "e1"},
+                {"child", {{"op", "scan"}, {"id", "a"}, {"bytes", 100}, {"tasks", 6}}}}},
+              {"right",
+               {{"op", "exchange"},
+                {"id", "e2"},
+                {"child", {{"op", "scan"}, {"id", "b"}, {"bytes", 100}, {"tasks", 2}}}}}}}});
   RunResult r = SimulateQuery(*s, false);
   REQUIRE(r.stages.size() == 3);
   CHECK(r.stages[0].name == "e1 map");
@@ -93,15 +121,21 @@ TEST_CASE("QueryExecution: two map stages share the slots FIFO by stage id", "[e
 
 TEST_CASE("QueryExecution: 70/30/20/10/50 MB with a 64 MB target reads as 0, 1 to 3, 4", "[engine][aqe]") {
   const int64_t mb = 1 << 20;
-  auto s = Load({{"name", "blog"}, {"cluster", Cluster(2, 4)},
-                 {"conf", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
-                           {"spark.sql.adaptive.coalescePartitions.parallelismFirst", false},
-                           {"spark.sql.shuffle.partitions", 5}}},
+  auto s = Load({{"name", "blog"},
+                 {"cluster", Cluster(2, 4)},
+                 {"conf",
+                  {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
+                   {"spark.sql.adaptive.coalescePartitions.parallelismFirst", false},
+                   {"spark.sql.shuffle.partitions", 5}}},
                  {"simulation", {{"mapStatus", "exact"}}},
-                 {"plan", {{"op", "aggregate"}, {"id", "agg"},
-                           {"child", {{"op", "exchange"}, {"id", "e1"},
-                                      {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 180 * mb}, {"tasks", 1}}},
-                                      {"sizes", {{"matrix", {{70 * mb, 30 * mb, 20 * mb, 10 * mb, 50 * mb}}}}}}}}}});
+                 {"plan",
+                  {{"op", "aggregate"},
+                   {"id", "agg"},
+                   {"child",
+                    {{"op", "exchange"},
+                     {"id", "e1"},
+                     {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 180 * mb}, {"tasks", 1}}},
+                     {"sizes", {{"matrix", {{70 * mb, 30 * mb, 20 * mb, 10 * mb, 50 * mb}}}}}}}}}});
   RunResult r = SimulateQuery(*s, true);
   REQUIRE(r.reads.size() == 1);
   const auto& specs = r.reads[0].specs;
@@ -111,29 +145,40 @@ TEST_CASE("QueryExecution: 70/30/20/10/50 MB with a 64 MB target reads as 0, 1 t
   CHECK(std::get<CoalescedPartitionSpec>(specs[2]) == CoalescedPartitionSpec{4, 5, 50 * mb});
 }
 
-TEST_CASE("QueryExecution: reportedSizeRatio scales what the driver sees, not what tasks read", "[engine][aqe]") {
+TEST_CASE("QueryExecution: reportedSizeRatio scales what the driver sees, not what tasks read",
+          "[engine][aqe]") {
   // Ten 10 MiB reducers, 64 MiB target (parallelismFirst off), exact MapStatus. The driver
   // sees ratio x 10 MiB per reducer: 1 -> groups of 6 (60 MiB) and 4: 2 partitions; 2 -> 20
   // MiB each, groups of 3, 3, 3, 1 (the 20 MiB tail is above 0.2 x 64 MiB, kept): 4; 0.5 ->
   // 5 MiB each, all ten in one 50 MiB group: 1. The tasks read 100 MiB whatever the ratio.
   const int64_t mb = 1 << 20;
-  for (const auto& [ratio, partitions] : std::vector<std::pair<double, size_t>>{{1.0, 2}, {2.0, 4}, {0.5, 1}}) {
+  for (const auto& [ratio, partitions] :
+       std::vector<std::pair<double, size_t>>{{1.0, 2}, {2.0, 4}, {0.5, 1}}) {
     INFO("reportedSizeRatio " << ratio);
-    auto s = Load({{"name", "ratio"}, {"cluster", Cluster(2, 4)},
-                   {"conf", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
-                             {"spark.sql.adaptive.coalescePartitions.parallelismFirst", false},
-                             {"spark.sql.shuffle.partitions", 10}}},
+    auto s = Load({{"name", "ratio"},
+                   {"cluster", Cluster(2, 4)},
+                   {"conf",
+                    {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"},
+                     {"spark.sql.adaptive.coalescePartitions.parallelismFirst", false},
+                     {"spark.sql.shuffle.partitions", 10}}},
                    {"simulation", {{"mapStatus", "exact"}}},
-                   {"plan", {{"op", "aggregate"}, {"id", "agg"},
-                             {"child", {{"op", "exchange"}, {"id", "e1"}, {"reportedSizeRatio", ratio},
-                                        {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 100 * mb}, {"tasks", 1}}},
-                                        {"sizes", {{"matrix", {std::vector<int64_t>(10, 10 * mb)}}}}}}}}});
+                   {"plan",
+                    {{"op", "aggregate"},
+                     {"id", "agg"},
+                     {"child",
+                      {{"op", "exchange"},
+                       {"id", "e1"},
+                       {"reportedSizeRatio", ratio},
+                       {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 100 * mb}, {"tasks", 1}}},
+                       {"sizes", {{"matrix", {std::vector<int64_t>(10, 10 * mb)}}}}}}}}});
     RunResult r = SimulateQuery(*s, true);
     REQUIRE(r.reads.size() == 1);
     const auto& specs = r.reads[0].specs;
     CHECK(specs.size() == partitions);
     const auto& first = std::get<CoalescedPartitionSpec>(specs[0]);
-    CHECK(first.data_size_bytes == static_cast<int64_t>(ratio * static_cast<double>(first.end_reducer_index - first.start_reducer_index) * 10 * mb));
+    CHECK(first.data_size_bytes ==
+          static_cast<int64_t>(
+              ratio * static_cast<double>(first.end_reducer_index - first.start_reducer_index) * 10 * mb));
     const StageResult& result = r.stages.back();
     int64_t read = 0;
     for (const TaskResult& t : result.task_results) read += t.shuffle_read_bytes;
@@ -141,18 +186,27 @@ TEST_CASE("QueryExecution: reportedSizeRatio scales what the driver sees, not wh
   }
 }
 
-TEST_CASE("QueryExecution: reduce tasks wait for the executor holding their map output", "[engine][locality]") {
+TEST_CASE("QueryExecution: reduce tasks wait for the executor holding their map output",
+          "[engine][locality]") {
   // 2 executors x 1 slot, 1 s per task, AQE off. Map task 0 (executor 0) writes every byte of
   // both reducers, map 1 (executor 1) nothing: both reduce tasks prefer executor 0 (100% >=
   // 20% of each reducer) and wait for it (spark.locality.wait 3s): the result stage takes 2 s.
   // With spark.shuffle.reduceLocality.enabled=false, or a wait of 0 once the preferred slot
   // is taken, they run side by side in 1 s.
   auto scenario = [](nlohmann::json conf) {
-    return Load({{"name", "locality"}, {"cluster", Cluster(2, 1)}, {"cost", UnitCost(1.0)}, {"conf", conf},
-                 {"plan", {{"op", "aggregate"}, {"id", "agg"},
-                           {"child", {{"op", "exchange"}, {"id", "e1"}, {"numPartitions", 2},
-                                      {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 200}, {"tasks", 2}}},
-                                      {"sizes", {{"matrix", {{100, 100}, {0, 0}}}}}}}}}});
+    return Load({{"name", "locality"},
+                 {"cluster", Cluster(2, 1)},
+                 {"cost", UnitCost(1.0)},
+                 {"conf", conf},
+                 {"plan",
+                  {{"op", "aggregate"},
+                   {"id", "agg"},
+                   {"child",
+                    {{"op", "exchange"},
+                     {"id", "e1"},
+                     {"numPartitions", 2},
+                     {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 200}, {"tasks", 2}}},
+                     {"sizes", {{"matrix", {{100, 100}, {0, 0}}}}}}}}}});
   };
   auto result_stage = [](const RunResult& r) -> const StageResult& { return r.stages.back(); };
   const RunResult local = SimulateQuery(*scenario(nlohmann::json::object()), false);
@@ -170,7 +224,8 @@ TEST_CASE("QueryExecution: reduce tasks wait for the executor holding their map 
 }
 
 TEST_CASE("QueryExecution: the 600 KB side becomes a broadcast at run time", "[engine][aqe]") {
-  LoadResult lr = LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/broadcast-at-runtime.json", {});
+  LoadResult lr =
+      LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/broadcast-at-runtime.json", {});
   REQUIRE(lr.errors.empty());
   RunResult off = SimulateQuery(*lr.scenario, false);
   REQUIRE(off.joins.size() == 1);
@@ -180,12 +235,14 @@ TEST_CASE("QueryExecution: the 600 KB side becomes a broadcast at run time", "[e
   CHECK(on.joins[0].final_strategy == "BroadcastHashJoin");
   CHECK(on.joins[0].build_side == "BuildRight");
   bool saw = false;
-  for (const Decision& d : on.decisions) saw |= d.rule == "JoinSelection" && d.fields.value("to", "") == "BroadcastHashJoin";
+  for (const Decision& d : on.decisions)
+    saw |= d.rule == "JoinSelection" && d.fields.value("to", "") == "BroadcastHashJoin";
   CHECK(saw);
   CHECK(on.makespan_seconds < off.makespan_seconds);
 }
 
-TEST_CASE("QueryExecution: bytes read = bytes written + what skew splitting replicates", "[engine][aqe][invariant]") {
+TEST_CASE("QueryExecution: bytes read = bytes written + what skew splitting replicates",
+          "[engine][aqe][invariant]") {
   LoadResult lr = LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", {});
   REQUIRE(lr.errors.empty());
   RunResult on = SimulateQuery(*lr.scenario, true);
@@ -240,12 +297,24 @@ TEST_CASE("QueryExecution: a broadcast nested in a build side is broadcast first
   auto scan = [](const char* id, int tasks) {
     return nlohmann::json{{"op", "scan"}, {"id", id}, {"bytes", 1000}, {"tasks", tasks}};
   };
-  auto s = Load({{"name", "t"}, {"cluster", Cluster(1, 4)}, {"cost", UnitCost(1.0)},
-                 {"plan", {{"op", "join"}, {"id", "j1"}, {"strategy", "BroadcastHashJoin"}, {"joinType", "Inner"},
-                           {"buildSide", "BuildRight"}, {"left", scan("a", 4)},
-                           {"right", {{"op", "join"}, {"id", "j2"}, {"strategy", "BroadcastHashJoin"},
-                                      {"joinType", "Inner"}, {"buildSide", "BuildRight"},
-                                      {"left", scan("b", 2)}, {"right", scan("c", 1)}}}}}});
+  auto s = Load({{"name", "t"},
+                 {"cluster", Cluster(1, 4)},
+                 {"cost", UnitCost(1.0)},
+                 {"plan",
+                  {{"op", "join"},
+                   {"id", "j1"},
+                   {"strategy", "BroadcastHashJoin"},
+                   {"joinType", "Inner"},
+                   {"buildSide", "BuildRight"},
+                   {"left", scan("a", 4)},
+                   {"right",
+                    {{"op", "join"},
+                     {"id", "j2"},
+                     {"strategy", "BroadcastHashJoin"},
+                     {"joinType", "Inner"},
+                     {"buildSide", "BuildRight"},
+                     {"left", scan("b", 2)},
+                     {"right", scan("c", 1)}}}}}});
   for (bool adaptive : {false, true}) {
     RunResult r = SimulateQuery(*s, adaptive);
     REQUIRE(r.stages.size() == 3);
@@ -259,20 +328,32 @@ TEST_CASE("QueryExecution: a broadcast nested in a build side is broadcast first
   }
 }
 
-TEST_CASE("QueryExecution: broadcasts start in plan order, the streamed side's first when it is left", "[engine]") {
+TEST_CASE("QueryExecution: broadcasts start in plan order, the streamed side's first when it is left",
+          "[engine]") {
   // j1 builds right; its left (streamed) child holds j2. Spark prepares (AQE off) and creates
   // query stages for (AQE on) a node's children in order, so j2's BroadcastExchange comes
   // before j1's: both are submitted at once and j2's takes the only slot first.
   auto scan = [](const char* id, int tasks) {
     return nlohmann::json{{"op", "scan"}, {"id", id}, {"bytes", 1000}, {"tasks", tasks}};
   };
-  auto s = Load({{"name", "t"}, {"cluster", Cluster(1, 1)}, {"cost", UnitCost(1.0)},
-                 {"plan", {{"op", "join"}, {"id", "j1"}, {"strategy", "BroadcastHashJoin"}, {"joinType", "Inner"},
-                           {"buildSide", "BuildRight"},
-                           {"left", {{"op", "join"}, {"id", "j2"}, {"strategy", "BroadcastHashJoin"},
-                                     {"joinType", "Inner"}, {"buildSide", "BuildRight"},
-                                     {"left", scan("a", 2)}, {"right", scan("b", 1)}}},
-                           {"right", scan("c", 1)}}}});
+  auto s = Load({{"name", "t"},
+                 {"cluster", Cluster(1, 1)},
+                 {"cost", UnitCost(1.0)},
+                 {"plan",
+                  {{"op", "join"},
+                   {"id", "j1"},
+                   {"strategy", "BroadcastHashJoin"},
+                   {"joinType", "Inner"},
+                   {"buildSide", "BuildRight"},
+                   {"left",
+                    {{"op", "join"},
+                     {"id", "j2"},
+                     {"strategy", "BroadcastHashJoin"},
+                     {"joinType", "Inner"},
+                     {"buildSide", "BuildRight"},
+                     {"left", scan("a", 2)},
+                     {"right", scan("b", 1)}}},
+                   {"right", scan("c", 1)}}}});
   for (bool adaptive : {false, true}) {
     INFO("adaptive " << adaptive);
     RunResult r = SimulateQuery(*s, adaptive);

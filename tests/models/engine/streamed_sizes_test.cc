@@ -1,7 +1,6 @@
 // The engine on streamed (generated, never materialised) shuffles gives byte for byte the
 // run and explain of the same scenario with every matrix given densely.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <map>
 #include <string>
@@ -69,7 +68,8 @@ int CompareDenseAndStreamed(const std::string& path, bool adaptive) {
 TEST_CASE("Streamed shuffles: every bundled scenario runs identically with its matrices given densely",
           "[engine][streaming]") {
   int scenarios = 0, exchanges = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(AQESIM_SOURCE_DIR) + "/scenarios")) {
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::string(AQESIM_SOURCE_DIR) + "/scenarios")) {
     if (e.path().extension() != ".json" || e.path().string().find("/sweeps/") != std::string::npos) continue;
     for (bool adaptive : {false, true}) {
       INFO(e.path().string() << (adaptive ? " (AQE on)" : " (AQE off)"));
@@ -138,12 +138,13 @@ TEST_CASE("Streamed shuffles: a generated shuffle written by coalesced tasks is 
 namespace aqesim {
 namespace {
 
-std::string PlanErrorOf(const std::string& conf, const std::string& sizes, const std::string& simulation, bool adaptive,
-                        int scan_tasks = 1) {
+std::string PlanErrorOf(const std::string& conf, const std::string& sizes, const std::string& simulation,
+                        bool adaptive, int scan_tasks = 1) {
   const nlohmann::json doc = nlohmann::json::parse(R"({"name": "t", "seed": 1,
-      "cluster": {"executors": 2, "executorCores": 2}, "conf": )" + conf + R"(, "simulation": )" + simulation + R"(,
+      "cluster": {"executors": 2, "executorCores": 2}, "conf": )" +
+                                                   conf + R"(, "simulation": )" + simulation + R"(,
       "plan": {"op": "exchange", "id": "e1", "child": {"op": "scan", "id": "s", "bytes": "1t", "tasks": )" +
-                                     std::to_string(scan_tasks) + R"(},
+                                                   std::to_string(scan_tasks) + R"(},
                "sizes": {"generate": )" + sizes + "}}}");
   LoadResult lr = LoadScenarioJson(doc, "t.json", {});
   REQUIRE(lr.errors.empty());
@@ -157,8 +158,9 @@ std::string PlanErrorOf(const std::string& conf, const std::string& sizes, const
   return "";
 }
 
-TEST_CASE("Streamed shuffles: the planner bounds a generated shuffle by cells, reducers and the driver's view",
-          "[engine][streaming]") {
+TEST_CASE(
+    "Streamed shuffles: the planner bounds a generated shuffle by cells, reducers and the driver's view",
+    "[engine][streaming]") {
   const std::string spark = R"({"mapStatus": "spark"})", exact = R"({"mapStatus": "exact"})";
   // 10^5 x 10^5 = 10^10 cells streamed: accepted with AQE off and on (HighlyCompressedMapStatus).
   const std::string big = R"({"partitions": 100000})";
@@ -167,20 +169,23 @@ TEST_CASE("Streamed shuffles: the planner bounds a generated shuffle by cells, r
   // Rows from the child (200,001 scan tasks) x 10^5 reducers from the configuration: above
   // 2 x 10^10 (the loader checks only what the generator spec itself fixes).
   CHECK(PlanErrorOf(R"({"spark.sql.shuffle.partitions": 100000})", "{}", spark, false, 200001) ==
-        "/plan: expected at most 20000000000 cells (map tasks x partitions) in a generated shuffle, found 200001 x "
+        "/plan: expected at most 20000000000 cells (map tasks x partitions) in a generated shuffle, found "
+        "200001 x "
         "100000");
   // 2,000 reducers: CompressedMapStatus keeps a byte a block in the driver, so AQE on bounds the
   // cells at 1.6 x 10^9 (the bytes of a 2 x 10^8-cell dense matrix); AQE off does not build it.
   const std::string compressed = R"({"partitions": 2000})";
   CHECK(PlanErrorOf("{}", compressed, spark, false, 1000000).empty());
   CHECK(PlanErrorOf("{}", compressed, spark, true, 1000000) ==
-        "/plan: expected at most 1600000000 cells (map tasks x partitions) with CompressedMapStatus (one byte a "
+        "/plan: expected at most 1600000000 cells (map tasks x partitions) with CompressedMapStatus (one "
+        "byte a "
         "block in the driver), found 1000000 x 2000");
   // Exact statuses hold 8 bytes a block: the dense bound.
   const std::string exact_sizes = R"({"partitions": 10000})";
   CHECK(PlanErrorOf("{}", exact_sizes, exact, false, 20001).empty());
   CHECK(PlanErrorOf("{}", exact_sizes, exact, true, 20001) ==
-        "/plan: expected at most 200000000 cells (map tasks x partitions) with exact map statuses, found 20001 x 10000");
+        "/plan: expected at most 200000000 cells (map tasks x partitions) with exact map statuses, found "
+        "20001 x 10000");
   // Per-reducer state: at most 10^7 reducers.
   CHECK(PlanErrorOf(R"({"spark.sql.shuffle.partitions": 10000001})", "{}", spark, false) ==
         "/plan: expected at most 10000000 partitions in a generated shuffle, found 10000001");

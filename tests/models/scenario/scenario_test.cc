@@ -1,10 +1,9 @@
 #include "models/scenario/scenario.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <catch2/catch.hpp>
 
 #include "tests/support/temp_dir.h"
 
@@ -126,8 +125,12 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
     std::vector<std::string> errors;
   };
   const std::vector<Case> cases = {
-      {"not an object", "[1, 2]", {"s.json: expected a scenario (a JSON object with \"plan\"), found an array"}},
-      {"missing plan", R"({"name": "x"})", {"s.json: missing field \"plan\" (the physical plan to simulate)"}},
+      {"not an object",
+       "[1, 2]",
+       {"s.json: expected a scenario (a JSON object with \"plan\"), found an array"}},
+      {"missing plan",
+       R"({"name": "x"})",
+       {"s.json: missing field \"plan\" (the physical plan to simulate)"}},
       {"wrong types",
        R"({"name": 5, "description": ["a"], "seed": "7", "cluster": [], "conf": 3, "cost": {"taskLaunchSeconds": "1"},
            "simulation": {"mapStatus": true}, "plan": {"op": "scan", "bytes": true, "rows": -1, "tasks": 1.5}})",
@@ -138,7 +141,8 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /conf: expected an object of Spark configuration keys, found 3",
         "s.json: /cost/taskLaunchSeconds: expected a number >= 0 (s), found \"1\"",
         "s.json: /simulation/mapStatus: expected a map status mode (spark, exact), found true",
-        "s.json: /plan/bytes: expected a byte count (an integer or a byte string such as \"64m\"), found true",
+        "s.json: /plan/bytes: expected a byte count (an integer or a byte string such as \"64m\"), found "
+        "true",
         "s.json: /plan/rows: expected a non-negative integer, found -1",
         "s.json: /plan/tasks: expected a positive integer, found 1.5"}},
       {"byte counts",
@@ -154,7 +158,8 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "(fractional values are not supported)",
         "s.json: /plan/children/5/bytes: expected a non-negative byte count, found \"-1\"",
         "s.json: /plan/children/6/bytes: expected a byte count below 2^63, found 18446744073709551615",
-        "s.json: /plan/children/7/bytes: expected a byte string such as \"64m\" or \"1g\", found \"99999999p\" "
+        "s.json: /plan/children/7/bytes: expected a byte string such as \"64m\" or \"1g\", found "
+        "\"99999999p\" "
         "(too large for a 64-bit byte count)"}},
       {"matrix cells",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
@@ -172,25 +177,31 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
       {"matrix total overflows",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
                    "sizes": {"matrix": [[9223372036854775807, 1]]}})"),
-       {"s.json: /plan/sizes/matrix: expected partition sizes whose total is below 2^63 bytes, found a larger total"}},
+       {"s.json: /plan/sizes/matrix: expected partition sizes whose total is below 2^63 bytes, found a "
+        "larger total"}},
       {"sizes forms",
        WithPlan(R"({"op": "union", "children": [
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {}},
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"matrix": [[1]], "csv": "a.csv"}},
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"matrx": [[1]]}},
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": [[1]]}]})"),
-       {"s.json: /plan/children/0/sizes: expected one of \"matrix\", \"csv\", \"marginals\" or \"generate\", found none",
-        "s.json: /plan/children/1/sizes: expected only one of \"matrix\", \"csv\", \"marginals\" or \"generate\", "
+       {"s.json: /plan/children/0/sizes: expected one of \"matrix\", \"csv\", \"marginals\" or \"generate\", "
+        "found none",
+        "s.json: /plan/children/1/sizes: expected only one of \"matrix\", \"csv\", \"marginals\" or "
+        "\"generate\", "
         "found \"matrix\" and \"csv\"",
-        "s.json: /plan/children/2/sizes: expected one of \"matrix\", \"csv\", \"marginals\" or \"generate\", found none",
+        "s.json: /plan/children/2/sizes: expected one of \"matrix\", \"csv\", \"marginals\" or \"generate\", "
+        "found none",
         "s.json: /plan/children/2/sizes/matrx: unknown field \"matrx\" of sizes; did you mean \"matrix\"?",
-        "s.json: /plan/children/3/sizes: expected an object with one of \"matrix\", \"csv\", \"marginals\" or "
+        "s.json: /plan/children/3/sizes: expected an object with one of \"matrix\", \"csv\", \"marginals\" "
+        "or "
         "\"generate\", found an array"}},
       {"join sides with different partition counts",
        WithPlan(R"({"op": "join", "id": "j1",
            "left": {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"matrix": [[1, 2, 3]]}},
            "right": {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"matrix": [[1, 2]]}}})"),
-       {"s.json: /plan/right/sizes: expected 3 partitions like the other side of join \"j1\" (/plan/left/sizes), "
+       {"s.json: /plan/right/sizes: expected 3 partitions like the other side of join \"j1\" "
+        "(/plan/left/sizes), "
         "found 2"}},
       {"join side through a filter, fixed by numPartitions",
        WithPlan(R"({"op": "join", "strategy": "ShuffledHashJoin",
@@ -206,33 +217,42 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/sizes: expected 3 map tasks like /plan/child/tasks, found 1"}},
       {"unknown op with did-you-mean",
        WithPlan(R"({"op": "exchange", "child": {"op": "scna", "bytes": 1}})"),
-       {"s.json: /plan/child/op: expected an operator (scan, exchange, join, aggregate, union, filter, project, sort), "
+       {"s.json: /plan/child/op: expected an operator (scan, exchange, join, aggregate, union, filter, "
+        "project, sort), "
         "found \"scna\"; did you mean \"scan\"?"}},
       {"missing op, children still checked",
        WithPlan(R"({"child": {"op": "scan", "bytes": -1}})"),
-       {"s.json: /plan: missing field \"op\" (one of scan, exchange, join, aggregate, union, filter, project, sort)",
+       {"s.json: /plan: missing field \"op\" (one of scan, exchange, join, aggregate, union, filter, "
+        "project, sort)",
         "s.json: /plan/child/bytes: expected a non-negative byte count, found -1"}},
       {"unknown fields with did-you-mean",
        R"({"nmae": "x", "cluster": {"executorCore": 4}, "cost": {"taskLaunch": 1},
            "plan": {"op": "scan", "bytez": 1, "zzz": 2}})",
        {"s.json: /nmae: unknown field \"nmae\" of a scenario; did you mean \"name\"?",
-        "s.json: /cluster/executorCore: unknown field \"executorCore\" of cluster; did you mean \"executorCores\"?",
+        "s.json: /cluster/executorCore: unknown field \"executorCore\" of cluster; did you mean "
+        "\"executorCores\"?",
         "s.json: /cost/taskLaunch: unknown field \"taskLaunch\" of cost; did you mean \"taskLaunchSeconds\"?",
         "s.json: /plan: missing field \"bytes\" of a scan node",
         "s.json: /plan/bytez: unknown field \"bytez\" of a scan node; did you mean \"bytes\"?",
-        "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, taskBytes, "
+        "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, "
+        "taskBytes, "
         "estimatedBytes)"}},
       {"join fields",
-       WithPlan(R"({"op": "join", "strategy": "SortMergJoin", "joinType": "Sideways", "child": {"op": "scan", "bytes": 1},
+       WithPlan(
+           R"({"op": "join", "strategy": "SortMergJoin", "joinType": "Sideways", "child": {"op": "scan", "bytes": 1},
                    "left": {"op": "scan", "bytes": 1}, "hints": {"left": "BROADCST", "middle": "MERGE"}})"),
        {"s.json: /plan: missing field \"right\" of a join node",
-        "s.json: /plan/strategy: expected a join strategy (SortMergeJoin, ShuffledHashJoin, BroadcastHashJoin, "
+        "s.json: /plan/strategy: expected a join strategy (SortMergeJoin, ShuffledHashJoin, "
+        "BroadcastHashJoin, "
         "BroadcastNestedLoopJoin, CartesianProduct), found \"SortMergJoin\"; did you mean \"SortMergeJoin\"?",
-        "s.json: /plan/joinType: expected a join type (Inner, Cross, LeftOuter, RightOuter, FullOuter, LeftSemi, "
+        "s.json: /plan/joinType: expected a join type (Inner, Cross, LeftOuter, RightOuter, FullOuter, "
+        "LeftSemi, "
         "LeftAnti), found \"Sideways\"",
-        "s.json: /plan/child: unknown field \"child\" of a join node (known fields: op, id, strategy, joinType, "
+        "s.json: /plan/child: unknown field \"child\" of a join node (known fields: op, id, strategy, "
+        "joinType, "
         "buildSide, hints, left, right, selectivity, estimatedBytes)",
-        "s.json: /plan/hints/left: expected a join hint (NONE, BROADCAST, MERGE, SHUFFLE_HASH, SHUFFLE_REPLICATE_NL), "
+        "s.json: /plan/hints/left: expected a join hint (NONE, BROADCAST, MERGE, SHUFFLE_HASH, "
+        "SHUFFLE_REPLICATE_NL), "
         "found \"BROADCST\"; did you mean \"BROADCAST\"?",
         "s.json: /plan/hints/middle: unknown field \"middle\" of join hints (known fields: left, right)"}},
       {"build sides",
@@ -243,13 +263,16 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
            {"op": "join", "strategy": "BroadcastHashJoin", "joinType": "FullOuter",
             "left": {"op": "scan", "bytes": 1}, "right": {"op": "scan", "bytes": 1}},
            {"op": "exchange", "origin": "REPARTITION_BY_NUMBER", "child": {"op": "scan", "bytes": 1}}]})"),
-       {"s.json: /plan/children/0/buildSide: expected no build side for a SortMergeJoin (only BroadcastHashJoin, "
+       {"s.json: /plan/children/0/buildSide: expected no build side for a SortMergeJoin (only "
+        "BroadcastHashJoin, "
         "ShuffledHashJoin and BroadcastNestedLoopJoin build), found \"BuildLeft\"",
-        "s.json: /plan/children/1/buildSide: expected a side Spark can build for a LeftOuter BroadcastHashJoin, "
+        "s.json: /plan/children/1/buildSide: expected a side Spark can build for a LeftOuter "
+        "BroadcastHashJoin, "
         "found \"BuildLeft\"",
         "s.json: /plan/children/2/strategy: expected a strategy that supports a FullOuter join, found "
         "\"BroadcastHashJoin\"",
-        "s.json: /plan/children/3/origin: expected a shuffle origin (ENSURE_REQUIREMENTS, REPARTITION_BY_COL, "
+        "s.json: /plan/children/3/origin: expected a shuffle origin (ENSURE_REQUIREMENTS, "
+        "REPARTITION_BY_COL, "
         "REPARTITION_BY_NUM, REBALANCE_PARTITIONS_BY_NONE, REBALANCE_PARTITIONS_BY_COL), found "
         "\"REPARTITION_BY_NUMBER\"; did you mean \"REPARTITION_BY_NUM\"?"}},
       {"duplicate ids",
@@ -277,11 +300,14 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"marginals": {"mapBytes": [1, 2], "partitionBytes": [4]}}},
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"marginals": {"mapBytes": [], "partitionBytes": [1, -1]}}},
            {"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"marginals": {"mapBytes": [1]}}}]})"),
-       {"s.json: /plan/children/0/sizes/marginals: expected mapBytes and partitionBytes with equal totals, found 3 "
+       {"s.json: /plan/children/0/sizes/marginals: expected mapBytes and partitionBytes with equal totals, "
+        "found 3 "
         "and 4",
-        "s.json: /plan/children/1/sizes/marginals/mapBytes: expected bytes per map task (a non-empty array of byte "
+        "s.json: /plan/children/1/sizes/marginals/mapBytes: expected bytes per map task (a non-empty array "
+        "of byte "
         "counts), found an empty array",
-        "s.json: /plan/children/1/sizes/marginals/partitionBytes/1: expected a non-negative byte count, found -1",
+        "s.json: /plan/children/1/sizes/marginals/partitionBytes/1: expected a non-negative byte count, "
+        "found -1",
         "s.json: /plan/children/2/sizes/marginals: missing field \"partitionBytes\" of marginals"}},
       {"generate",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1}, "sizes": {"generate": {
@@ -294,11 +320,13 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/sizes/generate/hotFraction: expected a number from 0 to 1, found 1.5",
         "s.json: /plan/sizes/generate/noise: expected a number from 0 up to (not including) 1, found 1",
         "s.json: /plan/sizes/generate/seed: expected a non-negative integer, found -3",
-        "s.json: /plan/sizes/generate/exponnt: unknown field \"exponnt\" of generate; did you mean \"exponent\"?"}},
+        "s.json: /plan/sizes/generate/exponnt: unknown field \"exponnt\" of generate; did you mean "
+        "\"exponent\"?"}},
       {"generate too large",
        WithPlan(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
                    "sizes": {"generate": {"mapTasks": 1000000, "partitions": 100000}}})"),
-       {"s.json: /plan/sizes/generate: expected at most 20000000000 cells (map tasks x partitions) in a generated "
+       {"s.json: /plan/sizes/generate: expected at most 20000000000 cells (map tasks x partitions) in a "
+        "generated "
         "shuffle, found 1000000 x 100000"}},
       {"union children",
        WithPlan(R"({"op": "union", "children": []})"),
@@ -320,28 +348,31 @@ TEST_CASE("Loader: several problems in one document come together, in document o
   "conf": {"spark.sql.shuffle.partitions": "-3"},
   "simulation": {"mapStatus": "SPARK"}
 })");
-  CHECK(l.errors == std::vector<std::string>{
-                        "s.json: /plan/numPartitions: expected a positive integer, found 0",
-                        "s.json: /plan/child/bytes: expected a byte string such as \"64m\" or \"1g\", found \"lots\"",
-                        "s.json: /seed: expected a non-negative integer, found 1.5",
-                        "s.json: /cluster/executors: expected a positive integer, found \"ten\"",
-                        "s.json: /conf/spark.sql.shuffle.partitions: expected an integer > 0 (the number of shuffle "
-                        "partitions must be positive), found \"-3\"",
-                        "s.json: /simulation/mapStatus: expected a map status mode (spark, exact), found \"SPARK\"; "
-                        "did you mean \"spark\"?",
-                    });
+  CHECK(l.errors ==
+        std::vector<std::string>{
+            "s.json: /plan/numPartitions: expected a positive integer, found 0",
+            "s.json: /plan/child/bytes: expected a byte string such as \"64m\" or \"1g\", found \"lots\"",
+            "s.json: /seed: expected a non-negative integer, found 1.5",
+            "s.json: /cluster/executors: expected a positive integer, found \"ten\"",
+            "s.json: /conf/spark.sql.shuffle.partitions: expected an integer > 0 (the number of shuffle "
+            "partitions must be positive), found \"-3\"",
+            "s.json: /simulation/mapStatus: expected a map status mode (spark, exact), found \"SPARK\"; "
+            "did you mean \"spark\"?",
+        });
 }
 
 TEST_CASE("Loader: broken JSON is one diagnostic with line and column", "[scenario]") {
   const LoadResult r = LoadScenarioFile(kBadDir + "/broken.json", {});
   REQUIRE(r.errors.size() == 1);
   CHECK(Strip(r.errors[0].ToString(), kBadDir + "/") ==
-        "broken.json: line 3, column 38: syntax error while parsing object key - unexpected '}'; expected string "
+        "broken.json: line 3, column 38: syntax error while parsing object key - unexpected '}'; expected "
+        "string "
         "literal");
   TempDir dir;
   Loaded empty = Load("", {}, dir);
-  CHECK(empty.errors == std::vector<std::string>{"s.json: line 1, column 1: syntax error while parsing value - "
-                                                 "unexpected end of input; expected '[', '{', or a literal"});
+  CHECK(empty.errors ==
+        std::vector<std::string>{"s.json: line 1, column 1: syntax error while parsing value - "
+                                 "unexpected end of input; expected '[', '{', or a literal"});
 }
 
 TEST_CASE("Loader: a missing scenario file names the file and the reason", "[scenario]") {
@@ -356,15 +387,17 @@ TEST_CASE("Loader: csv sizes, relative to the scenario's folder", "[scenario]") 
     const LoadResult r = LoadScenarioFile(kBadDir + "/csv_errors.json", {});
     std::vector<std::string> lines;
     for (const Diagnostic& d : r.errors) lines.push_back(Strip(d.ToString(), kBadDir + "/"));
-    CHECK(lines == std::vector<std::string>{
-                       "ragged.csv: line 4: expected 3 values like line 1, found 2",
-                       "ragged.csv: line 5, column 2: expected a non-negative byte count, found -1",
-                       "ragged.csv: line 5, column 3: expected a non-negative integer byte count, found \"x\"",
-                       "ragged.csv: line 6, column 2: expected a whole number of bytes, found 1.5",
-                       "ragged.csv: line 6, column 3: expected a non-negative integer byte count, found an empty field",
-                       "csv_errors.json: /plan/right/sizes/csv: cannot read csv file \"missing.csv\" (missing.csv): No "
-                       "such file or directory",
-                   });
+    CHECK(
+        lines ==
+        std::vector<std::string>{
+            "ragged.csv: line 4: expected 3 values like line 1, found 2",
+            "ragged.csv: line 5, column 2: expected a non-negative byte count, found -1",
+            "ragged.csv: line 5, column 3: expected a non-negative integer byte count, found \"x\"",
+            "ragged.csv: line 6, column 2: expected a whole number of bytes, found 1.5",
+            "ragged.csv: line 6, column 3: expected a non-negative integer byte count, found an empty field",
+            "csv_errors.json: /plan/right/sizes/csv: cannot read csv file \"missing.csv\" (missing.csv): No "
+            "such file or directory",
+        });
   }
   SECTION("a good file: blank lines ignored, spaces trimmed") {
     TempDir dir;
@@ -390,7 +423,8 @@ TEST_CASE("Loader: plans deeper than 1000 nodes are an error, not a stack overfl
   std::string deep_pointer = "/plan";
   for (int i = 0; i < 1000; ++i) deep_pointer += "/child";
   REQUIRE(l.errors.size() == 1);
-  CHECK(l.errors[0] == "s.json: " + deep_pointer + ": expected a plan at most 1000 nodes deep, found deeper nesting");
+  CHECK(l.errors[0] ==
+        "s.json: " + deep_pointer + ": expected a plan at most 1000 nodes deep, found deeper nesting");
   // 1000 nodes deep is fine.
   std::string ok = R"({"op": "scan", "bytes": 1})";
   for (int i = 0; i < 999; ++i) ok = R"({"op": "filter", "child": )" + ok + "}";
@@ -398,14 +432,16 @@ TEST_CASE("Loader: plans deeper than 1000 nodes are an error, not a stack overfl
 }
 
 TEST_CASE("Loader: warnings for unknown spark keys, with suggestions", "[scenario]") {
-  Loaded l = Load(R"({"conf": {"spark.sql.adaptive.enabeld": true, "spark.sql.adaptive.skewJoin.enabled": false,
+  Loaded l =
+      Load(R"({"conf": {"spark.sql.adaptive.enabeld": true, "spark.sql.adaptive.skewJoin.enabled": false,
                               "custom.key": 1},
                      "plan": {"op": "exchange", "child": {"op": "scan", "bytes": 1},
                               "sizes": {"generate": {"exponent": 2}}}})");
   REQUIRE(l.errors.empty());
   CHECK(l.warnings ==
         std::vector<std::string>{
-            "s.json: /conf/spark.sql.adaptive.enabeld: unused configuration key 'spark.sql.adaptive.enabeld'; did you "
+            "s.json: /conf/spark.sql.adaptive.enabeld: unused configuration key "
+            "'spark.sql.adaptive.enabeld'; did you "
             "mean 'spark.sql.adaptive.enabled'?",
             "s.json: /conf/custom.key: ignoring non-Spark configuration key 'custom.key'",
             "s.json: /plan/sizes/generate/exponent: \"exponent\" has no effect with distribution \"uniform\"",
@@ -425,17 +461,19 @@ TEST_CASE("Loader: conf precedence scenario < --properties-file < --conf", "[sce
                                       "spark.executor.cores 8\n");
   ConfOverrides o;
   o.properties_file = props;
-  o.conf = {{"spark.sql.shuffle.partitions", "400"}, {"spark.sql.adaptive.skewJoin.skewedPartitionFactor", "3"}};
-  Loaded l = Load(R"({"conf": {"spark.sql.shuffle.partitions": 100, "spark.sql.adaptive.advisoryPartitionSizeInBytes": "16m",
+  o.conf = {{"spark.sql.shuffle.partitions", "400"},
+            {"spark.sql.adaptive.skewJoin.skewedPartitionFactor", "3"}};
+  Loaded l = Load(
+      R"({"conf": {"spark.sql.shuffle.partitions": 100, "spark.sql.adaptive.advisoryPartitionSizeInBytes": "16m",
                               "spark.sql.adaptive.coalescePartitions.minPartitionSize": "2m"},
                      "plan": {"op": "scan", "bytes": 1}})",
-                  o, dir);
+      o, dir);
   REQUIRE(l.errors.empty());
   const Scenario& s = *l.scenario;
-  CHECK(s.conf.shuffle_partitions == 400);                          // --conf
-  CHECK(s.conf.advisory_partition_size_bytes == 32LL << 20);        // properties file
-  CHECK(s.conf.coalesce_min_partition_size_bytes == 2LL << 20);     // scenario
-  CHECK(s.conf.auto_broadcast_join_threshold_bytes == -1);          // "key: value"
+  CHECK(s.conf.shuffle_partitions == 400);                       // --conf
+  CHECK(s.conf.advisory_partition_size_bytes == 32LL << 20);     // properties file
+  CHECK(s.conf.coalesce_min_partition_size_bytes == 2LL << 20);  // scenario
+  CHECK(s.conf.auto_broadcast_join_threshold_bytes == -1);       // "key: value"
   CHECK(s.conf.skewed_partition_factor == 3.0);
   CHECK(s.raw_conf.at("spark.sql.shuffle.partitions") == "400");
   CHECK(s.cluster.executor_cores == 8);  // from spark.executor.cores: the scenario gives no executorCores
@@ -446,10 +484,11 @@ TEST_CASE("Loader: problems in the properties file and --conf name their origin"
   o.properties_file = kBadDir + "/bad.properties";
   Loaded l = Load(WithPlan(kScan), o);
   for (std::string& e : l.errors) e = Strip(e, kBadDir + "/");
-  CHECK(l.errors == std::vector<std::string>{
-                        "bad.properties: line 3: expected a byte size > 0 (minPartitionSize must be positive), found "
-                        "\"0\"",
-                        "bad.properties: line 4: expected \"key value\" or \"key=value\", found \"[section]\""});
+  CHECK(l.errors ==
+        std::vector<std::string>{
+            "bad.properties: line 3: expected a byte size > 0 (minPartitionSize must be positive), found "
+            "\"0\"",
+            "bad.properties: line 4: expected \"key value\" or \"key=value\", found \"[section]\""});
 
   TempDir dir;
   o.properties_file = dir.Write("p.conf",
@@ -462,11 +501,13 @@ TEST_CASE("Loader: problems in the properties file and --conf name their origin"
   const LoadResult r = LoadScenarioFile(path, o);
   std::vector<std::string> lines;
   for (const Diagnostic& d : r.errors) lines.push_back(Strip(d.ToString(), dir.path() + "/"));
-  CHECK(lines == std::vector<std::string>{
-                     "p.conf: line 3: expected a byte size > 0 (minPartitionSize must be positive), found \"0\"",
-                     "--conf spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor=2: expected a number in (0, 1), "
-                     "found \"2\"",
-                 });
+  CHECK(
+      lines ==
+      std::vector<std::string>{
+          "p.conf: line 3: expected a byte size > 0 (minPartitionSize must be positive), found \"0\"",
+          "--conf spark.sql.adaptive.rebalancePartitionsSmallPartitionFactor=2: expected a number in (0, 1), "
+          "found \"2\"",
+      });
 
   o.properties_file = dir.Write("q.conf", "spark.sql.adaptive.skewJoin.enabeld: true\n");
   o.conf = {{"spark.foo", "1"}};
@@ -474,11 +515,12 @@ TEST_CASE("Loader: problems in the properties file and --conf name their origin"
   REQUIRE(ok.scenario);
   std::vector<std::string> warnings;
   for (const std::string& w : ok.scenario->warnings) warnings.push_back(Strip(w, dir.path() + "/"));
-  CHECK(warnings == std::vector<std::string>{
-                        "q.conf: line 1: unused configuration key 'spark.sql.adaptive.skewJoin.enabeld'; did you mean "
-                        "'spark.sql.adaptive.skewJoin.enabled'?",
-                        "--conf spark.foo=1: unused configuration key 'spark.foo'",
-                    });
+  CHECK(warnings ==
+        std::vector<std::string>{
+            "q.conf: line 1: unused configuration key 'spark.sql.adaptive.skewJoin.enabeld'; did you mean "
+            "'spark.sql.adaptive.skewJoin.enabled'?",
+            "--conf spark.foo=1: unused configuration key 'spark.foo'",
+        });
 
   o.properties_file = dir.path() + "/none.conf";
   o.conf.clear();
@@ -494,7 +536,8 @@ TEST_CASE("LoadScenarioJson: an already-parsed document", "[scenario]") {
   REQUIRE(r.scenario);
   CHECK(r.scenario->plan->scan_bytes == 2048);
   CHECK(r.scenario->name == "n");
-  const LoadResult bad = LoadScenarioJson(nlohmann::json::parse(R"({"plan": {"op": "scan"}})"), "mem.json", {});
+  const LoadResult bad =
+      LoadScenarioJson(nlohmann::json::parse(R"({"plan": {"op": "scan"}})"), "mem.json", {});
   REQUIRE(bad.errors.size() == 1);
   CHECK(bad.errors[0].ToString() == "mem.json: /plan: missing field \"bytes\" of a scan node");
 }

@@ -67,10 +67,10 @@ TEST_CASE("StreamShuffleStatistics: streamed and dense paths give identical stat
     MapStatusMode mode;
   };
   const Case cases[] = {
-      {GenerateSizes::Distribution::kZipf, 0.0, 40, 2500, MapStatusMode::kSpark},      // HCMS
-      {GenerateSizes::Distribution::kZipf, 0.4, 40, 2500, MapStatusMode::kSpark},      // HCMS, noise
-      {GenerateSizes::Distribution::kHotKeys, 0.2, 30, 300, MapStatusMode::kSpark},    // Compressed
-      {GenerateSizes::Distribution::kUniform, 0.0, 25, 3000, MapStatusMode::kExact},   // exact
+      {GenerateSizes::Distribution::kZipf, 0.0, 40, 2500, MapStatusMode::kSpark},     // HCMS
+      {GenerateSizes::Distribution::kZipf, 0.4, 40, 2500, MapStatusMode::kSpark},     // HCMS, noise
+      {GenerateSizes::Distribution::kHotKeys, 0.2, 30, 300, MapStatusMode::kSpark},   // Compressed
+      {GenerateSizes::Distribution::kUniform, 0.0, 25, 3000, MapStatusMode::kExact},  // exact
   };
   MapStatusConfig config;
   config.accurate_block_threshold_bytes = 4 << 20;  // so that some blocks are huge
@@ -95,7 +95,8 @@ TEST_CASE("StreamShuffleStatistics: streamed and dense paths give identical stat
     CHECK(s.reported.NumHugeBlocks() == dense_view.NumHugeBlocks());
     bool same_blocks = true;
     for (int m = 0; m < c.maps; ++m)
-      for (int r = 0; r < c.reducers; ++r) same_blocks &= s.reported.SizeForBlock(m, r) == dense_view.SizeForBlock(m, r);
+      for (int r = 0; r < c.reducers; ++r)
+        same_blocks &= s.reported.SizeForBlock(m, r) == dense_view.SizeForBlock(m, r);
     CHECK(same_blocks);
   }
   // The HCMS case really has huge blocks and the totals are exact.

@@ -12,7 +12,8 @@ using testing::ToString;
 TEST_CASE("LocalShuffleReadSpecs: LOCALREAD-01 fewer specs than mappers", "[shuffle][localread][vectors]") {
   const auto& v = testing::Vector("LOCALREAD-01");
   const auto& in = v.at("input");
-  const auto specs = LocalShuffleReadSpecs(in.at("numMappers"), in.at("numReducers"), in.at("advisoryParallelism"));
+  const auto specs =
+      LocalShuffleReadSpecs(in.at("numMappers"), in.at("numReducers"), in.at("advisoryParallelism"));
   CHECK(ToString(specs) == ToString(testing::SpecsFromJson(v.at("expected").at("specs"))));
   CHECK(specs.size() == v.at("expected").at("numTasks").get<size_t>());
 }

@@ -1,7 +1,6 @@
 #include "models/shuffle/map_status.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 #include <random>
@@ -28,19 +27,20 @@ TEST_CASE("MapStatus: log-1.1 encoding, hand-computed values", "[shuffle][mapsta
   CHECK(CompressSize(1000000000000LL) == 255);
   CHECK(DecompressSize(CompressSize(std::numeric_limits<int64_t>::max())) == 35903328718LL);
   // The values the cases rely on.
-  CHECK(DecompressSize(CompressSize(52428800)) == 55008794);   // C01: 50 MiB
-  CHECK(DecompressSize(CompressSize(67108864)) == 73216704);   // C10: 64 MiB
-  CHECK(DecompressSize(CompressSize(524288)) == 567000);       // C10: 512 KiB
-  CHECK(DecompressSize(CompressSize(83886080)) == 88592213);   // C24: 80 MiB
-  CHECK(DecompressSize(CompressSize(15728)) == 16674);         // C24
+  CHECK(DecompressSize(CompressSize(52428800)) == 55008794);  // C01: 50 MiB
+  CHECK(DecompressSize(CompressSize(67108864)) == 73216704);  // C10: 64 MiB
+  CHECK(DecompressSize(CompressSize(524288)) == 567000);      // C10: 512 KiB
+  CHECK(DecompressSize(CompressSize(83886080)) == 88592213);  // C24: 80 MiB
+  CHECK(DecompressSize(CompressSize(15728)) == 16674);        // C24
 }
 
-TEST_CASE("MapStatus: ReportedBlockBytes scales a block, rounds, keeps empty blocks empty", "[shuffle][mapstatus]") {
+TEST_CASE("MapStatus: ReportedBlockBytes scales a block, rounds, keeps empty blocks empty",
+          "[shuffle][mapstatus]") {
   CHECK(ReportedBlockBytes(0, 2.5) == 0);
   CHECK(ReportedBlockBytes(12345, 1.0) == 12345);
   CHECK(ReportedBlockBytes(100, 2.5) == 250);
-  CHECK(ReportedBlockBytes(3, 0.5) == 2);    // 1.5 rounds half away from zero
-  CHECK(ReportedBlockBytes(1, 0.1) == 1);    // a non-empty block reports at least 1 byte
+  CHECK(ReportedBlockBytes(3, 0.5) == 2);                      // 1.5 rounds half away from zero
+  CHECK(ReportedBlockBytes(1, 0.1) == 1);                      // a non-empty block reports at least 1 byte
   CHECK(ReportedBlockBytes(INT64_MAX / 2, 4.0) == INT64_MAX);  // saturates
 }
 
@@ -182,11 +182,13 @@ SizeMatrix RandomMatrix(std::mt19937_64& rng, int maps, int reducers, double zer
   std::lognormal_distribution<double> size(10.0, 3.0);
   for (int i = 0; i < maps; ++i)
     for (int r = 0; r < reducers; ++r)
-      m.at(i, r) = u(rng) < zero_fraction ? 0 : std::min<int64_t>(static_cast<int64_t>(size(rng)) + 1, 1LL << 40);
+      m.at(i, r) =
+          u(rng) < zero_fraction ? 0 : std::min<int64_t>(static_cast<int64_t>(size(rng)) + 1, 1LL << 40);
   return m;
 }
 
-TEST_CASE("ReportedShuffleSizes: statistics equal the sum of getSizeForBlock", "[shuffle][mapstatus][invariant]") {
+TEST_CASE("ReportedShuffleSizes: statistics equal the sum of getSizeForBlock",
+          "[shuffle][mapstatus][invariant]") {
   std::mt19937_64 rng(99);
   MapStatusConfig skew_config;
   skew_config.accurate_block_skewed_factor = 3.0;
@@ -274,9 +276,11 @@ TEST_CASE("ReportedShuffleSizes: driver memory formula", "[shuffle][mapstatus]")
   const auto hcms = R::FromMatrix(m, hc, MapStatusMode::kSpark);
   REQUIRE(hcms.kind() == MapStatusKind::kHighlyCompressed);
   CHECK(hcms.NumHugeBlocks() == 10);  // map 0: every block (5 >= threshold 5)
-  const int64_t per_map = R::kStatusObjectBytes + R::kHcmsFieldBytes + R::kRoaringBaseBytes + R::kHugeMapBaseBytes;
+  const int64_t per_map =
+      R::kStatusObjectBytes + R::kHcmsFieldBytes + R::kRoaringBaseBytes + R::kHugeMapBaseBytes;
   // maps 1, 2: 10 empty blocks in one chunk; map 0: 10 huge blocks.
-  CHECK(hcms.DriverMemoryBytes() == 3 * per_map + 10 * R::kHugeMapEntryBytes + 2 * (R::kRoaringContainerBytes + 20));
+  CHECK(hcms.DriverMemoryBytes() ==
+        3 * per_map + 10 * R::kHugeMapEntryBytes + 2 * (R::kRoaringContainerBytes + 20));
 }
 
 // C01 (SPARK-36967): 10^4 maps, every map writes 50 MiB for reducer 0 and 10 KiB elsewhere.

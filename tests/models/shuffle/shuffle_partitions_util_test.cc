@@ -1,7 +1,6 @@
 #include "models/shuffle/shuffle_partitions_util.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "tests/models/shuffle/spark_vectors.h"
@@ -18,13 +17,17 @@ CoalesceResult RunCoalesceVector(const nlohmann::json& v) {
   const auto& in = v.at("input");
   StatsList stats;
   for (const auto& s : in.at("bytesByPartitionId")) {
-    if (s.is_null()) stats.emplace_back(std::nullopt);
-    else stats.emplace_back(s.get<std::vector<int64_t>>());
+    if (s.is_null())
+      stats.emplace_back(std::nullopt);
+    else
+      stats.emplace_back(s.get<std::vector<int64_t>>());
   }
   SpecsList specs;
   for (const auto& s : in.at("inputPartitionSpecs")) {
-    if (s.is_null()) specs.emplace_back(std::nullopt);
-    else specs.emplace_back(SpecsFromJson(s));
+    if (s.is_null())
+      specs.emplace_back(std::nullopt);
+    else
+      specs.emplace_back(SpecsFromJson(s));
   }
   return CoalescePartitions(stats, specs, in.at("advisoryTargetSize").get<int64_t>(),
                             in.at("minNumPartitions").get<int>(), in.at("minPartitionSize").get<int64_t>());
@@ -80,7 +83,8 @@ TEST_CASE("ShufflePartitionsUtil: C04 split vectors (SPARK-31070)", "[shuffle][s
 TEST_CASE("ShufflePartitionsUtil: C22 rebalance small-partition factor", "[shuffle][split][cases]") {
   const auto& c = testing::Case("C22");
   const auto& matrix = c.at("input").at("shuffles").at(0).at("matrix");
-  const std::vector<int64_t> sizes(matrix.at("num_maps").get<int>(), matrix.at("default_block_bytes").get<int64_t>());
+  const std::vector<int64_t> sizes(matrix.at("num_maps").get<int>(),
+                                   matrix.at("default_block_bytes").get<int64_t>());
   const int64_t target = 50LL << 20;
   for (const auto& check : c.at("checks")) {
     const double factor = check.at("variant").at("smallPartitionFactor");
@@ -112,11 +116,13 @@ TEST_CASE("ShufflePartitionsUtil: REBAL-04 split at factor 0.2 and 0.5", "[shuff
   CHECK_FALSE(CreateSkewPartitionSpecs(0, sizes, advisory, 0.5).has_value());
 }
 
-TEST_CASE("ShufflePartitionsUtil: SKEWSPEC-02 missing map output disables the split", "[shuffle][split][vectors]") {
+TEST_CASE("ShufflePartitionsUtil: SKEWSPEC-02 missing map output disables the split",
+          "[shuffle][split][vectors]") {
   const auto& v = testing::Vector("SKEWSPEC-02");
   const auto sizes = v.at("input").at("mapSizesAsSeenByAQE").get<std::vector<int64_t>>();
   REQUIRE(v.at("expected").at("specs").is_null());
-  CHECK_FALSE(CreateSkewPartitionSpecs(v.at("input").at("reducerId"), sizes, v.at("input").at("targetSize")).has_value());
+  CHECK_FALSE(CreateSkewPartitionSpecs(v.at("input").at("reducerId"), sizes, v.at("input").at("targetSize"))
+                  .has_value());
   // The same sizes with the map present do split.
   CHECK(CreateSkewPartitionSpecs(0, std::vector<int64_t>{21, 21}, 2).has_value());
 }
@@ -141,11 +147,11 @@ TEST_CASE("CoalesceShufflePartitions: TARGET-D2 target size", "[shuffle][coalesc
   const auto& v = testing::Vector("TARGET-D2");
   const auto& in = v.at("input");
   CHECK(CoalesceTargetSize(in.at("totalShuffleBytes"), in.at("defaultParallelism"),
-                           in.at("advisoryPartitionSizeInBytes"), in.at("minPartitionSize")) ==
-        v.at("expected").at("targetSize").get<int64_t>());
+                           in.at("advisoryPartitionSizeInBytes"),
+                           in.at("minPartitionSize")) == v.at("expected").at("targetSize").get<int64_t>());
   // The other branches of the formula.
-  CHECK(CoalesceTargetSize(300, 2, 100, 0) == 100);                  // advisory caps
-  CHECK(CoalesceTargetSize(270, 4, 100, 0) == 68);                   // ceil(67.5)
+  CHECK(CoalesceTargetSize(300, 2, 100, 0) == 100);  // advisory caps
+  CHECK(CoalesceTargetSize(270, 4, 100, 0) == 68);   // ceil(67.5)
   CHECK(CoalesceTargetSize(0, 2, 100, 0) == 0);
   CHECK(CoalesceTargetSize(10LL << 30, 0, 64LL << 20, 1 << 20) == 64LL << 20);  // minNum 0 -> 1
 }
@@ -170,7 +176,8 @@ TEST_CASE("ShufflePartitionsUtil: coalesceRange edge cases from the spec", "[shu
     std::vector<const std::vector<int64_t>*> ptrs;
     for (auto& s : stats) ptrs.push_back(&s);
     std::vector<std::pair<int, int>> out;
-    for (const auto& c : CoalesceRange(0, static_cast<int>(stats[0].size()), ptrs, target, min_size, allow_empty))
+    for (const auto& c :
+         CoalesceRange(0, static_cast<int>(stats[0].size()), ptrs, target, min_size, allow_empty))
       out.emplace_back(c.start_reducer_index, c.end_reducer_index);
     return out;
   };

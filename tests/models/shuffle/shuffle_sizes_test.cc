@@ -93,7 +93,8 @@ TEST_CASE("ShuffleSizes: the driver view of a streamed shuffle is FromMatrix of 
   }
 }
 
-TEST_CASE("ShuffleSizes: a reported size ratio is the driver view of the scaled matrix", "[shuffle][sizes][streaming]") {
+TEST_CASE("ShuffleSizes: a reported size ratio is the driver view of the scaled matrix",
+          "[shuffle][sizes][streaming]") {
   // Dense and streamed, CompressedMapStatus (150 reducers) and HCMS (2,100): reporting with
   // ratio 2.5 equals FromMatrix of every block scaled by ReportedBlockBytes.
   for (int reducers : {2100, 150}) {

@@ -1,8 +1,7 @@
 #include "models/shuffle/skew_join_split.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <random>
 
 #include "models/shuffle/shuffle_partitions_util.h"
@@ -187,17 +186,18 @@ struct JoinReads {
   SkewJoinSplitResult split;
 };
 
-JoinReads SplitThenCoalesce(const SizeMatrix& left_matrix, const SizeMatrix& right_matrix, const SkewJoinParams& params,
-                            int min_num_partitions, int64_t min_partition_size_bytes) {
+JoinReads SplitThenCoalesce(const SizeMatrix& left_matrix, const SizeMatrix& right_matrix,
+                            const SkewJoinParams& params, int min_num_partitions,
+                            int64_t min_partition_size_bytes) {
   const auto left = ReportedShuffleSizes::FromMatrix(left_matrix, MapStatusConfig{}, MapStatusMode::kSpark);
   const auto right = ReportedShuffleSizes::FromMatrix(right_matrix, MapStatusConfig{}, MapStatusMode::kSpark);
   JoinReads out;
   out.split = SplitSkewedJoin(JoinType::kInner, left, right, params);
   REQUIRE(out.split.specs.has_value());
-  out.coalesced = CoalescePartitions({left.BytesByPartitionId(), right.BytesByPartitionId()},
-                                     {out.split.specs->left, out.split.specs->right},
-                                     params.advisory_partition_size_bytes, min_num_partitions,
-                                     min_partition_size_bytes);
+  out.coalesced =
+      CoalescePartitions({left.BytesByPartitionId(), right.BytesByPartitionId()},
+                         {out.split.specs->left, out.split.specs->right},
+                         params.advisory_partition_size_bytes, min_num_partitions, min_partition_size_bytes);
   REQUIRE(out.coalesced.coalesced());
   REQUIRE(out.coalesced.specs_per_shuffle.size() == 2);
   REQUIRE(out.coalesced.specs_per_shuffle[0].size() == out.coalesced.specs_per_shuffle[1].size());
@@ -207,12 +207,14 @@ JoinReads SplitThenCoalesce(const SizeMatrix& left_matrix, const SizeMatrix& rig
 std::vector<int64_t> TaskBytes(const CoalesceResult& r) {
   std::vector<int64_t> out;
   for (size_t i = 0; i < r.specs_per_shuffle[0].size(); ++i) {
-    out.push_back(testing::SpecDataSize(r.specs_per_shuffle[0][i]) + testing::SpecDataSize(r.specs_per_shuffle[1][i]));
+    out.push_back(testing::SpecDataSize(r.specs_per_shuffle[0][i]) +
+                  testing::SpecDataSize(r.specs_per_shuffle[1][i]));
   }
   return out;
 }
 
-TEST_CASE("SplitSkewedJoin + coalesce: C10 empty partitions between skew splits vanish", "[shuffle][skewjoin][cases]") {
+TEST_CASE("SplitSkewedJoin + coalesce: C10 empty partitions between skew splits vanish",
+          "[shuffle][skewjoin][cases]") {
   const auto& c = testing::Case("C10");
   const auto& shuffles = c.at("input").at("shuffles");
   SkewJoinParams params;
@@ -220,8 +222,7 @@ TEST_CASE("SplitSkewedJoin + coalesce: C10 empty partitions between skew splits 
   params.skewed_partition_threshold_bytes = 100LL << 20;
   const JoinReads reads = SplitThenCoalesce(CaseMatrix(shuffles.at(0).at("matrix")),
                                             CaseMatrix(shuffles.at(1).at("matrix")), params, 1, 1LL << 20);
-  CHECK(reads.split.meta.left_splits ==
-        std::vector<SkewJoinMeta::SplitReducer>{{1, 2}, {3, 2}});
+  CHECK(reads.split.meta.left_splits == std::vector<SkewJoinMeta::SplitReducer>{{1, 2}, {3, 2}});
   const std::vector<int64_t> bytes = TaskBytes(reads.coalesced);
   CHECK(bytes.size() == c.at("checks").at(0).at("expect").get<size_t>());
   CHECK(bytes == c.at("checks").at(1).at("expect").get<std::vector<int64_t>>());
@@ -273,7 +274,8 @@ TEST_CASE("SplitSkewedJoin + coalesce: random joins keep skew sections and cover
     for (const auto& s : split.meta.left_splits) {
       std::vector<int> covered(maps, 0);
       for (const auto& spec : split.specs->left) {
-        if (const auto* p = std::get_if<PartialReducerPartitionSpec>(&spec); p && p->reducer_index == s.reducer) {
+        if (const auto* p = std::get_if<PartialReducerPartitionSpec>(&spec);
+            p && p->reducer_index == s.reducer) {
           for (int m = p->start_map_index; m < p->end_map_index; ++m) ++covered[m];
         }
       }

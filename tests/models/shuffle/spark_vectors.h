@@ -4,13 +4,12 @@
 #define AQESIM_TESTS_MODELS_SHUFFLE_SPARK_VECTORS_H_
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/shuffle/partition_spec.h"
 
@@ -51,7 +50,8 @@ inline ShufflePartitionSpec SpecFromJson(const nlohmann::json& j) {
   const std::string kind = j.at("kind");
   if (kind == "Coalesced") {
     CoalescedPartitionSpec s{j.at("start"), j.at("end"), std::nullopt};
-    if (j.contains("dataSize") && !j.at("dataSize").is_null()) s.data_size_bytes = j.at("dataSize").get<int64_t>();
+    if (j.contains("dataSize") && !j.at("dataSize").is_null())
+      s.data_size_bytes = j.at("dataSize").get<int64_t>();
     return s;
   }
   if (kind == "PartialReducer")

@@ -1,12 +1,12 @@
 #include "tools/eventlog/byte_source.h"
 
-#include <catch2/catch.hpp>
 #include <liblzf/lzf.h>
 #include <lz4.h>
 #include <snappy.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <string>
 
@@ -131,7 +131,8 @@ TEST_CASE("Codecs: every stream format decodes to the original text", "[eventlog
     CHECK_FALSE(src->truncated());
   }
   SECTION("lz4-java: two concatenated streams") {
-    auto src = MemoryByteSource(Lz4JavaStream("{\"a\":1}\n", 4) + Lz4JavaStream("{\"b\":2}\n", 64), Codec::kLz4);
+    auto src =
+        MemoryByteSource(Lz4JavaStream("{\"a\":1}\n", 4) + Lz4JavaStream("{\"b\":2}\n", 64), Codec::kLz4);
     CHECK(DrainSource(*src) == "{\"a\":1}\n{\"b\":2}\n");
   }
   SECTION("snappy-java") {
@@ -139,7 +140,8 @@ TEST_CASE("Codecs: every stream format decodes to the original text", "[eventlog
     CHECK(DrainSource(*src) == text);
   }
   SECTION("snappy-java: header repeated where streams were concatenated") {
-    auto src = MemoryByteSource(SnappyJavaStream("line1\n", 100) + SnappyJavaStream("line2\n", 100), Codec::kSnappy);
+    auto src =
+        MemoryByteSource(SnappyJavaStream("line1\n", 100) + SnappyJavaStream("line2\n", 100), Codec::kSnappy);
     CHECK(DrainSource(*src) == "line1\nline2\n");
   }
   SECTION("lzf chunks") {
@@ -194,7 +196,8 @@ TEST_CASE("Codecs: corrupt data is an error, a cut stream is reported as truncat
     std::string z = Lz4JavaStream(text, 1 << 16);
     z[17] = static_cast<char>(z[17] ^ 0x01);  // checksum field of the first block
     auto src = MemoryByteSource(z, Codec::kLz4, "bad.lz4");
-    CHECK_THROWS_WITH(DrainSource(*src), Catch::Contains("bad.lz4: corrupt lz4 data") && Catch::Contains("checksum"));
+    CHECK_THROWS_WITH(DrainSource(*src),
+                      Catch::Contains("bad.lz4: corrupt lz4 data") && Catch::Contains("checksum"));
   }
   SECTION("lz4-java bad magic") {
     std::string z = Lz4JavaStream(text, 1 << 16);

@@ -4,7 +4,6 @@
 #include "tools/eventlog/coalesced_read_sizes.h"
 
 #include <catch2/catch.hpp>
-
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -32,11 +31,14 @@ TEST_CASE("EstimateGroupStarts: lengths in proportion to the driver sizes", "[ev
   const std::vector<int> starts = EstimateGroupStarts(exec2, 200);
   REQUIRE(starts.size() == 21);
   std::vector<int> lengths;
-  for (size_t g = 0; g < starts.size(); ++g) lengths.push_back((g + 1 < starts.size() ? starts[g + 1] : 200) - starts[g]);
-  CHECK(lengths == std::vector<int>{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 9, 9, 10, 10, 10, 10, 3});
+  for (size_t g = 0; g < starts.size(); ++g)
+    lengths.push_back((g + 1 < starts.size() ? starts[g + 1] : 200) - starts[g]);
+  CHECK(lengths ==
+        std::vector<int>{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 9, 10, 10, 10, 9, 9, 10, 10, 10, 10, 3});
 }
 
-TEST_CASE("EstimateGroupStarts: every spec covers a reducer; ties to the lower index", "[eventlog][coalesced]") {
+TEST_CASE("EstimateGroupStarts: every spec covers a reducer; ties to the lower index",
+          "[eventlog][coalesced]") {
   // Exact lengths 0, 2, 2: the empty spec takes one reducer from the first longest.
   CHECK(EstimateGroupStarts({0, 50, 50}, 4) == std::vector<int>{0, 1, 2});
   // All zero: equal shares 2.5 each, the odd reducer to the first.
@@ -97,8 +99,10 @@ TEST_CASE("ReconstructCoalescedBlocks: margins stay exact", "[eventlog][coalesce
   CHECK(enc[2] <= 5600000);
 }
 
-TEST_CASE("EstimateReportedSizeRatio: 1 when the bytes read explain the driver sizes, else the largest ratio that fits",
-          "[eventlog][coalesced]") {
+TEST_CASE(
+    "EstimateReportedSizeRatio: 1 when the bytes read explain the driver sizes, else the largest ratio that "
+    "fits",
+    "[eventlog][coalesced]") {
   // The 300 / 200 B blocks of the first case: Spark's MapStatus of them totals 2044 (within
   // [2000, 2200]): ratio 1.
   const std::vector<int64_t> maps = {1000, 1000};
@@ -113,7 +117,8 @@ TEST_CASE("EstimateReportedSizeRatio: 1 when the bytes read explain the driver s
   CHECK(b == Blocks{{300, 300, 200, 200}, {300, 300, 200, 200}});
   CHECK(EncodedGroupBytes(b, {0, 2}, r) == std::vector<int64_t>{2608, 1620});
   // A corrupt log's driver sizes near 2^63 (their sum beyond it): no wrap, the largest ratio.
-  const double huge = EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {INT64_MAX / 2, INT64_MAX / 2 + 5});
+  const double huge =
+      EstimateReportedSizeRatio(maps, {0, 2}, 4, {1200, 800}, {INT64_MAX / 2, INT64_MAX / 2 + 5});
   CHECK(huge >= 9.999e5);
   CHECK(huge <= 1e6);
   // Below the bytes read (impossible for Spark's encoding, which never rounds down): < 1.
@@ -122,8 +127,9 @@ TEST_CASE("EstimateReportedSizeRatio: 1 when the bytes read explain the driver s
   CHECK(low > 1500.0 / 2000 / 1.1);
 }
 
-TEST_CASE("ReconstructCoalescedBlocks: with a reported size ratio, margins stay exact and groups approach Spark's",
-          "[eventlog][coalesced]") {
+TEST_CASE(
+    "ReconstructCoalescedBlocks: with a reported size ratio, margins stay exact and groups approach Spark's",
+    "[eventlog][coalesced]") {
   // join_agg-like: 3 maps, 60 reducers in 3 groups; the driver saw 2.6 x 1.05 the bytes read.
   const std::vector<int64_t> maps = {2230000, 2229000, 2230106};
   const std::vector<int> starts = {0, 22, 41};
@@ -150,10 +156,14 @@ TEST_CASE("ReconstructCoalescedBlocks: with a reported size ratio, margins stay 
 }
 
 TEST_CASE("ReconstructCoalescedBlocks: inconsistent input is an error", "[eventlog][coalesced]") {
-  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {50, 40}, {}), std::invalid_argument);  // 90 != 100
-  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {100}, {}), std::invalid_argument);     // 2 starts, 1 size
-  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {1, 2}, 4, {50, 50}, {}), std::invalid_argument);  // not from 0
-  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 4}, 4, {50, 50}, {}), std::invalid_argument);  // start == R
+  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {50, 40}, {}),
+                  std::invalid_argument);  // 90 != 100
+  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 2}, 4, {100}, {}),
+                  std::invalid_argument);  // 2 starts, 1 size
+  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {1, 2}, 4, {50, 50}, {}),
+                  std::invalid_argument);  // not from 0
+  CHECK_THROWS_AS(ReconstructCoalescedBlocks({100}, {0, 4}, 4, {50, 50}, {}),
+                  std::invalid_argument);  // start == R
 }
 
 }  // namespace

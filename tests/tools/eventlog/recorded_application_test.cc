@@ -1,9 +1,9 @@
 #include "tools/eventlog/recorded_application.h"
 
-#include <catch2/catch.hpp>
 #include <zstd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,7 +17,8 @@ namespace {
 using testing::Fixture;
 
 bool AnyContains(const std::vector<std::string>& lines, const std::string& needle) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(needle) != std::string::npos; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(needle) != std::string::npos; });
 }
 
 TEST_CASE("ReadEventLog: aqeshuffle (Spark 3.2.1, local[*])", "[eventlog]") {
@@ -157,7 +158,8 @@ TEST_CASE("ReadEventLog: unreadable input is an EventLogError", "[eventlog]") {
   testing::TempDir dir;
   CHECK_THROWS_WITH(ReadEventLog(dir.File("missing.zstd"), nullptr), Catch::Contains("no such file"));
   testing::WriteBytes(dir.File("empty.json"), "\n\n");
-  CHECK_THROWS_WITH(ReadEventLog(dir.File("empty.json"), nullptr), Catch::Contains("no Spark listener events"));
+  CHECK_THROWS_WITH(ReadEventLog(dir.File("empty.json"), nullptr),
+                    Catch::Contains("no Spark listener events"));
   std::string bad = testing::ReadBytes(Fixture("aqeshuffle_eventlog.zstd"));
   for (size_t i = 100; i < 200; ++i) bad[i] = static_cast<char>(bad[i] ^ 0x33);
   testing::WriteBytes(dir.File("bad.zstd"), bad);

@@ -1,6 +1,5 @@
 // The importer's output must load with the scenario loader (models/scenario).
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "models/scenario/scenario.h"

@@ -1,8 +1,7 @@
 #include "tools/eventlog/scenario_import.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -22,7 +21,9 @@ int64_t SumOf(const json& arr) {
   return s;
 }
 
-bool Has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool Has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 TEST_CASE("ImportScenario: aqeshuffle SQL execution", "[eventlog][import]") {
   const RecordedApplication app = ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
@@ -99,7 +100,8 @@ TEST_CASE("ImportScenario: aqeshuffle SQL execution", "[eventlog][import]") {
   for (const auto& p : est) CHECK(doc.contains(json::json_pointer(p)));
 }
 
-TEST_CASE("ImportScenario: Spark 1.6 RDD job -> scan, exchange with exact marginals, aggregate", "[eventlog][import]") {
+TEST_CASE("ImportScenario: Spark 1.6 RDD job -> scan, exchange with exact marginals, aggregate",
+          "[eventlog][import]") {
   const RecordedApplication app = ReadEventLog(Fixture("application_1472176676028_407508_1.gz"), nullptr);
   const ImportedScenario imp = ImportScenario(app, {}, nullptr);
   CHECK(imp.selection == "job 0");
@@ -152,7 +154,8 @@ namespace {
 
 // Values read from the logs by hand (`zstd -dc LOG | grep -E 'ExecutorAdded|ExecutorRemoved|
 // SQLExecutionStart|TaskEnd'`): timestamps in ms, relative to the execution's start.
-TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution", "[eventlog][import][timeline]") {
+TEST_CASE("ImportScenario: executor timeline of a dynamic-allocation execution",
+          "[eventlog][import][timeline]") {
   const RecordedApplication app = ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
   auto import = [&](int64_t execution) {
     ImportOptions o;

@@ -1,7 +1,6 @@
 #include "tools/report/recommend.h"
 
 #include <algorithm>
-
 #include <catch2/catch.hpp>
 
 namespace aqesim::report {
@@ -65,9 +64,11 @@ TEST_CASE("Recommend: skew points at the skew settings, never at more partitions
   Recommendation r = Recommend(f);
   // The skew join is on by default: nothing to set for it (a line is for a change), a note to keep it.
   CHECK_FALSE(r.Sets("spark.sql.adaptive.skewJoin.enabled"));
-  CHECK(std::find(r.notes.begin(), r.notes.end(),
-                  "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split 1 skewed "
-                  "partition(s) in the AQE run.") != r.notes.end());
+  CHECK(
+      std::find(
+          r.notes.begin(), r.notes.end(),
+          "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split 1 skewed "
+          "partition(s) in the AQE run.") != r.notes.end());
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
   CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.initialPartitionNum"));
   CHECK(r.diagnosis.rfind("Skew: e1", 0) == 0);
@@ -107,16 +108,18 @@ TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that 
   CHECK(r.lines.empty());
   CHECK(r.warnings.size() == 1);
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0] == "Simulated with spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes 80m: 32.56 s against "
-                      "32.46 s now, less than a 2% gain, so nothing is recommended.");
+  CHECK(r.notes[0] ==
+        "Simulated with spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes 80m: 32.56 s against "
+        "32.46 s now, less than a 2% gain, so nothing is recommended.");
 
   Recommendation kept;
   kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
   CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 97.9; });
   CHECK(kept.lines.size() == 1);
   REQUIRE(kept.notes.size() == 1);
-  CHECK(kept.notes[0] == "Checked by simulation: with spark.sql.shuffle.partitions 1200 the makespan goes from "
-                         "100.00 s to 97.90 s.");
+  CHECK(kept.notes[0] ==
+        "Checked by simulation: with spark.sql.shuffle.partitions 1200 the makespan goes from "
+        "100.00 s to 97.90 s.");
   // Exactly 2%: not enough.
   CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 98.0; });
   CHECK(kept.lines.empty());
@@ -180,7 +183,9 @@ TEST_CASE("Recommend: skew the driver cannot see above 2000 partitions → accur
   const Recommendation r = Recommend(f);
   CHECK(HasLine(r, "spark.shuffle.accurateBlockSkewedFactor", "5.0"));
   REQUIRE(r.warnings.size() == 1);
-  CHECK(r.warnings[0].rfind("e7 has 3000 partitions, more than spark.shuffle.minNumPartitionsToHighlyCompress (2000)", 0) == 0);
+  CHECK(r.warnings[0].rfind(
+            "e7 has 3000 partitions, more than spark.shuffle.minNumPartitionsToHighlyCompress (2000)", 0) ==
+        0);
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
 }
 
@@ -190,7 +195,8 @@ TEST_CASE("Recommend: broadcasts near executor memory are flagged", "[report][re
   f.broadcasts = {{"j1", 3 * kGiB}, {"j2", 10 * kMiB}};
   const Recommendation r = Recommend(f);
   REQUIRE(r.warnings.size() == 2);
-  CHECK(r.warnings[0].rfind("The broadcast build side of j1 is 3.0 GiB, 38% of executor memory (8.0 GiB)", 0) == 0);
+  CHECK(r.warnings[0].rfind("The broadcast build side of j1 is 3.0 GiB, 38% of executor memory (8.0 GiB)",
+                            0) == 0);
   CHECK(r.warnings[1].rfind("spark.sql.autoBroadcastJoinThreshold (4.0 GiB)", 0) == 0);
 }
 
@@ -201,7 +207,8 @@ TEST_CASE("Recommend: AQE is turned on when it beats the static plan", "[report]
   f.makespan_seconds_aqe_on = 37.7;
   const Recommendation r = Recommend(f);
   CHECK(HasLine(r, "spark.sql.adaptive.enabled", "true"));
-  CHECK(r.SparkDefaults() == "# AQE cuts the makespan from 117.3 s to 37.7 s\nspark.sql.adaptive.enabled true\n");
+  CHECK(r.SparkDefaults() ==
+        "# AQE cuts the makespan from 117.3 s to 37.7 s\nspark.sql.adaptive.enabled true\n");
   f.makespan_seconds_aqe_on = 116.0;  // less than 2% better: not worth it
   CHECK_FALSE(Recommend(f).Sets("spark.sql.adaptive.enabled"));
 }
@@ -214,30 +221,40 @@ TEST_CASE("Recommend: uneven stages are never 'nothing to change'", "[report][re
   f.worst_stage_skew_ratio = 11.39;
   f.spill_bytes = 746 * kMiB;
   CHECK(Recommend(f).diagnosis ==
-        "Slow tasks: AQE off, stage 2 (result)'s slowest task takes 11.4× its median (critical), and the run spills "
-        "746.0 MiB; this input has no partition sizes to say why: report on the scenario, or on a run with AQE on.");
+        "Slow tasks: AQE off, stage 2 (result)'s slowest task takes 11.4× its median (critical), and the run "
+        "spills "
+        "746.0 MiB; this input has no partition sizes to say why: report on the scenario, or on a run with "
+        "AQE on.");
   // Shuffles known and none skewed: the unevenness is upstream of them (a skewed scan).
   f.spill_bytes = 0;
   f.worst_stage = "AQE off, stage 2 (e1 map)";
   f.shuffles.push_back(Shuffle(16, 16 * kMiB, kMiB, kMiB));
-  CHECK(Recommend(f).diagnosis.rfind("Uneven tasks no shuffle explains: AQE off, stage 2 (e1 map)'s slowest task takes "
-                                     "11.4× its median (critical); its input is uneven before any shuffle",
-                                     0) == 0);
+  CHECK(Recommend(f).diagnosis.rfind(
+            "Uneven tasks no shuffle explains: AQE off, stage 2 (e1 map)'s slowest task takes "
+            "11.4× its median (critical); its input is uneven before any shuffle",
+            0) == 0);
 }
 
 nlohmann::json SweepRowJson(int point, const std::string& partitions, double seconds, double skew) {
-  return {{"point", point}, {"values", {{"spark.sql.shuffle.partitions", partitions}}},
-          {"makespanSecondsAqeOn", seconds}, {"makespanSecondsAqeOff", seconds * 2}, {"maxTaskSkewRatio", skew},
-          {"failures", 0}, {"error", nullptr}};
+  return {{"point", point},
+          {"values", {{"spark.sql.shuffle.partitions", partitions}}},
+          {"makespanSecondsAqeOn", seconds},
+          {"makespanSecondsAqeOff", seconds * 2},
+          {"maxTaskSkewRatio", skew},
+          {"failures", 0},
+          {"error", nullptr}};
 }
 
 TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended even when faster",
           "[report][recommend]") {
   nlohmann::json doc = {
-      {"sweep", {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200", "400"}}}}},
-                 {"baseline", {{"spark.sql.shuffle.partitions", "200"}}},
-                 {"cluster", {{"executorMemoryBytes", 8 * kGiB}}}}},
-      {"rows", {SweepRowJson(0, "100", 30.0, 9.0), SweepRowJson(1, "200", 25.0, 8.0), SweepRowJson(2, "400", 20.0, 6.0)}}};
+      {"sweep",
+       {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200", "400"}}}}},
+        {"baseline", {{"spark.sql.shuffle.partitions", "200"}}},
+        {"cluster", {{"executorMemoryBytes", 8 * kGiB}}}}},
+      {"rows",
+       {SweepRowJson(0, "100", 30.0, 9.0), SweepRowJson(1, "200", 25.0, 8.0),
+        SweepRowJson(2, "400", 20.0, 6.0)}}};
   SweepBest best;
   Recommendation r = RecommendFromSweep(doc, &best);
   REQUIRE(best.point);
@@ -246,7 +263,8 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
   CHECK(r.lines.empty());  // the skew join is Spark's default: a note says to keep it
   CHECK(r.notes.size() >= 2);
-  CHECK(r.diagnosis == "Skew limits the static plan; the scenario's own values are (within 2%) the fastest of the sweep.");
+  CHECK(r.diagnosis ==
+        "Skew limits the static plan; the scenario's own values are (within 2%) the fastest of the sweep.");
   // Skew splits at most points count as skew too.
   for (auto& row : doc["rows"]) {
     row["maxTaskSkewRatio"] = 1.2;
@@ -267,10 +285,10 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
 }
 
 TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing", "[report][recommend]") {
-  nlohmann::json doc = {
-      {"sweep", {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200"}}}}},
-                 {"baseline", {{"spark.sql.shuffle.partitions", "100"}}}}},
-      {"rows", {SweepRowJson(0, "100", 25.0, 1.1), SweepRowJson(1, "200", 24.6, 1.1)}}};
+  nlohmann::json doc = {{"sweep",
+                         {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200"}}}}},
+                          {"baseline", {{"spark.sql.shuffle.partitions", "100"}}}}},
+                        {"rows", {SweepRowJson(0, "100", 25.0, 1.1), SweepRowJson(1, "200", 24.6, 1.1)}}};
   SweepBest best;
   const Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 0);
@@ -284,13 +302,18 @@ TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing
 }
 
 TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[report][recommend]") {
-  nlohmann::json row0 = {{"point", 0}, {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m"}}},
-                         {"makespanSecondsAqeOn", 22.85}, {"failures", 0}};
-  nlohmann::json row1 = {{"point", 1}, {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"}}},
-                         {"makespanSecondsAqeOn", 22.85}, {"failures", 0}};
+  nlohmann::json row0 = {{"point", 0},
+                         {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m"}}},
+                         {"makespanSecondsAqeOn", 22.85},
+                         {"failures", 0}};
+  nlohmann::json row1 = {{"point", 1},
+                         {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"}}},
+                         {"makespanSecondsAqeOn", 22.85},
+                         {"failures", 0}};
   nlohmann::json doc = {
-      {"sweep", {{"grid", {{{"key", "spark.sql.adaptive.advisoryPartitionSizeInBytes"}, {"values", {"16m", "64m"}}}}},
-                 {"baseline", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", nullptr}}}}},
+      {"sweep",
+       {{"grid", {{{"key", "spark.sql.adaptive.advisoryPartitionSizeInBytes"}, {"values", {"16m", "64m"}}}}},
+        {"baseline", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", nullptr}}}}},
       {"rows", {row0, row1}}};
   SweepBest best;
   const Recommendation r = RecommendFromSweep(doc, &best);
@@ -301,29 +324,41 @@ TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[re
   REQUIRE(r.notes.size() >= 1);
   bool tie_note = false;
   for (const std::string& n : r.notes)
-    tie_note |= n == "No point is faster than the scenario's own values (point 0 ties at 22.85 s): no change "
-                     "recommended for the swept keys.";
+    tie_note |= n ==
+                "No point is faster than the scenario's own values (point 0 ties at 22.85 s): no change "
+                "recommended for the swept keys.";
   CHECK(tie_note);
 }
 
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
-  nlohmann::json doc = {
-      {"sweep", {{"grid", {{{"key", "cluster.executors"}, {"values", {"10", "20"}}}}},
-                 {"baseline", {{"cluster.executors", "10"}}}}},
-      {"rows", {{{"point", 0}, {"values", {{"cluster.executors", "10"}}}, {"makespanSecondsAqeOn", 50.0}, {"failures", 0}},
-                {{"point", 1}, {"values", {{"cluster.executors", "20"}}}, {"makespanSecondsAqeOn", 30.0}, {"failures", 0}}}}};
+  nlohmann::json doc = {{"sweep",
+                         {{"grid", {{{"key", "cluster.executors"}, {"values", {"10", "20"}}}}},
+                          {"baseline", {{"cluster.executors", "10"}}}}},
+                        {"rows",
+                         {{{"point", 0},
+                           {"values", {{"cluster.executors", "10"}}},
+                           {"makespanSecondsAqeOn", 50.0},
+                           {"failures", 0}},
+                          {{"point", 1},
+                           {"values", {{"cluster.executors", "20"}}},
+                           {"makespanSecondsAqeOn", 30.0},
+                           {"failures", 0}}}}};
   SweepBest best;
   Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(HasLine(r, "spark.executor.instances", "20"));
   // A bigger cluster is barely faster: the cheaper point within 10% is named.
   doc["sweep"]["grid"][0]["values"].push_back("40");
-  doc["rows"].push_back({{"point", 2}, {"values", {{"cluster.executors", "40"}}}, {"makespanSecondsAqeOn", 28.0}, {"failures", 0}});
+  doc["rows"].push_back({{"point", 2},
+                         {"values", {{"cluster.executors", "40"}}},
+                         {"makespanSecondsAqeOn", 28.0},
+                         {"failures", 0}});
   r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 2);
   CHECK(HasLine(r, "spark.executor.instances", "40"));
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0] == "Cheaper within 10% of the fastest: point 1 (cluster.executors = 20), 30.00 s for 0.17 core-hours "
-                      "instead of 0.31.");
+  CHECK(r.notes[0] ==
+        "Cheaper within 10% of the fastest: point 1 (cluster.executors = 20), 30.00 s for 0.17 core-hours "
+        "instead of 0.31.");
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "tools/sweep/journal.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>

@@ -27,7 +27,8 @@ TEST_CASE("MetricsFromRuns: counts decisions by rule", "[sweep][row]") {
   on.makespan_seconds = 22.855;
   on.stages = {Stage(100, 3.39, 4.61, 0), Stage(110, 3.2, 3.6, 1024)};
   on.decisions = {
-      D("CoalesceShufflePartitions", {{"exchanges", {"e1"}}, {"partitionsBefore", 200}, {"partitionsAfter", 40}}),
+      D("CoalesceShufflePartitions",
+        {{"exchanges", {"e1"}}, {"partitionsBefore", 200}, {"partitionsAfter", 40}}),
       D("CoalesceShufflePartitions", {{"exchanges", "e2"}, {"applied", false}}),  // not applied: not counted
       D("OptimizeSkewedJoin", {{"join", "j1"}, {"numSkewedLeft", 8}, {"numSkewedRight", 1}}),
       D("OptimizeSkewInRebalancePartitions", {{"exchange", "e3"}, {"skewedPartitions", 2}}),
@@ -68,8 +69,10 @@ TEST_CASE("Rows render with fixed float formatting and RFC 4180 quoting", "[swee
   const std::string json = RowToJsonLine(row, keys);
   CHECK(json ==
         "{\"point\":7,\"values\":{\"k1\":\"64m\",\"k2\":\"a,b\"},\"makespanSecondsAqeOn\":1.500000,"
-        "\"makespanSecondsAqeOff\":2.000000,\"stages\":0,\"tasks\":12,\"spillBytes\":0,\"longestTaskSeconds\":0.000000,"
-        "\"coalescings\":0,\"skewSplits\":0,\"broadcastConversions\":0,\"maxTaskSkewRatio\":1.2346,\"failures\":0,"
+        "\"makespanSecondsAqeOff\":2.000000,\"stages\":0,\"tasks\":12,\"spillBytes\":0,"
+        "\"longestTaskSeconds\":0.000000,"
+        "\"coalescings\":0,\"skewSplits\":0,\"broadcastConversions\":0,\"maxTaskSkewRatio\":1.2346,"
+        "\"failures\":0,"
         "\"error\":null}");
   // Reading a row back renders the same bytes (journal and merge rely on it).
   std::string error;

@@ -1,9 +1,8 @@
 #include "tools/sweep/sweep_runner.h"
 
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

@@ -4,7 +4,6 @@
 #include "tools/validate/calibration.h"
 
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "tests/tools/eventlog/test_util.h"
@@ -51,7 +50,8 @@ TEST_CASE("Calibrate: customshuffle meets the targets on itself", "[validate][ca
   CheckCalibrationMeetsTargets("customshuffle_eventlog.zstd");
 }
 
-TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqeshuffle", "[validate][calibrate]") {
+TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqeshuffle",
+          "[validate][calibrate]") {
   // By hand (`zstd -dc LOG | grep -E 'StageSubmitted|StageCompleted|TaskEnd'`): stages 0, 1, 4,
   // 8 launch their first task 0.172, 0.049, 0.012, 0.007 s after submission (median 0.0305);
   // stage 4 is submitted 0.196 s after stage 1 completes, stage 8 0.062 s after stage 4
@@ -61,7 +61,8 @@ TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqe
   // 0.182 s; no later task, so the first-wave warm-up is left to the fit. Duration − run −
   // deserialization over the 26 tasks: median 17 ms (no later task adds a deserialization):
   // taskLaunchSeconds 0.017.
-  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
+  const eventlog::RecordedApplication app =
+      eventlog::ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
   const MeasuredTimes m = MeasureTimes({&app});
   CHECK(m.overhead_samples == 4);
   REQUIRE(m.stage_overhead_seconds);
@@ -96,7 +97,8 @@ TEST_CASE("Calibrate: join_agg meets the targets on itself", "[validate][calibra
   // 26 later tasks' deserialization median 3 ms: taskLaunchSeconds 0.033 (the NNLS fit had
   // put 0.0005 s, leaving j1's 30 short tasks on executor 2 — 10 waves — far too quick).
   // With e1's reportedSizeRatio the coalescing is Spark's 16 (replay_test.cc).
-  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  const eventlog::RecordedApplication app =
+      eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
   const MeasuredTimes m = MeasureTimes({&app});
   CHECK(m.launch_samples == 107);
   REQUIRE(m.task_launch_seconds);
@@ -158,7 +160,7 @@ TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search a
   for (const StageComparison& s : v.stages) {
     if (s.selection == "SQL execution 0" && s.stage_id && *s.stage_id == 0) {
       REQUIRE(s.simulated_seconds);
-      CHECK(*s.simulated_seconds > 10.572);  // not before executor 4 registered
+      CHECK(*s.simulated_seconds > 10.572);        // not before executor 4 registered
       CHECK(std::abs(*s.relative_error) <= 0.20);  // +3.7% with the bounded cold-code model
     }
   }
@@ -175,7 +177,8 @@ TEST_CASE("Replay: a stage queued behind a full cluster runs where slots free up
   // run on executor 2 (TaskSchedulerImpl offers whatever is free; spark.locality.wait does
   // not matter: the tasks have no preference). With the fresh-JVM term the simulation does
   // the same; without it every executor frees at once and j1's build spreads.
-  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  const eventlog::RecordedApplication app =
+      eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
   std::vector<std::string> w;
   const Validation v0 = ValidateApplication(app, {}, &w);
   REQUIRE(v0.selections.size() == 1);

@@ -27,7 +27,8 @@ TEST_CASE("Cost files: read and check (a scenario's costFile is the loader's)", 
     // The scenario loader's messages, in document order.
     REQUIRE(errors.size() == 2);
     CHECK(errors[0] == dir.File("c.json") +
-                           ": /tasklaunchseconds: unknown field \"tasklaunchseconds\" of cost; did you mean \"taskLaunchSeconds\"?");
+                           ": /tasklaunchseconds: unknown field \"tasklaunchseconds\" of cost; did you mean "
+                           "\"taskLaunchSeconds\"?");
     CHECK(errors[1] == dir.File("c.json") + ": /sortSecondsPerByte: expected a number >= 0 (s/B), found -1");
   }
   SECTION("a missing cost file") {

@@ -4,7 +4,6 @@
 #include "tools/validate/replay.h"
 
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <variant>
 
@@ -32,7 +31,8 @@ void CheckSmallSmjLog(const std::string& fixture, const std::map<int, double>& r
   CHECK(v.basis == "sqlExecutions");
   // Matching: e2/e3 are the join's sides (stages 0, 1), e1 the single-partition exchange the
   // join stage (4) writes, the result stage 8 reads it.
-  const std::map<int, std::string> expected_sim = {{0, "e2 map"}, {1, "e3 map"}, {4, "e1 map"}, {8, "result"}};
+  const std::map<int, std::string> expected_sim = {
+      {0, "e2 map"}, {1, "e3 map"}, {4, "e1 map"}, {8, "result"}};
   for (const auto& [id, seconds] : recorded_seconds) {
     const StageComparison* s = StageById(v, "SQL execution 0", id);
     REQUIRE(s != nullptr);
@@ -87,8 +87,10 @@ TEST_CASE("ValidateApplication: dynamic allocation, every coalescing", "[validat
       eventlog::ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
   const Validation v = ValidateApplication(app, {}, nullptr);
   REQUIRE(v.selections.size() == 5);
-  const std::map<std::string, int64_t> recorded = {{"SQL execution 0", 13}, {"SQL execution 1", 17},
-                                                   {"SQL execution 2", 21}, {"SQL execution 3", 22},
+  const std::map<std::string, int64_t> recorded = {{"SQL execution 0", 13},
+                                                   {"SQL execution 1", 17},
+                                                   {"SQL execution 2", 21},
+                                                   {"SQL execution 3", 22},
                                                    {"SQL execution 4", 25}};
   int reads = 0;
   for (const auto& d : v.decisions) {
@@ -132,8 +134,9 @@ TEST_CASE("ValidateApplication: dynamic allocation, every coalescing", "[validat
   CHECK(sides == 2);
 }
 
-TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), a build whose MapStatus reported 2.6x the bytes written",
-          "[validate][replay][decisions]") {
+TEST_CASE(
+    "ValidateApplication: join_agg (EMR 3.3.0), a build whose MapStatus reported 2.6x the bytes written",
+    "[validate][replay][decisions]") {
   // Spark coalesced exchange e1 1000 -> 16 (DriverAccumUpdates 247); its partition data sizes
   // (accumulator 248) total 17610372 bytes — 29.4 per record: the 28-byte serialized rows,
   // encoded — while its map tasks wrote, and its reduce tasks read, 6689106 bytes. Spark's own
@@ -142,7 +145,8 @@ TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), a build whose MapStatus re
   // 17610372 / 6689106 = 2.633 by the encoding's mean rounding, ~1.05) and the simulated
   // driver, seeing the blocks x that ratio, packs 16 partitions of >= 1 MiB (minPartitionSize;
   // 30 cores) as Spark did.
-  const eventlog::RecordedApplication app = eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  const eventlog::RecordedApplication app =
+      eventlog::ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
   std::vector<std::string> warnings;
   const Validation v = ValidateApplication(app, {}, &warnings);
   REQUIRE(v.selections.size() == 1);
@@ -172,13 +176,16 @@ TEST_CASE("ValidateApplication: join_agg (EMR 3.3.0), a build whose MapStatus re
   CHECK(ratio > 17610372.0 / 6689106 / 1.1);
   CHECK(ratio < 17610372.0 / 6689106);
   const std::vector<std::string>& estimated = sel.imported.estimated;
-  CHECK(std::find(estimated.begin(), estimated.end(), "/plan/left/child/reportedSizeRatio") != estimated.end());
+  CHECK(std::find(estimated.begin(), estimated.end(), "/plan/left/child/reportedSizeRatio") !=
+        estimated.end());
   bool explained = false;
-  for (const auto& w : warnings) explained |= w.find("17610372") != std::string::npos && w.find("6689106") != std::string::npos;
+  for (const auto& w : warnings)
+    explained |= w.find("17610372") != std::string::npos && w.find("6689106") != std::string::npos;
   CHECK(explained);
   // Each simulated spec's driver size within 1% of Spark's (accumulator 248, spec order).
-  const std::vector<int64_t> spark_sizes = {1058916, 1061514, 1065234, 1062084, 1049958, 1061232, 1061622, 1050348,
-                                            1054374, 1050894, 1058394, 1063650, 1052280, 1054830, 1053390, 1751652};
+  const std::vector<int64_t> spark_sizes = {1058916, 1061514, 1065234, 1062084, 1049958, 1061232,
+                                            1061622, 1050348, 1054374, 1050894, 1058394, 1063650,
+                                            1052280, 1054830, 1053390, 1751652};
   int sides = 0;
   for (const ReadExplain& r : sel.run.reads) {
     if (r.exchange != "e1") continue;
