@@ -25,8 +25,21 @@ std::string SourcePath(const std::string& relative) {
   return std::string(AQESIM_SOURCE_DIR) + "/" + relative;
 }
 
-CommandResult RunAqesim(const std::vector<std::string>& args) {
+CommandResult RunAqesim(const std::vector<std::string>& args,
+                        const std::map<std::string, std::optional<std::string>>& env) {
   CommandResult result;
+  // The child's environment: this process's, changed by `env` (built before fork).
+  std::vector<std::string> env_storage;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (env.count(entry.substr(0, entry.find('='))) == 0) env_storage.push_back(entry);
+  }
+  for (const auto& [name, value] : env) {
+    if (value) env_storage.push_back(name + "=" + *value);
+  }
+  std::vector<char*> envp;
+  for (std::string& e : env_storage) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int out_pipe[2], err_pipe[2];
   if (pipe(out_pipe) != 0) return result;
   if (pipe(err_pipe) != 0) {
@@ -51,7 +64,7 @@ CommandResult RunAqesim(const std::vector<std::string>& args) {
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    execv(binary.c_str(), argv.data());
+    execve(binary.c_str(), argv.data(), envp.data());
     _exit(127);
   }
   close(out_pipe[1]);

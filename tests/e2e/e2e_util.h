@@ -4,7 +4,9 @@
 #define AQESIM_TESTS_E2E_E2E_UTIL_H_
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +25,10 @@ std::string BinaryPath();
 /// e.g. SourcePath("scenarios/cases/c10_empty_between_skewed.json").
 std::string SourcePath(const std::string& relative);
 
-/// Runs `aqesim ARGS...` (no shell: arguments are passed verbatim) and waits for it.
-CommandResult RunAqesim(const std::vector<std::string>& args);
+/// Runs `aqesim ARGS...` (no shell: arguments are passed verbatim) and waits for it. `env`
+/// changes the child's environment: a name with a value is set, a name with nullopt unset.
+CommandResult RunAqesim(const std::vector<std::string>& args,
+                        const std::map<std::string, std::optional<std::string>>& env = {});
 
 /// `aqesim explain SCENARIO --conf K=V ...`; the parsed stdout. Throws std::runtime_error
 /// (with the exit code and stderr in the message) if the command fails or prints no JSON.

@@ -214,8 +214,9 @@ TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   Run ext = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shuffle.partitions=1", "-o", dir / "out.txt"},
                    dir.path);
   CHECK(ext.exit_code == 2);
-  CHECK(ext.err ==
-        "aqesim: error: -o " + (dir / "out.txt") + ": expected a file name ending in .csv or .json\n");
+  CHECK(ext.err == "aqesim: error: -o " + (dir / "out.txt") +
+                       ": expected a file name ending in .csv or .json, or a folder (ending in /) for the "
+                       "shards' files\n");
 }
 
 }  // namespace

@@ -1,52 +1,104 @@
 // aqesim merge SHARD... -o OUT
+// aqesim merge FOLDER [--wait SECONDS] -o OUT
 // Joins the outputs of `aqesim sweep --shard K/N` runs (all CSV or all JSON, as OUT's
-// extension says) into exactly the bytes the unsharded sweep writes.
+// extension says) into exactly the bytes the unsharded sweep writes. Given a folder (the
+// `-o FOLDER/` of sharded sweeps), it takes the folder's shard-K-of-N files of OUT's format
+// and reports, by index, shards missing or there twice (tools/sweep/shard_folder.h); with
+// --wait it polls the folder for missing shards for up to SECONDS (for schedulers, such as a
+// Kubernetes Job, that cannot make the merge wait for the array).
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "models/scenario/input_file.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
+#include "tools/sweep/shard_folder.h"
 #include "tools/sweep/sweep_output.h"
 
 namespace aqesim::cli {
+
+namespace {
+
+// The folder's shard files, once every shard 1..N is there (polling up to `wait_seconds`).
+std::vector<sweep::FolderShard> WaitForShards(const std::string& folder, sweep::OutputFormat format,
+                                              int wait_seconds) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(wait_seconds);
+  while (true) {
+    sweep::ShardFolderScan scan = sweep::ScanShardFolder(folder, format);
+    if (!scan.errors.empty()) throw InputError(scan.errors);
+    const std::string missing = sweep::DescribeMissingShards(scan, folder, format);
+    if (missing.empty()) return std::move(scan.shards);
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) {
+      throw InputError(wait_seconds > 0 ? missing + "; waited " + std::to_string(wait_seconds) + " s"
+                                        : missing);
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::seconds(2), deadline - now));
+  }
+}
+
+}  // namespace
 
 void RegisterMerge(CLI::App& app) {
   struct Options {
     std::vector<std::string> inputs;
     std::string output;
+    int wait_seconds = -1;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("merge", "Join the outputs of sweep --shard K/N runs");
-  cmd->add_option("SHARD", o->inputs, "Shard outputs (.csv or .json)")->required();
+  cmd->add_option("SHARD", o->inputs, "Shard outputs (.csv or .json), or the folder they share")->required();
   cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
+  cmd->add_option("--wait", o->wait_seconds,
+                  "With a FOLDER: wait up to SECONDS for missing shards to appear (default: none)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0, 100'000'000));
   cmd->callback([o] {
     std::vector<std::string> errors;
     const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
     if (!format) throw InputError("-o " + o->output + ": expected a file name ending in .csv or .json");
+    const bool folder = o->inputs.size() == 1 && std::filesystem::is_directory(o->inputs[0]);
+    if (!folder) {
+      for (const std::string& path : o->inputs) {
+        if (std::filesystem::is_directory(path))
+          errors.push_back(path + ": a folder: give one folder, or shard files");
+      }
+      if (o->wait_seconds >= 0) errors.push_back("--wait: only with a FOLDER of shards");
+      if (!errors.empty()) throw InputError(errors);
+    }
     std::vector<sweep::ShardFile> shards;
-    for (const std::string& path : o->inputs) {
-      if (sweep::FormatForPath(path) != format) {
-        errors.push_back(path + ": expected a " +
-                         std::string(*format == sweep::OutputFormat::kCsv ? ".csv" : ".json") +
-                         " shard, like the output");
-        continue;
+    if (folder) {
+      for (const sweep::FolderShard& s : WaitForShards(o->inputs[0], *format, std::max(o->wait_seconds, 0)))
+        shards.push_back({s.path, "", s.shard});
+    } else {
+      for (const std::string& path : o->inputs) {
+        if (sweep::FormatForPath(path) != format) {
+          errors.push_back(path + ": expected a " +
+                           std::string(*format == sweep::OutputFormat::kCsv ? ".csv" : ".json") +
+                           " shard, like the output");
+          continue;
+        }
+        shards.push_back({path, "", std::nullopt});
       }
-      std::string text;
-      if (const int err = ReadInputFile(path, &text); err != 0) {  // no hang on a FIFO
-        errors.push_back(path + ": cannot read the file: " + std::strerror(err));
-        continue;
-      }
-      shards.push_back({path, std::move(text)});
+    }
+    std::vector<std::string> inputs;
+    for (sweep::ShardFile& shard : shards) {
+      inputs.push_back(shard.path);
+      if (const int err = ReadInputFile(shard.path, &shard.text); err != 0)  // no hang on a FIFO
+        errors.push_back(shard.path + ": cannot read the file: " + std::strerror(err));
     }
     if (!errors.empty()) throw InputError(errors);
     std::optional<std::string> merged = sweep::MergeShards(*format, shards, &errors);
     if (!merged) throw InputError(errors);
-    WriteOutputAtomically(o->output, *merged, o->inputs);
+    WriteOutputAtomically(o->output, *merged, inputs);
   });
 }
 

@@ -1,9 +1,16 @@
-// aqesim sweep SCENARIO|SWEEP_DEF --grid KEY=V1,V2,... [--grid ...] [--threads N] [--shard K/N]
-//              [--conf KEY=VALUE]... [--properties-file FILE] [--keep-journal] -o OUT.csv|OUT.json
+// aqesim sweep SCENARIO|SWEEP_DEF --grid KEY=V1,V2,... [--grid ...] [--threads N]
+//              [--shard K/N|auto|auto/N] [--conf KEY=VALUE]... [--properties-file FILE]
+//              [--keep-journal] -o OUT.csv|OUT.json|FOLDER/ [--format csv|json]
 // Simulates every point of the grids' cartesian product (AQE off and on) on N threads; rows
 // come out in grid order whatever N is. Finished points are journaled to OUT.journal as they
 // complete, and re-running the same command resumes from it; the journal is removed once
 // OUT is written (kept with --keep-journal). See tools/sweep/.
+//
+// `--shard auto` takes K and N from a Slurm, Kubernetes Indexed Job or AWS Batch array job's
+// environment (tools/sweep/shard_env.h). `-o FOLDER/` (a trailing slash, or an existing
+// folder) writes FOLDER/shard-K-of-N.csv|json, the format from --format (default csv), so the
+// elements of an array job share one folder that `aqesim merge FOLDER` joins
+// (tools/sweep/shard_folder.h).
 //
 // A sweep definition (scenarios/sweeps/*.json) names the scenario and the grids:
 //   {"name", "description", "scenario": "PATH relative to the definition", "grid": [{"key", "values"}]}
@@ -11,6 +18,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -23,6 +31,8 @@
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
+#include "tools/sweep/shard_env.h"
+#include "tools/sweep/shard_folder.h"
 #include "tools/sweep/sweep_output.h"
 #include "tools/sweep/sweep_runner.h"
 
@@ -75,6 +85,7 @@ void RegisterSweep(CLI::App& app) {
     int threads = 0;
     std::string shard = "1/1";
     std::string output;
+    std::string format;
     bool keep_journal = false;
   };
   auto o = std::make_shared<Options>();
@@ -87,9 +98,15 @@ void RegisterSweep(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--shard", o->shard,
-                  "Run slice K of N (points i with i % N == K-1); join with aqesim merge");
+                  "Run slice K of N (points i with i % N == K-1), or auto / auto/N: K and N from a Slurm "
+                  "array job, a Kubernetes Indexed Job or an AWS Batch array job; join with aqesim merge");
   cmd->add_flag("--keep-journal", o->keep_journal, "Keep OUT.journal after OUT is written");
-  cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
+  cmd->add_option("-o,--output", o->output,
+                  "OUT.csv, OUT.json, or FOLDER/ (a shared folder: writes FOLDER/shard-K-of-N.csv|json)")
+      ->required();
+  cmd->add_option("--format", o->format, "csv or json: the shard files' format with -o FOLDER/ (default csv)")
+      ->type_name("csv|json")
+      ->check(CLI::IsMember({"csv", "json"}));
   cmd->callback([o] {
     std::vector<std::string> errors;
     sweep::SweepSpec spec;
@@ -112,22 +129,49 @@ void RegisterSweep(CLI::App& app) {
         errors.push_back(why);
     }
     std::string why;
-    if (auto shard = sweep::ParseShard(o->shard, &why))
-      spec.shard = *shard;
+    const auto env = [](const char* name) -> const char* { return std::getenv(name); };
+    const std::optional<sweep::ResolvedShard> shard = sweep::ParseShardOption(o->shard, env, &why);
+    if (shard)
+      spec.shard = shard->shard;
     else
       errors.push_back(why);
-    const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
-    if (!format) errors.push_back("-o " + o->output + ": expected a file name ending in .csv or .json");
+    // -o FOLDER/: this shard's file in the shared folder.
+    const bool to_folder =
+        !o->output.empty() && (o->output.back() == '/' || std::filesystem::is_directory(o->output));
+    std::string output = o->output;
+    std::optional<sweep::OutputFormat> format;
+    if (to_folder) {
+      format = o->format == "json" ? sweep::OutputFormat::kJson : sweep::OutputFormat::kCsv;
+      if (shard)
+        output = (std::filesystem::path(o->output) / sweep::ShardFileName(spec.shard, *format)).string();
+    } else {
+      format = sweep::FormatForPath(o->output);
+      if (!format)
+        errors.push_back("-o " + o->output +
+                         ": expected a file name ending in .csv or .json, or a folder (ending in /) for the "
+                         "shards' files");
+      else if (!o->format.empty() && (*format == sweep::OutputFormat::kJson) != (o->format == "json"))
+        errors.push_back("--format " + o->format + ": -o " + o->output + " names a file of the other format");
+    }
     if (!errors.empty()) throw InputError(errors);
     spec.threads = o->threads;
-    spec.journal_path = o->output + ".journal";
+    spec.journal_path = output + ".journal";
     spec.progress = ::isatty(STDERR_FILENO) != 0;
 
     // Refused before hours of simulation, not after.
-    CheckOutputIsNotInput(o->output, {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
+    CheckOutputIsNotInput(output, {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
     std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);
     if (!prepared) throw InputError(errors);
     for (const std::string& w : prepared->base_warnings) Warn(w);
+    if (to_folder) {
+      std::error_code ec;
+      std::filesystem::create_directories(o->output, ec);  // shared: another element may create it too
+      if (ec && !std::filesystem::is_directory(o->output))
+        throw InputError("-o " + o->output + ": cannot create the folder: " + ec.message());
+    }
+    if (!shard->source.empty())
+      std::fprintf(stderr, "aqesim: sweep: shard %s from %s; writing %s\n", spec.shard.ToString().c_str(),
+                   shard->source.c_str(), output.c_str());
     std::optional<sweep::SweepOutcome> outcome = sweep::RunSweep(spec, *prepared, &why);
     if (!outcome) throw InputError(why);
     if (outcome->journal_started_over) Warn(spec.journal_path + ": written by another sweep; started over");
@@ -141,7 +185,7 @@ void RegisterSweep(CLI::App& app) {
     for (const std::string& w : outcome->warnings) Warn(w);
     std::vector<std::string> keys;
     for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
-    WriteOutputAtomically(o->output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows),
+    WriteOutputAtomically(output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows),
                           {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
     if (!o->keep_journal) std::remove(spec.journal_path.c_str());
   });

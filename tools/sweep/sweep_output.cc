@@ -90,6 +90,12 @@ std::optional<std::string> MergeCsv(const std::vector<ShardFile>& shards, std::v
                           ": expected a point index, found \"" + cell + "\"");
         continue;
       }
+      if (f.shard && !f.shard->Contains(point)) {
+        errors->push_back(f.path + ": line " + std::to_string(line_no) + ": point " + std::to_string(point) +
+                          " is not in shard " + f.shard->ToString() +
+                          ", which the file's name says it holds");
+        continue;
+      }
       if (!lines.emplace(point, line_body).second) {
         errors->push_back(f.path + ": line " + std::to_string(line_no) + ": point " + std::to_string(point) +
                           " is in more than one shard");
@@ -142,6 +148,17 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
       continue;
     }
     nlohmann::ordered_json this_info = doc["sweep"];
+    if (f.shard) {
+      // A whole sweep's output (shard 1/1) has no /sweep/shard.
+      const nlohmann::ordered_json named =
+          f.shard->IsWhole() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.shard->ToString());
+      const nlohmann::ordered_json held = this_info.value("shard", nlohmann::ordered_json());
+      if (held != named) {
+        errors->push_back(f.path + ": /sweep/shard: " + (held.is_null() ? "absent" : held.dump()) +
+                          ", but the file's name says shard " + f.shard->ToString());
+        continue;
+      }
+    }
     if (this_info.contains("shard") && this_info["shard"].is_string()) {
       const std::string s = this_info["shard"].get<std::string>();
       if (!shard_names.insert(s).second) {
@@ -167,6 +184,12 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
         continue;
       }
       const uint64_t point = row->point;
+      if (f.shard && !f.shard->Contains(point)) {
+        errors->push_back(f.path + ": /rows/" + std::to_string(r) + ": point " + std::to_string(point) +
+                          " is not in shard " + f.shard->ToString() +
+                          ", which the file's name says it holds");
+        continue;
+      }
       if (!rows.emplace(point, std::move(*row)).second) {
         errors->push_back(f.path + ": /rows/" + std::to_string(r) + ": point " + std::to_string(point) +
                           " is in more than one shard");

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/sweep/grid.h"
 #include "tools/sweep/sweep_row.h"
 
 namespace aqesim::sweep {
@@ -39,15 +40,18 @@ std::optional<OutputFormat> FormatForPath(const std::string& path);
 std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
                         const std::vector<std::string>& keys, const std::vector<SweepRow>& rows);
 
-/// One input of a merge: its path (for messages) and its bytes.
+/// One input of a merge: its path (for messages), its bytes, and the shard its name says it
+/// is (a shard folder's shard-K-of-N file): then every point must belong to that shard.
 struct ShardFile {
   std::string path;
   std::string text;
+  std::optional<Shard> shard;
 };
 
 /// Joins the outputs of `sweep --shard K/N` runs of one sweep into the unsharded output.
 /// Every problem (a file of another sweep or format, a header that differs, a point twice,
-/// points missing) goes to `*errors` as "PATH: message"; nullopt then.
+/// points missing, a point or a JSON /sweep/shard of another shard than the file's name says) goes to
+/// `*errors` as "PATH: message"; nullopt then.
 std::optional<std::string> MergeShards(OutputFormat format, const std::vector<ShardFile>& shards,
                                        std::vector<std::string>* errors);
 
