@@ -12,7 +12,9 @@
 #define AQESIM_MODELS_ENGINE_STATIC_PLANNER_H_
 
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/aqe/decision.h"
@@ -22,8 +24,10 @@
 namespace aqesim {
 
 /// Thrown when the scenario's plan cannot be executed as given (e.g. join sides with
-/// different partition counts); `pointer` names the node.
-struct PlanError {
+/// different partition counts); `pointer` names the node. what() is "POINTER: MESSAGE".
+struct PlanError : std::runtime_error {
+  PlanError(std::string where, std::string text)
+      : std::runtime_error(where + ": " + text), pointer(std::move(where)), message(std::move(text)) {}
   std::string pointer;
   std::string message;
 };

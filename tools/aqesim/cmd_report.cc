@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
 #include "tools/aqesim/cli_support.h"
@@ -82,17 +83,21 @@ void RegisterReport(CLI::App& app) {
       auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
       const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       input = report::InputFromRuns(*scenario, runs[0], runs[1]);
-      input.makespan_with =
-          [args = o->scenario](const std::vector<report::ConfLine>& extra) -> std::optional<double> {
+      input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) {
         ConfOverrides ov = OverridesOf(args);  // well-formed: the first load accepted them
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
         LoadResult res = LoadScenarioFile(args.path, ov);
-        if (!res.errors.empty()) return std::nullopt;
-        try {
-          return SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
-        } catch (const std::exception&) {
-          return std::nullopt;
+        report::SimulatedMakespan out;
+        if (!res.errors.empty()) {
+          out.error = res.errors.front().ToString();
+          return out;
         }
+        try {
+          out.seconds = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
+        } catch (const PlanError& e) {
+          out.error = args.path + ": " + e.what();
+        }
+        return out;
       };
     } else {
       if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty())

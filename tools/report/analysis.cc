@@ -158,6 +158,10 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       s.seen_median_bytes = MedianBytes(seen);
       read_stats(off, s.id, &s.read_skew_ratio_aqe_off, &s.read_spill_bytes_aqe_off);
       read_stats(on, s.id, &s.read_skew_ratio_aqe_on, &s.read_spill_bytes_aqe_on);
+      if (auto it = input.shuffle_partitioning.find(s.id); it != input.shuffle_partitioning.end()) {
+        s.partitions_fixed = it->second.fixed;
+        s.pinned_by = it->second.pinned_by;
+      }
       f.shuffles.push_back(std::move(s));
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,11 @@ struct ShuffleFacts {
   double read_skew_ratio_aqe_on = 0;
   int64_t read_spill_bytes_aqe_off = 0;
   int64_t read_spill_bytes_aqe_on = 0;
+  /// Whether the job fixes its partition count (plan_partitioning.h); nullopt when the input
+  /// has no plan.
+  std::optional<bool> partitions_fixed;
+  /// A fixed-count shuffle that a shuffle join ties this configured one to; "" when none.
+  std::string pinned_by;
 };
 
 /// A broadcast hash join's build side.

@@ -157,6 +157,10 @@ Recommendation Recommend(const TuningFacts& f) {
   }
 
   // Rule 3 — partitions too large (no skew): more initial partitions, AQE coalesces back.
+  // Only shuffles whose count follows the configuration move with it: a count the job fixes
+  // gets a note instead, and a configured shuffle that a shuffle join ties to a fixed one
+  // forbids the setting altogether (the join's sides would get different counts).
+  bool partitions_too_large = false;
   if (skewed.empty()) {
     int64_t want = 0;
     const ShuffleFacts* widest = nullptr;
@@ -170,10 +174,29 @@ Recommendation Recommend(const TuningFacts& f) {
       int64_t p = (s.true_total_bytes + advisory - 1) / advisory;
       p = RoundUpTo(p, std::max(f.total_cores, 1));
       if (p <= s.num_partitions) continue;
+      partitions_too_large = true;
+      if (s.partitions_fixed.value_or(false)) {
+        r.notes.push_back("The partition count of " + s.id + " (" + std::to_string(s.num_partitions) +
+                          ") is set by the job itself (repartition(n) or an RDD's numPartitions), not by "
+                          "spark.sql.shuffle.partitions: raise it there to " +
+                          std::to_string(p) + ".");
+        continue;
+      }
       if (p > want) {
         want = p;
         widest = &s;
       }
+    }
+    const ShuffleFacts* pinned = nullptr;
+    for (const ShuffleFacts& s : f.shuffles)
+      if (pinned == nullptr && !s.pinned_by.empty()) pinned = &s;
+    if (widest && pinned) {
+      r.notes.push_back("Not raising spark.sql.shuffle.partitions to " + std::to_string(want) + " for " +
+                        widest->id + ": " + pinned->id + " is joined with " + pinned->pinned_by +
+                        ", whose partition count the job fixes, and a shuffle join needs both sides' counts "
+                        "equal; change " +
+                        pinned->pinned_by + "'s count in the job together with the setting.");
+      widest = nullptr;
     }
     if (widest) {
       const int64_t limit = c.min_num_partitions_to_highly_compress;
@@ -199,7 +222,8 @@ Recommendation Recommend(const TuningFacts& f) {
       AddLine(&r, "spark.sql.shuffle.partitions", std::to_string(want), why);
       if (c.initial_partition_num)
         AddLine(&r, "spark.sql.adaptive.coalescePartitions.initialPartitionNum", std::to_string(want), why);
-      if (widest->num_partitions != c.InitialShufflePartitions()) {
+      // Without the plan, a count other than the configured one is taken as the job's own.
+      if (!widest->partitions_fixed && widest->num_partitions != c.InitialShufflePartitions()) {
         r.notes.push_back("The partition count of " + widest->id + " (" +
                           std::to_string(widest->num_partitions) +
                           ") is set by the job itself (repartition(n) or an RDD's numPartitions), not by "
@@ -271,7 +295,7 @@ Recommendation Recommend(const TuningFacts& f) {
                   std::string(SeverityName(SeverityOf(std::max(skewed.front()->read_skew_ratio_aqe_off,
                                                                skewed.front()->read_skew_ratio_aqe_on)))) +
                   "ly unbalanced.";
-  } else if (r.Sets("spark.sql.shuffle.partitions")) {
+  } else if (partitions_too_large) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
   } else if (r.Sets("spark.sql.adaptive.enabled")) {
     r.diagnosis = "The static plan: AQE would re-plan it at run time.";
@@ -530,19 +554,22 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
 
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with) {
   if (r->lines.empty() || !makespan_with) return;
-  const std::optional<double> simulated = makespan_with(r->lines);
+  const SimulatedMakespan simulated = makespan_with(r->lines);
   std::string keys;
   for (const ConfLine& l : r->lines) keys += (keys.empty() ? "" : ", ") + l.key + " " + l.value;
-  if (!simulated) {
-    r->notes.push_back("Simulating the scenario with " + keys + " failed: the lines are not checked.");
+  if (!simulated.seconds) {
+    // A setting the scenario cannot run with is not recommended, whatever the rules said.
+    r->notes.push_back("The scenario does not run with " + keys + " (" + simulated.error +
+                       "), so nothing is recommended.");
+    r->lines.clear();
     return;
   }
-  if (*simulated < kAqeGainRatio * current_seconds) {
+  if (*simulated.seconds < kAqeGainRatio * current_seconds) {
     r->notes.push_back("Checked by simulation: with " + keys + " the makespan goes from " +
-                       Fixed(current_seconds, 2) + " s to " + Fixed(*simulated, 2) + " s.");
+                       Fixed(current_seconds, 2) + " s to " + Fixed(*simulated.seconds, 2) + " s.");
     return;
   }
-  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated, 2) + " s against " +
+  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
                      Fixed(current_seconds, 2) + " s now, less than a 2% gain, so nothing is recommended.");
   r->lines.clear();
 }

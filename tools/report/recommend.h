@@ -68,8 +68,9 @@ Recommendation RecommendFromSweep(const nlohmann::json& sweep_doc, SweepBest* be
 
 /// Checks a scenario's recommendation by simulating it. The lines are kept only when, applied
 /// together, they cut the makespan below 98 % of `current_seconds` (a note then gives the
-/// simulated gain); otherwise they are withdrawn and a note says what the simulation gave.
-/// Warnings are kept either way: they are about risk, not speed.
+/// simulated gain); otherwise — or when the scenario does not run with them — they are
+/// withdrawn and a note says what the simulation gave. Warnings are kept either way: they
+/// are about risk, not speed.
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with);
 
 /// "64m"-style rendering Spark accepts for a byte count (binary units, exact when possible).

@@ -15,6 +15,7 @@ ReportInput InputFromRuns(const Scenario& scenario, const RunResult& aqe_off, co
   in.conf_known = true;
   in.cluster = scenario.cluster;
   in.cluster_known = true;
+  if (scenario.plan) in.shuffle_partitioning = PartitioningOfShuffles(*scenario.plan);
   return in;
 }
 

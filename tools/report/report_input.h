@@ -12,6 +12,7 @@
 #define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,16 +22,22 @@
 #include "models/conf/spark_conf.h"
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
+#include "tools/report/plan_partitioning.h"
 
 namespace aqesim::report {
 
 enum class InputKind { kRun, kSweep };
 
 struct ConfLine;  // recommend.h
-/// The makespan in seconds of the report's scenario simulated with `extra` Spark settings added
-/// (winning over its own), with AQE on or off as the settings leave spark.sql.adaptive.enabled;
-/// nullopt when the settings cannot be simulated.
-using MakespanWith = std::function<std::optional<double>(const std::vector<ConfLine>& extra)>;
+/// What simulating the report's scenario with extra settings gave: its makespan in seconds,
+/// or (nullopt) why it does not run with them ("FILE: /plan: join sides have ...").
+struct SimulatedMakespan {
+  std::optional<double> seconds;
+  std::string error;
+};
+/// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
+/// with AQE on or off as the settings leave spark.sql.adaptive.enabled.
+using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>& extra)>;
 
 struct ReportInput {
   InputKind kind = InputKind::kRun;
@@ -47,6 +54,9 @@ struct ReportInput {
   bool conf_known = false;
   ClusterSpec cluster;
   bool cluster_known = false;
+  /// For a scenario input: how each exchange gets its partition count (by exchange id);
+  /// empty when the input carries no plan.
+  std::map<std::string, ShufflePartitioning> shuffle_partitioning;
   /// The sweep output ({"sweep", "rows"}) for InputKind::kSweep.
   nlohmann::json sweep;
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is

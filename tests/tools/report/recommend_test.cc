@@ -99,9 +99,9 @@ TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that 
   r.lines.push_back({"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "80m", "why"});
   r.warnings.push_back("risk");
   std::vector<ConfLine> asked;
-  CheckBySimulation(&r, 32.46, [&](const std::vector<ConfLine>& extra) -> std::optional<double> {
+  CheckBySimulation(&r, 32.46, [&](const std::vector<ConfLine>& extra) {
     asked = extra;
-    return 32.56;
+    return SimulatedMakespan{32.56, ""};
   });
   REQUIRE(asked.size() == 1);
   CHECK(asked[0].value == "80m");
@@ -114,15 +114,70 @@ TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that 
 
   Recommendation kept;
   kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
-  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 97.9; });
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{97.9, ""}; });
   CHECK(kept.lines.size() == 1);
   REQUIRE(kept.notes.size() == 1);
   CHECK(kept.notes[0] ==
         "Checked by simulation: with spark.sql.shuffle.partitions 1200 the makespan goes from "
         "100.00 s to 97.90 s.");
   // Exactly 2%: not enough.
-  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) -> std::optional<double> { return 98.0; });
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{98.0, ""}; });
   CHECK(kept.lines.empty());
+}
+
+TEST_CASE("CheckBySimulation: settings the scenario does not run with are withdrawn", "[report][recommend]") {
+  Recommendation r;
+  r.lines.push_back({"spark.sql.shuffle.partitions", "640", "why"});
+  r.warnings.push_back("risk");
+  CheckBySimulation(&r, 50.0, [](const std::vector<ConfLine>&) {
+    return SimulatedMakespan{std::nullopt, "s.json: /plan: join sides have different partition counts"};
+  });
+  CHECK(r.lines.empty());
+  CHECK(r.warnings.size() == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "The scenario does not run with spark.sql.shuffle.partitions 640 (s.json: /plan: join sides have "
+        "different partition counts), so nothing is recommended.");
+}
+
+TEST_CASE("Recommend: a partition count the job fixes gets a note, not spark.sql.shuffle.partitions",
+          "[report][recommend]") {
+  TuningFacts f = BaseFacts();
+  f.total_cores = 16;
+  // 40 GiB through 200 partitions of 200 MiB: 640 x 64 MiB.
+  ShuffleFacts fixed = Shuffle(200, 40 * kGiB, 210 * kMiB, 200 * kMiB);
+  fixed.partitions_fixed = true;
+  SECTION("alone: raise it in the job") {
+    f.shuffles = {fixed};
+    const Recommendation r = Recommend(f);
+    CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
+    CHECK(std::find(r.notes.begin(), r.notes.end(),
+                    "The partition count of e1 (200) is set by the job itself (repartition(n) or an RDD's "
+                    "numPartitions), not by spark.sql.shuffle.partitions: raise it there to 640.") !=
+          r.notes.end());
+    CHECK(r.diagnosis.rfind("Partitions too large", 0) == 0);
+  }
+  SECTION("a configured shuffle joined with it stays as it is") {
+    ShuffleFacts joined = Shuffle(200, 30 * kGiB, 160 * kMiB, 150 * kMiB);
+    joined.id = "e2";
+    joined.partitions_fixed = false;
+    joined.pinned_by = "e1";
+    f.shuffles = {fixed, joined};
+    const Recommendation r = Recommend(f);
+    CHECK(r.lines.empty());
+    CHECK(
+        std::find(r.notes.begin(), r.notes.end(),
+                  "Not raising spark.sql.shuffle.partitions to 480 for e2: e2 is joined with e1, whose "
+                  "partition count the job fixes, and a shuffle join needs both sides' counts equal; change "
+                  "e1's count in the job together with the setting.") != r.notes.end());
+    CHECK(r.diagnosis.rfind("Partitions too large", 0) == 0);
+  }
+  SECTION("the configuration moves a configured shuffle") {
+    ShuffleFacts configured = fixed;
+    configured.partitions_fixed = false;
+    f.shuffles = {configured};
+    CHECK(HasLine(Recommend(f), "spark.sql.shuffle.partitions", "640"));
+  }
 }
 
 TEST_CASE("Recommend: skew that AQE leaves behind lowers the skew threshold", "[report][recommend]") {

@@ -1,0 +1,49 @@
+// `aqesim report` end to end: what it recommends for a scenario, checked by simulation.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/e2e/e2e_util.h"
+
+namespace aqesim::e2e {
+namespace {
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_CASE("report: a join side with a fixed partition count gets no spark.sql.shuffle.partitions",
+          "[e2e][report]") {
+  // Was: the report recommended spark.sql.shuffle.partitions for the larger, fixed side,
+  // re-simulated with it, and died in std::terminate (exit 134) on the join's PlanError.
+  const CommandResult r = RunAqesim(
+      {"report", SourcePath("tests/data/scenarios/join-side-fixed-partitions.json"), "--format", "md"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.stderr_text.empty());
+  CHECK(Contains(r.stdout_text,
+                 "**Partitions too large: the shuffle's partitions are far above the advisory size.**"));
+  CHECK(Contains(r.stdout_text, "No configuration change."));
+  CHECK_FALSE(Contains(r.stdout_text, "spark.sql.shuffle.partitions 640"));
+  // 40 GiB / 64 MiB = 640 (a multiple of the 16 cores).
+  CHECK(Contains(r.stdout_text,
+                 "The partition count of e1 (200) is set by the job itself (repartition(n) or an RDD's "
+                 "numPartitions), not by spark.sql.shuffle.partitions: raise it there to 640."));
+  // 30 GiB / 64 MiB = 480.
+  CHECK(Contains(
+      r.stdout_text,
+      "Not raising spark.sql.shuffle.partitions to 480 for e2: e2 is joined with e1, whose partition "
+      "count the job fixes, and a shuffle join needs both sides' counts equal; change e1's count in "
+      "the job together with the setting."));
+}
+
+TEST_CASE("report: the same settings on the command line are a clean plan error", "[e2e][report]") {
+  const std::string scenario = SourcePath("tests/data/scenarios/join-side-fixed-partitions.json");
+  const CommandResult r =
+      RunAqesim({"report", scenario, "--format", "md", "--conf", "spark.sql.shuffle.partitions=480"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stdout_text.empty());
+  CHECK(r.stderr_text == "aqesim: error: " + scenario +
+                             ": /plan: join sides have different partition counts: left 200, right 480\n");
+}
+
+}  // namespace
+}  // namespace aqesim::e2e
