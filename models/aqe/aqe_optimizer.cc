@@ -4,7 +4,6 @@
 #include <functional>
 #include <tuple>
 
-#include "models/aqe/plan_queries.h"
 #include "models/aqe/rules/coalesce_shuffle_partitions.h"
 #include "models/aqe/rules/dynamic_join_selection.h"
 #include "models/aqe/rules/join_selection.h"

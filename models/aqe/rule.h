@@ -10,7 +10,7 @@
 
 #include "models/aqe/decision.h"
 #include "models/conf/spark_conf.h"
-#include "models/engine/exec_plan.h"
+#include "models/plan/exec_node.h"
 
 namespace aqesim {
 

@@ -9,9 +9,13 @@
 
 #include "models/aqe/aqe_optimizer.h"
 #include "models/cost/cost_model.h"
-#include "models/engine/query_stage.h"
 #include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/query_stage.h"
+#include "models/plan/stage_walk.h"
 #include "models/shuffle/generators.h"
+#include "models/shuffle/size_matrix_resample.h"
 #include "sim/rng.h"
 #include "sim/simulator.h"
 #include "sim/task_scheduler.h"
@@ -76,6 +80,17 @@ int DefaultParallelism(const Scenario& s) {
   }
   return std::max(2, s.cluster.total_cores());
 }
+
+/// What running a stage produced.
+struct StageRun {
+  std::vector<TaskResult> tasks;
+  /// Per task: (planned partition of the subtree's output, bytes it read for it) — how the
+  /// task's output maps onto the exchange's planned rows.
+  std::vector<Shares> shares;
+  /// Broadcast stages: uncompressed relation bytes, and the broadcast's own time.
+  int64_t broadcast_bytes = 0;
+  double broadcast_seconds = 0;
+};
 
 class Engine {
   struct CodeState;  // per stage code, per executor: warm / cold-budget state (below)
@@ -168,28 +183,21 @@ class Engine {
   }
 
   /// Stages whose output the subtree's tasks read; marks the subtree's operators as run by `st`.
-  void LinkParents(QueryStage* st, ExecNode* n) {
-    if (n->is_exchange()) {  // a read: the boundary of the stage
-      AddParent(st, n->shuffle->data->stage);
-      return;
-    }
-    n->executing_stage = st;
-    if (n->is_join() && IsBroadcastJoin(*n)) {
-      AddParent(st, broadcast_stage_.at(n->id));
-      LinkParents(st, &n->child(StreamedChildIndex(*n->join->build_side)));
-      return;
-    }
-    for (auto& c : n->children) LinkParents(st, c.get());
+  void LinkParents(QueryStage* st, ExecNode* subtree) {
+    VisitStageOperators(subtree, [&](ExecNode* n) {
+      if (n->is_exchange()) {  // a read: the boundary of the stage
+        AddParent(st, n->shuffle->data->stage);
+        return;
+      }
+      n->executing_stage = st;
+      if (n->is_broadcast_join()) AddParent(st, broadcast_stage_.at(n->id));
+    });
   }
   static void AddParent(QueryStage* st, QueryStage* p) {
     if (!p || std::find(st->parents.begin(), st->parents.end(), p) != st->parents.end()) return;
     st->parents.push_back(p);
     p->children.push_back(st);
     if (!p->done) st->parents_pending++;
-  }
-  static bool IsBroadcastJoin(const ExecNode& n) {
-    return n.join->strategy == JoinStrategy::kBroadcastHash ||
-           n.join->strategy == JoinStrategy::kBroadcastNestedLoop;
   }
 
   // ---------------------------------------------------------------- AQE off
@@ -199,7 +207,7 @@ class Engine {
     // SparkPlan.prepare() prepares the children in order, then the node), then the main job;
     // stage ids in DAGScheduler creation order (parents first).
     std::function<void(ExecNode*, bool)> make = [&](ExecNode* n, bool broadcast_pass) {
-      if (n->is_join() && IsBroadcastJoin(*n)) {
+      if (n->is_broadcast_join()) {
         const size_t build_index = BuildChildIndex(*n->join->build_side);
         for (size_t i = 0; i < n->children.size(); ++i) {
           ExecNode* c = n->children[i].get();
@@ -225,7 +233,7 @@ class Engine {
     QueryStage* r = NewStage(StageKind::kResult, nullptr, plan(), "result");
     LinkParents(r, plan());
     for (auto& st : stages_) {
-      st.num_tasks = NumTasks(st.subtree);
+      st.num_tasks = StageTaskCount(*st.subtree);
       if (st.parents_pending == 0) Submit(&st);
     }
   }
@@ -266,7 +274,7 @@ class Engine {
       }
       result_stage_ = NewStage(StageKind::kResult, nullptr, root, "result");
       LinkParents(result_stage_, root);
-      result_stage_->num_tasks = NumTasks(root);
+      result_stage_->num_tasks = StageTaskCount(*root);
       result_stage_->id = next_aqe_stage_id_++;
       RecordReads(result_stage_);
       Submit(result_stage_);
@@ -293,13 +301,13 @@ class Engine {
         }
         QueryStage* st = NewStage(StageKind::kShuffleMap, n, &n->child(0), n->id + " map");
         LinkParents(st, &n->child(0));
-        st->num_tasks = NumTasks(&n->child(0));
+        st->num_tasks = StageTaskCount(n->child(0));
         RecordReads(st);
         created->push_back(st);
       }
       return false;
     }
-    if (n->is_join() && IsBroadcastJoin(*n)) {
+    if (n->is_broadcast_join()) {
       // Children in plan order, as Spark's createQueryStages maps over them; the build child
       // is the BroadcastExchangeExec.
       const size_t build_index = BuildChildIndex(*n->join->build_side);
@@ -321,7 +329,7 @@ class Engine {
             result_.decisions.push_back(std::move(dec));
           QueryStage* b = NewStage(StageKind::kBroadcast, n, c, n->id + " broadcast");
           LinkParents(b, c);
-          b->num_tasks = NumTasks(c);
+          b->num_tasks = StageTaskCount(*c);
           created->push_back(b);
         }
       }
@@ -335,60 +343,17 @@ class Engine {
   /// explain's `reads`: the specs every exchange read of the stage uses (broadcast build
   /// sides are not listed).
   void RecordReads(QueryStage* st) {
-    std::function<void(ExecNode*)> walk = [&](ExecNode* n) {
-      if (n->is_exchange()) {
-        ReadExplain r;
-        r.exchange = n->id;
-        r.stage = st->id;
-        r.specs = ReadSpecs(*n);
-        read_index_.push_back({st, n});
-        result_.reads.push_back(std::move(r));
-        return;
-      }
-      if (n->is_join() && IsBroadcastJoin(*n)) {
-        walk(&n->child(StreamedChildIndex(*n->join->build_side)));
-        return;
-      }
-      for (auto& c : n->children) walk(c.get());
-    };
-    if (st->subtree->is_exchange() && st->kind != StageKind::kResult) {
-      if (st->kind == StageKind::kBroadcast) return;
+    for (ExecNode* n : StageReads(st->subtree)) {
+      ReadExplain r;
+      r.exchange = n->id;
+      r.stage = st->id;
+      r.specs = n->shuffle->ReadSpecsOrDefault();
+      read_index_.push_back({st, n});
+      result_.reads.push_back(std::move(r));
     }
-    walk(st->subtree);
   }
 
   // ---------------------------------------------------------------- tasks
-
-  static std::vector<ShufflePartitionSpec> ReadSpecs(const ExecNode& n) {
-    if (n.shuffle->read_specs) return *n.shuffle->read_specs;
-    std::vector<ShufflePartitionSpec> out;
-    const int r = n.shuffle->data->num_reducers;
-    out.reserve(r);
-    for (int i = 0; i < r; ++i) out.push_back(CoalescedPartitionSpec{i, i + 1, std::nullopt});
-    return out;
-  }
-
-  int NumTasks(ExecNode* n) const {
-    switch (n->op) {
-      case PlanOp::kExchange:
-        return n->shuffle->read_specs ? static_cast<int>(n->shuffle->read_specs->size())
-                                      : n->shuffle->data->num_reducers;
-      case PlanOp::kScan:
-        return n->planned_partitions;
-      case PlanOp::kUnion: {
-        int t = 0;
-        for (auto& c : n->children) t += NumTasks(c.get());
-        return t;
-      }
-      case PlanOp::kJoin:
-        if (IsBroadcastJoin(*n)) return NumTasks(&n->child(StreamedChildIndex(*n->join->build_side)));
-        if (n->join->strategy == JoinStrategy::kCartesianProduct)
-          return NumTasks(&n->child(0)) * NumTasks(&n->child(1));
-        return NumTasks(&n->child(0));
-      default:
-        return NumTasks(&n->child(0));
-    }
-  }
 
   struct TaskEval {
     TaskWork work;
@@ -526,9 +491,7 @@ class Engine {
   int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) const {
     const ShuffleData& d = *n.shuffle->data;
     const ShuffleSizes& a = d.actual;
-    const ShufflePartitionSpec spec =
-        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
-                              : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+    const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
     const bool batch = conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled;
     int64_t total = 0;
     auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
@@ -619,15 +582,6 @@ class Engine {
 
   // ---------------------------------------------------------------- locality
 
-  /// True when `n`'s tasks read a shuffle (an exchange below it, up to the stage's inputs).
-  static bool ReadsShuffle(const ExecNode& n) {
-    if (n.is_exchange()) return true;
-    for (const auto& c : n.children) {
-      if (ReadsShuffle(*c)) return true;
-    }
-    return false;
-  }
-
   /// Spark's preferred locations of task `task` of the stage rooted at `n`, as executors (an
   /// executor stands for its host). Follows Eval's task mapping; an empty list is no
   /// preference. Reads: a coalesced (or default) spec prefers the executors holding at least
@@ -643,23 +597,17 @@ class Engine {
       case PlanOp::kScan:
         return {};
       case PlanOp::kUnion: {
-        int offset = 0;
-        for (const auto& c : n.children) {
-          const int t = NumTasks(c.get());
-          if (task < offset + t) return PreferredExecutors(*c, task - offset);
-          offset += t;
-        }
-        return {};
+        const std::optional<UnionTask> u = UnionTaskOf(n, task);
+        return u ? PreferredExecutors(*n.children[u->child], u->task) : std::vector<int>{};
       }
       case PlanOp::kJoin: {
         const JoinState& j = *n.join;
-        if (j.strategy == JoinStrategy::kBroadcastHash || j.strategy == JoinStrategy::kBroadcastNestedLoop)
-          return PreferredExecutors(n.child(StreamedChildIndex(*j.build_side)), task);
+        if (n.is_broadcast_join()) return PreferredExecutors(StreamedChild(n), task);
         std::vector<int> l, r;
         if (j.strategy == JoinStrategy::kCartesianProduct) {
-          const int rt = NumTasks(&n.child(1));
-          l = PreferredExecutors(n.child(0), task / rt);
-          r = PreferredExecutors(n.child(1), task % rt);
+          const auto [lt, rt] = CartesianTaskOf(n, task);
+          l = PreferredExecutors(n.child(0), lt);
+          r = PreferredExecutors(n.child(1), rt);
         } else {
           l = PreferredExecutors(n.child(0), task);
           r = PreferredExecutors(n.child(1), task);
@@ -703,9 +651,7 @@ class Engine {
   std::vector<int> ReadPreferences(const ExecNode& n, int task) const {
     const ShuffleData& d = *n.shuffle->data;
     if (!d.stage || !d.stage->done) return {};
-    const ShufflePartitionSpec spec =
-        n.shuffle->read_specs ? (*n.shuffle->read_specs)[task]
-                              : ShufflePartitionSpec(CoalescedPartitionSpec{task, task + 1, std::nullopt});
+    const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
     std::vector<int> out;
     auto add = [&](int e) {
       if (e >= 0 && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
@@ -756,20 +702,13 @@ class Engine {
         return part;
       }
       case PlanOp::kUnion: {
-        int offset_tasks = 0, offset_parts = 0;
-        for (auto& c : n->children) {
-          const int t = NumTasks(c.get());
-          if (task < offset_tasks + t) {
-            Shares sub;
-            const int64_t out = Eval(c.get(), task - offset_tasks, executor, ev, &sub);
-            for (auto& [p, b] : sub) shares->push_back({p + offset_parts, b});
-            ev->work.stream_bytes += out;
-            return out;
-          }
-          offset_tasks += t;
-          offset_parts += c->planned_partitions;
-        }
-        return 0;
+        const std::optional<UnionTask> u = UnionTaskOf(*n, task);
+        if (!u) return 0;
+        Shares sub;
+        const int64_t out = Eval(n->children[u->child].get(), u->task, executor, ev, &sub);
+        for (auto& [p, b] : sub) shares->push_back({p + u->partition_offset, b});
+        ev->work.stream_bytes += out;
+        return out;
       }
       case PlanOp::kJoin:
         return EvalJoin(n, task, executor, ev, shares, sel);
@@ -799,19 +738,16 @@ class Engine {
     switch (j.strategy) {
       case JoinStrategy::kBroadcastHash:
       case JoinStrategy::kBroadcastNestedLoop: {
-        const int64_t probe = Eval(&n->child(StreamedChildIndex(*j.build_side)), task, executor, ev, shares);
+        const int64_t probe = Eval(&StreamedChild(*n), task, executor, ev, shares);
         ev->work.probe_bytes += probe;
         return Scale(probe, sel);
       }
       case JoinStrategy::kCartesianProduct: {
-        const int rt = NumTasks(&n->child(1));
+        const auto [lt, rt] = CartesianTaskOf(*n, task);
         Shares ls, rs;
-        const int64_t l = Eval(&n->child(0), task / rt, executor, ev, &ls);
-        const int64_t r = Eval(&n->child(1), task % rt, executor, ev, &rs);
+        const int64_t l = Eval(&n->child(0), lt, executor, ev, &ls);
+        const int64_t r = Eval(&n->child(1), rt, executor, ev, &rs);
         const int rp = n->child(1).planned_partitions;
-        int64_t lb = 0, rb = 0;
-        for (auto& x : ls) lb += x.second;
-        for (auto& x : rs) rb += x.second;
         for (auto& [pl, bl] : ls)
           for (auto& [pr, br] : rs) shares->push_back({pl * rp + pr, bl + br});
         ev->work.probe_bytes += l + r;
@@ -844,11 +780,10 @@ class Engine {
   void Submit(QueryStage* st) {
     st->submitted = true;
     st->submit = sim_.Now();
-    st->tasks.assign(st->num_tasks, TaskResult{});
-    st->task_seconds.assign(st->num_tasks, 0.0);
-    st->code_key = CodeKey(st->subtree);
+    StageRun* run = &runs_[st];
+    run->tasks.assign(st->num_tasks, TaskResult{});
     // The executors' state for this code, looked up once (map nodes do not move).
-    auto [code_it, new_code] = code_state_.try_emplace(st->code_key);
+    auto [code_it, new_code] = code_state_.try_emplace(StageCodeKey(*st->subtree));
     CodeState* code = &code_it->second;
     if (new_code) {
       code->warm = code_warm_;
@@ -856,45 +791,47 @@ class Engine {
       for (size_t e = 0; e < code_warm_.size(); ++e)
         code->cold_budget[e] = code_warm_[e] ? 0.0 : s_.cost.cold_code_window_seconds;
     }
-    if (st->kind == StageKind::kShuffleMap) st->shares.assign(st->num_tasks, {});
+    if (st->kind == StageKind::kShuffleMap) run->shares.assign(st->num_tasks, {});
     if (st->kind == StageKind::kShuffleMap) st->output->shuffle->data->map_executor.assign(st->num_tasks, 0);
     TaskSetSpec spec;
     spec.priority = st->id;
     spec.num_tasks = st->num_tasks;
     spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
-    spec.duration = [this, st, code](int task, int executor) { return RunTask(st, code, task, executor); };
-    spec.on_task_end = [this, st, code](const TaskRecord& rec) {
+    spec.duration = [this, st, run, code](int task, int executor) {
+      return RunTask(st, run, code, task, executor);
+    };
+    spec.on_task_end = [this, run, code](const TaskRecord& rec) {
       if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < code->warm.size())
         code->warm[rec.executor] = 1;
       if (rec.executor >= 0 && static_cast<size_t>(rec.executor) < jvm_warm_.size())
         jvm_warm_[rec.executor] = 1;
-      TaskResult& t = st->tasks[rec.task_index];
+      TaskResult& t = run->tasks[rec.task_index];
       t.executor = rec.executor;
       t.slot = rec.slot;
       t.start_seconds = rec.start.seconds();
       t.end_seconds = rec.end.seconds();
     };
-    spec.on_task_set_complete = [this, st](SimTime) { OnTasksDone(st); };
-    if (conf_.shuffle_reduce_locality_enabled && ReadsShuffle(*st->subtree)) {
+    spec.on_task_set_complete = [this, st, run](SimTime) { OnTasksDone(st, run); };
+    if (conf_.shuffle_reduce_locality_enabled && StageReadsShuffle(*st->subtree)) {
       spec.preferred_executors = [this, st](int task) { return PreferredExecutors(*st->subtree, task); };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
     }
     scheduler_.Submit(std::move(spec));
   }
 
-  SimTime RunTask(QueryStage* st, CodeState* code, int task, int executor) {
+  SimTime RunTask(QueryStage* st, StageRun* run, CodeState* code, int task, int executor) {
     TaskEval ev;
     Shares shares;
     const int64_t out = Eval(st->subtree, task, executor, &ev, &shares);
     if (st->kind == StageKind::kShuffleMap) {
       NormalizeShares(&shares);
-      st->shares[task] = std::move(shares);
+      run->shares[task] = std::move(shares);
       st->output->shuffle->data->map_executor[task] = executor;
       // Bytes written are known once the stage's rows are apportioned; estimate now from the
       // planned rows this task covers (exact when no partition is shared between tasks).
-      ev.work.shuffle_write_bytes = PlannedWriteBytes(*st, task);
+      ev.work.shuffle_write_bytes = PlannedWriteBytes(*st, *run, task);
     } else if (st->kind == StageKind::kBroadcast) {
-      st->broadcast_bytes += out;
+      run->broadcast_bytes += out;
     }
     const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(result_.adaptive),
                                   static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
@@ -913,20 +850,19 @@ class Engine {
     }
     const TaskCost c = cost_.EstimateTask(ev.work, seed);
     if (cold != nullptr) *cold = std::max(0.0, *cold - c.cold_work_seconds);
-    TaskResult& t = st->tasks[task];
+    TaskResult& t = run->tasks[task];
     t.index = task;
     t.input_bytes = ev.input_bytes;
     t.shuffle_read_bytes = ev.shuffle_read_bytes;
     t.shuffle_write_bytes = ev.work.shuffle_write_bytes;
     t.spill_bytes = c.spill_bytes;
-    st->task_seconds[task] = c.total_seconds();
     return SimTime::Seconds(c.total_seconds());
   }
 
   /// Bytes task `task` of a map stage writes: its share of each planned row it covers.
-  int64_t PlannedWriteBytes(const QueryStage& st, int task) const {
+  int64_t PlannedWriteBytes(const QueryStage& st, const StageRun& run, int task) const {
     const ShuffleSizes& planned = st.output->shuffle->data->planned;
-    const auto& sh = st.shares[task];
+    const auto& sh = run.shares[task];
     int64_t total = 0;
     for (auto& [p, bytes] : sh) {
       if (p < 0 || p >= planned.num_maps()) continue;
@@ -971,16 +907,16 @@ class Engine {
     first_owner_[st.id] = std::move(owner);
   }
 
-  void OnTasksDone(QueryStage* st) {
+  void OnTasksDone(QueryStage* st, StageRun* run) {
     double driver_seconds = 0;
-    if (st->kind == StageKind::kShuffleMap) driver_seconds = FinishMapStage(st);
+    if (st->kind == StageKind::kShuffleMap) driver_seconds = FinishMapStage(st, run);
     if (st->kind == StageKind::kBroadcast) {
       const int64_t relation = st->subtree->is_exchange()
                                    ? st->subtree->shuffle->data->data_size_bytes
-                                   : Scale(st->broadcast_bytes, s_.cost.compression_ratio);
-      st->broadcast_bytes = relation;
+                                   : Scale(run->broadcast_bytes, s_.cost.compression_ratio);
+      run->broadcast_bytes = relation;
       const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(relation);
-      st->broadcast_seconds = bc.total_seconds();
+      run->broadcast_seconds = bc.total_seconds();
       if (relation > conf_.max_broadcast_table_size_bytes) {
         result_.failures.push_back(st->name + ": cannot broadcast a table of " + FormatBytes(relation) +
                                    ", larger than spark.sql.maxBroadcastTableSize " +
@@ -1025,14 +961,14 @@ class Engine {
 
   /// Apportions the planned rows onto the tasks that ran, builds the driver's view.
   /// Returns the driver's MapOutputStatistics aggregation time, seconds.
-  double FinishMapStage(QueryStage* st) {
+  double FinishMapStage(QueryStage* st, StageRun* run) {
     ShuffleData& d = *st->output->shuffle->data;
     const ShuffleSizes& planned = d.planned;
     const int reducers = d.num_reducers;
     // Owners of each planned row: (task, weight).
     std::vector<std::vector<std::pair<int, int64_t>>> owners(planned.num_maps());
     for (int t = 0; t < st->num_tasks; ++t)
-      for (auto& [p, b] : st->shares[t])
+      for (auto& [p, b] : run->shares[t])
         if (p >= 0 && p < planned.num_maps()) owners[p].push_back({t, b});
     // Task t wrote exactly planned row t (e.g. scan tasks): `actual` is `planned`; move it
     // instead of copying (planned is not read once its stage has finished).
@@ -1082,7 +1018,7 @@ class Engine {
       d.actual = std::move(actual);
     }
     const std::vector<int64_t>& written = d.actual.MapBytes();
-    for (int t = 0; t < st->num_tasks; ++t) st->tasks[t].shuffle_write_bytes = written[t];
+    for (int t = 0; t < st->num_tasks; ++t) run->tasks[t].shuffle_write_bytes = written[t];
     if (!conf_.adaptive_enabled) return 0;
     d.reported = std::make_unique<ReportedShuffleSizes>(
         ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode, d.reported_size_ratio));
@@ -1098,6 +1034,7 @@ class Engine {
     for (auto& st : stages_) order.push_back(&st);
     std::sort(order.begin(), order.end(), [](QueryStage* a, QueryStage* b) { return a->id < b->id; });
     for (QueryStage* st : order) {
+      const StageRun& run = runs_.at(st);
       StageResult r;
       r.id = st->id;
       r.name = st->name;
@@ -1105,18 +1042,18 @@ class Engine {
                : st->kind == StageKind::kBroadcast ? "BroadcastStage"
                                                    : "ResultStage";
       r.tasks = st->num_tasks;
-      r.operators = Describe(st->subtree);
+      r.operators = DescribeStageOperators(*st->subtree);
       r.submit_seconds = st->submit.seconds();
       r.complete_seconds = st->complete.seconds();
-      r.broadcast_seconds = st->broadcast_seconds;
-      for (const TaskResult& t : st->tasks) {
+      r.broadcast_seconds = run.broadcast_seconds;
+      for (const TaskResult& t : run.tasks) {
         r.input_bytes += t.input_bytes;
         r.shuffle_read_bytes += t.shuffle_read_bytes;
         r.shuffle_write_bytes += t.shuffle_write_bytes;
         r.spill_bytes += t.spill_bytes;
       }
       std::vector<double> secs;
-      for (const TaskResult& t : st->tasks) secs.push_back(t.end_seconds - t.start_seconds);
+      for (const TaskResult& t : run.tasks) secs.push_back(t.end_seconds - t.start_seconds);
       if (!secs.empty()) {
         std::sort(secs.begin(), secs.end());
         r.task_min_seconds = secs.front();
@@ -1124,8 +1061,8 @@ class Engine {
         const size_t n = secs.size();
         r.task_median_seconds = n % 2 ? secs[n / 2] : (secs[n / 2 - 1] + secs[n / 2]) / 2;
       }
-      for (auto* n : ReadsOf(st)) r.reads.push_back(n->id);
-      r.task_results = st->tasks;
+      for (auto* n : StageReads(st->subtree)) r.reads.push_back(n->id);
+      r.task_results = run.tasks;
       makespan = std::max(makespan, r.complete_seconds);
       result_.stages.push_back(std::move(r));
     }
@@ -1199,63 +1136,6 @@ class Engine {
     }
   }
 
-  /// "HashAggregate agg(SortMergeJoin j1(read e1, read e2))" — the stage's operators.
-  static std::string Describe(const ExecNode* n) {
-    if (n->is_exchange()) return "read " + n->id;
-    std::string name;
-    switch (n->op) {
-      case PlanOp::kJoin:
-        name = std::string(JoinStrategyName(n->join->strategy));
-        break;
-      case PlanOp::kScan:
-        return "scan " + n->id;
-      default:
-        name = std::string(PlanOpName(n->op));
-    }
-    std::string out = name + " " + n->id + "(";
-    if (n->is_join() && IsBroadcastJoin(*n)) {
-      const size_t b = BuildChildIndex(*n->join->build_side);
-      for (size_t i = 0; i < 2; ++i) {
-        out += (i ? ", " : "") + (i == b ? std::string("broadcast") : Describe(n->children[i].get()));
-      }
-      return out + ")";
-    }
-    for (size_t i = 0; i < n->children.size(); ++i) out += (i ? ", " : "") + Describe(n->children[i].get());
-    return out + ")";
-  }
-
-  /// Describe() without ids: "HashAggregate(SortMergeJoin(read, read))", "scan".
-  static std::string CodeKey(const ExecNode* n) {
-    if (n->is_exchange()) return "read";
-    if (n->op == PlanOp::kScan) return "scan";
-    std::string out =
-        n->is_join() ? std::string(JoinStrategyName(n->join->strategy)) : std::string(PlanOpName(n->op));
-    out += "(";
-    for (size_t i = 0; i < n->children.size(); ++i) {
-      const bool broadcast =
-          n->is_join() && IsBroadcastJoin(*n) && i == BuildChildIndex(*n->join->build_side);
-      out += (i ? ", " : "") + (broadcast ? std::string("broadcast") : CodeKey(n->children[i].get()));
-    }
-    return out + ")";
-  }
-
-  std::vector<ExecNode*> ReadsOf(QueryStage* st) const {
-    std::vector<ExecNode*> out;
-    std::function<void(ExecNode*)> walk = [&](ExecNode* n) {
-      if (n->is_exchange()) {
-        out.push_back(n);
-        return;
-      }
-      if (n->is_join() && IsBroadcastJoin(*n)) {
-        walk(&n->child(StreamedChildIndex(*n->join->build_side)));
-        return;
-      }
-      for (auto& c : n->children) walk(c.get());
-    };
-    walk(st->subtree);
-    return out;
-  }
-
   const Scenario& s_;
   SqlConf conf_;
   int slots_per_executor_;
@@ -1265,6 +1145,7 @@ class Engine {
   AqeOptimizer optimizer_;
   std::vector<std::unique_ptr<ExecNode>> plans_;  // every version; the last is current
   std::deque<QueryStage> stages_;
+  std::map<const QueryStage*, StageRun> runs_;
   std::map<std::string, QueryStage*> broadcast_stage_;
   std::vector<std::pair<QueryStage*, ExecNode*>> read_index_;
   mutable std::map<const ExecNode*, CoalescedReadSums> coalesced_sums_;

@@ -12,25 +12,15 @@
 #define AQESIM_MODELS_ENGINE_STATIC_PLANNER_H_
 
 #include <memory>
-#include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "models/aqe/decision.h"
-#include "models/engine/exec_plan.h"
+#include "models/plan/exec_node.h"
+#include "models/plan/plan_error.h"
 #include "models/scenario/scenario.h"
 
 namespace aqesim {
-
-/// Thrown when the scenario's plan cannot be executed as given (e.g. join sides with
-/// different partition counts); `pointer` names the node. what() is "POINTER: MESSAGE".
-struct PlanError : std::runtime_error {
-  PlanError(std::string where, std::string text)
-      : std::runtime_error(where + ": " + text), pointer(std::move(where)), message(std::move(text)) {}
-  std::string pointer;
-  std::string message;
-};
 
 struct StaticPlan {
   std::unique_ptr<ExecNode> root;
@@ -39,31 +29,8 @@ struct StaticPlan {
 };
 
 /// Plans `scenario` with `conf` (whose adaptive_enabled says which run this is).
-/// Throws PlanError for plans that cannot run.
+/// Throws PlanError (models/plan/plan_error.h) for plans that cannot run.
 StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf);
-
-/// Recomputes planned_partitions and estimated_bytes of a subtree bottom-up.
-void ComputePlannedProperties(ExecNode* node, const SqlConf& conf);
-
-/// Whether a side of a join of this type may be the build side of a broadcast hash join
-/// (JoinSelectionHelper.canBuildBroadcastLeft/Right).
-bool CanBuildBroadcastLeft(JoinType t);
-bool CanBuildBroadcastRight(JoinType t);
-/// Whether a side may build a shuffled hash join (canBuildShuffledHashJoinLeft/Right).
-bool CanBuildShuffledHashLeft(JoinType t);
-bool CanBuildShuffledHashRight(JoinType t);
-
-/// Changes the row (map task) count of a matrix: each old row spreads over the new rows its
-/// interval overlaps; bytes are conserved exactly.
-SizeMatrix ResampleMaps(const SizeMatrix& m, int new_maps);
-
-/// Recomputes planned properties of `n` and its ancestors up to the next exchange (after a
-/// rule changed the plan below them).
-void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf);
-
-/// Index of the streamed (probe) child of a broadcast join: the one that is not built.
-inline size_t StreamedChildIndex(BuildSide b) { return b == BuildSide::kLeft ? 1 : 0; }
-inline size_t BuildChildIndex(BuildSide b) { return b == BuildSide::kLeft ? 0 : 1; }
 
 }  // namespace aqesim
 

@@ -17,21 +17,6 @@ std::string SpecTypeName(const ShufflePartitionSpec& spec) {
       spec);
 }
 
-std::vector<ShufflePartitionSpec> DefaultReadSpecs(int num_reducers,
-                                                   const std::vector<int64_t>* bytes_by_partition_id) {
-  std::vector<ShufflePartitionSpec> out;
-  if (num_reducers <= 0) return out;
-  out.reserve(static_cast<size_t>(num_reducers));
-  for (int r = 0; r < num_reducers; ++r) {
-    CoalescedPartitionSpec spec{r, r + 1, std::nullopt};
-    if (bytes_by_partition_id != nullptr && static_cast<size_t>(r) < bytes_by_partition_id->size()) {
-      spec.data_size_bytes = (*bytes_by_partition_id)[static_cast<size_t>(r)];
-    }
-    out.emplace_back(spec);
-  }
-  return out;
-}
-
 ReadClassification ClassifyRead(const std::vector<ShufflePartitionSpec>& specs) {
   ReadClassification c;
   std::set<int> skewed_reducers;

@@ -55,10 +55,6 @@ using ShufflePartitionSpec = std::variant<CoalescedPartitionSpec, PartialReducer
 /// Spark's class name of a spec ("CoalescedPartitionSpec", ...), as used in explain JSON.
 std::string SpecTypeName(const ShufflePartitionSpec& spec);
 
-/// The default (non-AQE) read of a shuffle: one CoalescedPartitionSpec(i, i+1) per reducer.
-std::vector<ShufflePartitionSpec> DefaultReadSpecs(int num_reducers,
-                                                   const std::vector<int64_t>* bytes_by_partition_id);
-
 /// How an AQE shuffle read is classified in Spark's metrics and explain output
 /// (AQEShuffleReadExec): local if any mapper spec; coalesced if a Coalesced spec spans more
 /// than one reducer or is (0,0); skewed if any PartialReducer spec.

@@ -2,8 +2,9 @@
 
 #include <string>
 
-#include "models/aqe/plan_queries.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/stage_walk.h"
 #include "models/shuffle/shuffle_partitions_util.h"
 
 namespace aqesim {
@@ -37,7 +38,7 @@ bool IsExplodingJoin(const ExecNode& n) {
 bool AllLeavesAreStages(ExecNode* n) {
   if (n->is_exchange()) return true;
   if (n->op == PlanOp::kScan) return false;
-  if (IsBroadcastJoin(*n)) return AllLeavesAreStages(&n->child(StreamedChildIndex(*n->join->build_side)));
+  if (n->is_broadcast_join()) return AllLeavesAreStages(&StreamedChild(*n));
   for (auto& c : n->children)
     if (!AllLeavesAreStages(c.get())) return false;
   return !n->children.empty();
@@ -45,7 +46,7 @@ bool AllLeavesAreStages(ExecNode* n) {
 
 bool ContainsExplodingJoin(ExecNode* n) {
   bool found = false;
-  VisitStage(n, [&](ExecNode* x) { found |= IsExplodingJoin(*x); });
+  VisitStageOperators(n, [&](ExecNode* x) { found |= IsExplodingJoin(*x); });
   return found;
 }
 
@@ -68,10 +69,10 @@ void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out)
     case PlanOp::kScan:
       return;
     case PlanOp::kJoin: {
-      if (IsBroadcastJoin(*n) || n->join->strategy == JoinStrategy::kCartesianProduct) {
+      if (n->is_broadcast_join() || n->join->strategy == JoinStrategy::kCartesianProduct) {
         const bool ex = exploding || IsExplodingJoin(*n);
-        if (IsBroadcastJoin(*n)) {
-          CollectGroups(&n->child(StreamedChildIndex(*n->join->build_side)), ex, out);
+        if (n->is_broadcast_join()) {
+          CollectGroups(&StreamedChild(*n), ex, out);
         } else {
           for (auto& c : n->children) CollectGroups(c.get(), ex, out);
         }
@@ -134,8 +135,7 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
     for (ExecNode* r : g.reads) {
       stats.push_back(r->shuffle->data->reported->BytesByPartitionId());
       specs.push_back(r->shuffle->read_specs);
-      before = r->shuffle->read_specs ? static_cast<int>(r->shuffle->read_specs->size())
-                                      : r->shuffle->data->num_reducers;
+      before = r->shuffle->num_read_tasks();
     }
     const CoalesceResult res =
         CoalescePartitions(stats, specs, advisory, group_min[gi], conf.coalesce_min_partition_size_bytes);

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "models/aqe/plan_queries.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_queries.h"
 
 namespace aqesim {
 

@@ -1,9 +1,11 @@
 #include "models/aqe/rules/join_selection.h"
 
+#include <optional>
 #include <string>
 
-#include "models/aqe/plan_queries.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/planned_properties.h"
 
 namespace aqesim {
 
@@ -35,21 +37,19 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
     auto can_broadcast_by_size = [&](const SideStats& s, RuntimeHint hint, JoinHint user) {
       if (user == JoinHint::kBroadcast) return true;
       if (hint == RuntimeHint::kNoBroadcastHash || hint == RuntimeHint::kShuffleHash) return false;
-      const int64_t threshold =
-          s.runtime ? conf.RuntimeBroadcastThresholdBytes() : conf.auto_broadcast_join_threshold_bytes;
-      return s.size_bytes >= 0 && s.size_bytes <= threshold;
+      return CanBroadcastBySize(s.size_bytes, s.runtime ? conf.RuntimeBroadcastThresholdBytes()
+                                                        : conf.auto_broadcast_join_threshold_bytes);
     };
-    const bool bl =
-        CanBuildBroadcastLeft(p.join_type) && can_broadcast_by_size(ls, j.left_runtime_hint, p.left_hint);
-    const bool br =
-        CanBuildBroadcastRight(p.join_type) && can_broadcast_by_size(rs, j.right_runtime_hint, p.right_hint);
+    const std::optional<BuildSide> broadcast_side = ChooseBuildSide(
+        CanBuildBroadcastLeft(p.join_type) && can_broadcast_by_size(ls, j.left_runtime_hint, p.left_hint),
+        CanBuildBroadcastRight(p.join_type) && can_broadcast_by_size(rs, j.right_runtime_hint, p.right_hint),
+        ls.size_bytes, rs.size_bytes);
     JoinStrategy to = JoinStrategy::kSortMerge;
     BuildSide build = BuildSide::kRight;
     std::string why;
-    if (bl || br) {
+    if (broadcast_side) {
       to = JoinStrategy::kBroadcastHash;
-      build = (bl && br) ? (ls.size_bytes < rs.size_bytes ? BuildSide::kLeft : BuildSide::kRight)
-                         : (bl ? BuildSide::kLeft : BuildSide::kRight);
+      build = *broadcast_side;
       const SideStats& b = build == BuildSide::kLeft ? ls : rs;
       why = std::string(b.runtime ? "runtime size " : "estimated size ") + FormatBytes(b.size_bytes) +
             " <= " + (b.runtime ? "adaptive broadcast threshold " : "spark.sql.autoBroadcastJoinThreshold ") +
@@ -66,14 +66,13 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
                static_cast<double>(me.size_bytes) * conf.shuffled_hash_join_factor <=
                    static_cast<double>(other.size_bytes);
       };
-      const bool hl =
-          CanBuildShuffledHashLeft(p.join_type) && shj_ok(ls, rs, j.left_runtime_hint, p.left_hint);
-      const bool hr =
-          CanBuildShuffledHashRight(p.join_type) && shj_ok(rs, ls, j.right_runtime_hint, p.right_hint);
-      if (hl || hr) {
+      const std::optional<BuildSide> hash_side = ChooseBuildSide(
+          CanBuildShuffledHashLeft(p.join_type) && shj_ok(ls, rs, j.left_runtime_hint, p.left_hint),
+          CanBuildShuffledHashRight(p.join_type) && shj_ok(rs, ls, j.right_runtime_hint, p.right_hint),
+          ls.size_bytes, rs.size_bytes);
+      if (hash_side) {
         to = JoinStrategy::kShuffledHash;
-        build = (hl && hr) ? (ls.size_bytes < rs.size_bytes ? BuildSide::kLeft : BuildSide::kRight)
-                           : (hl ? BuildSide::kLeft : BuildSide::kRight);
+        build = *hash_side;
         why = "shuffled hash join preferred";
       }
     }
@@ -84,13 +83,7 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
     j.build_side = build;
     if (to == JoinStrategy::kBroadcastHash) {
       // No co-partitioning needed: shuffles below that have not started are dropped.
-      for (auto& c : n->children) {
-        if (c->is_exchange() && !HasStage(*c) && c->origin() == ShuffleOrigin::kEnsureRequirements) {
-          std::unique_ptr<ExecNode> grand = std::move(c->children[0]);
-          grand->parent = n;
-          c = std::move(grand);
-        }
-      }
+      DropCoPartitioningShuffles(n);
       RecomputeUpToExchange(n, conf);
     }
     Decision d;

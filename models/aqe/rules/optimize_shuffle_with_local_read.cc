@@ -2,8 +2,9 @@
 
 #include <string>
 
-#include "models/aqe/plan_queries.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/stage_walk.h"
 #include "models/shuffle/local_read_specs.h"
 
 namespace aqesim {
@@ -19,8 +20,7 @@ bool CanReadLocally(const ExecNode& n) {
 
 Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule, const std::string& why) {
   ShuffleData& d = *read->shuffle->data;
-  const int before =
-      read->shuffle->read_specs ? static_cast<int>(read->shuffle->read_specs->size()) : d.num_reducers;
+  const int before = read->shuffle->num_read_tasks();
   const int mappers = d.actual.num_maps();
   read->shuffle->read_specs = LocalShuffleReadSpecs(mappers, d.num_reducers, before);
   const int after = static_cast<int>(read->shuffle->read_specs->size());
@@ -49,9 +49,9 @@ RuleOutcome OptimizeShuffleWithLocalRead::Apply(const RuleContext& ctx, ExecNode
     outcome.changed = true;
     return outcome;
   }
-  VisitStage(plan, [&](ExecNode* n) {
+  VisitStageOperators(plan, [&](ExecNode* n) {
     if (!n->is_join() || n->join->strategy != JoinStrategy::kBroadcastHash) return;
-    ExecNode* probe = &n->child(StreamedChildIndex(*n->join->build_side));
+    ExecNode* probe = &StreamedChild(*n);
     if (!CanReadLocally(*probe)) return;
     // Validation: the local read drops the shuffle's hash partitioning; revert if an
     // operator above relies on it.

@@ -2,7 +2,8 @@
 
 #include <string>
 
-#include "models/aqe/plan_queries.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/stage_walk.h"
 #include "models/shuffle/shuffle_partitions_util.h"
 
 namespace aqesim {

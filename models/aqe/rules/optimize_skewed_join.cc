@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "models/aqe/plan_queries.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/plan_queries.h"
+#include "models/plan/planned_properties.h"
 #include "models/shuffle/skew_join_split.h"
 
 namespace aqesim {

@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 
-#include "models/engine/exec_plan.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/run_result.h"
 #include "models/engine/static_planner.h"

@@ -1,12 +1,14 @@
-// ExecPlan: the physical plan of one simulated run, with runtime state.
+// ExecNode: the physical plan of one simulated run, with runtime state — the plan IR the AQE
+// rules (models/aqe/) and the engine (models/engine/) both work on.
 //
 // Built from the scenario's PlanNode tree by the static planner (what Spark's planner and
 // EnsureRequirements decide before anything runs: reducer counts, static broadcast joins),
 // then mutated by the adaptive rules (join strategies, shuffle read specs, extra shuffles).
 // Mirrors the parts of sql/core/.../adaptive/AdaptiveSparkPlanExec.scala's currentPhysicalPlan
-// that AQE decisions act on.
-#ifndef AQESIM_MODELS_ENGINE_EXEC_PLAN_H_
-#define AQESIM_MODELS_ENGINE_EXEC_PLAN_H_
+// that AQE decisions act on. Walks over it: plan_queries.h (questions the rules ask),
+// stage_walk.h (the operators and reads of one query stage), join_selection_helper.h.
+#ifndef AQESIM_MODELS_PLAN_EXEC_NODE_H_
+#define AQESIM_MODELS_PLAN_EXEC_NODE_H_
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +24,7 @@
 
 namespace aqesim {
 
-struct QueryStage;
+struct QueryStage;  // models/plan/query_stage.h
 
 /// Hints DynamicJoinSelection adds to a join side (Spark's JoinStrategyHint values it uses).
 enum class RuntimeHint { kNone, kNoBroadcastHash, kShuffleHash, kPreferShuffleHash };
@@ -61,6 +63,13 @@ struct ShuffleState {
   /// Engine-inserted exchange (extra shuffle of a forced skew join): its rows follow the
   /// child's output.
   bool inserted = false;
+
+  /// Tasks of the read: one per spec (one per reducer for the default read).
+  int num_read_tasks() const;
+  /// Spec of read task `task`: read_specs[task], or CoalescedPartitionSpec(task, task + 1).
+  ShufflePartitionSpec read_spec(int task) const;
+  /// Every spec of the read, the default read spelled out.
+  std::vector<ShufflePartitionSpec> ReadSpecsOrDefault() const;
 };
 
 /// Runtime state of a join.
@@ -99,6 +108,8 @@ struct ExecNode {
   ExecNode& child(size_t i = 0) const { return *children[i]; }
   bool is_exchange() const { return op == PlanOp::kExchange; }
   bool is_join() const { return op == PlanOp::kJoin; }
+  /// A broadcast hash or broadcast nested-loop join: its build side runs in another stage.
+  bool is_broadcast_join() const;
   ShuffleOrigin origin() const;
   bool single_partition() const;
 };
@@ -112,4 +123,4 @@ std::unique_ptr<ExecNode> ClonePlan(const ExecNode& node, ExecNode* parent = nul
 
 }  // namespace aqesim
 
-#endif  // AQESIM_MODELS_ENGINE_EXEC_PLAN_H_
+#endif  // AQESIM_MODELS_PLAN_EXEC_NODE_H_

@@ -1,7 +1,7 @@
-#include "models/aqe/plan_queries.h"
+#include "models/plan/plan_queries.h"
 
-#include "models/engine/query_stage.h"
-#include "models/engine/static_planner.h"
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/query_stage.h"
 
 namespace aqesim {
 
@@ -10,29 +10,6 @@ bool HasStage(const ExecNode& n) { return n.is_exchange() && n.shuffle->data->st
 bool IsMaterializedShuffle(const ExecNode& n) {
   return n.is_exchange() && n.shuffle->data->stage && n.shuffle->data->stage->done &&
          n.shuffle->data->reported;
-}
-
-bool IsBroadcastJoin(const ExecNode& n) {
-  return n.is_join() && (n.join->strategy == JoinStrategy::kBroadcastHash ||
-                         n.join->strategy == JoinStrategy::kBroadcastNestedLoop);
-}
-
-void VisitStage(ExecNode* root, const std::function<void(ExecNode*)>& visit) {
-  visit(root);
-  if (root->is_exchange()) return;
-  if (IsBroadcastJoin(*root)) {
-    VisitStage(&root->child(StreamedChildIndex(*root->join->build_side)), visit);
-    return;
-  }
-  for (auto& c : root->children) VisitStage(c.get(), visit);
-}
-
-std::vector<ExecNode*> StageReads(ExecNode* root) {
-  std::vector<ExecNode*> out;
-  VisitStage(root, [&](ExecNode* n) {
-    if (n->is_exchange()) out.push_back(n);
-  });
-  return out;
 }
 
 std::vector<ExecNode*> JoinsNotYetRunning(ExecNode* plan) {
@@ -48,9 +25,9 @@ bool PartitioningRequiredAbove(const ExecNode& n) {
     if (p->is_exchange()) return false;
     if (p->op == PlanOp::kAggregate) return true;
     if (p->is_join()) {
-      if (IsBroadcastJoin(*p)) {
+      if (p->is_broadcast_join()) {
         // The streamed side's partitioning passes through; the build side is broadcast.
-        if (&p->child(BuildChildIndex(*p->join->build_side)) == cur) return false;
+        if (&BuildChild(*p) == cur) return false;
         continue;
       }
       if (p->join->strategy == JoinStrategy::kSortMerge || p->join->strategy == JoinStrategy::kShuffledHash)

@@ -1,4 +1,6 @@
-#include "models/engine/exec_plan.h"
+#include "models/plan/exec_node.h"
+
+#include <algorithm>
 
 namespace aqesim {
 
@@ -16,8 +18,30 @@ std::string_view RuntimeHintName(RuntimeHint h) {
   return "NONE";
 }
 
+int ShuffleState::num_read_tasks() const {
+  return read_specs ? static_cast<int>(read_specs->size()) : data->num_reducers;
+}
+
+ShufflePartitionSpec ShuffleState::read_spec(int task) const {
+  if (read_specs) return (*read_specs)[static_cast<size_t>(task)];
+  return CoalescedPartitionSpec{task, task + 1, std::nullopt};
+}
+
+std::vector<ShufflePartitionSpec> ShuffleState::ReadSpecsOrDefault() const {
+  if (read_specs) return *read_specs;
+  std::vector<ShufflePartitionSpec> out;
+  out.reserve(static_cast<size_t>(std::max(0, data->num_reducers)));
+  for (int i = 0; i < data->num_reducers; ++i) out.push_back(CoalescedPartitionSpec{i, i + 1, std::nullopt});
+  return out;
+}
+
 ShuffleOrigin ExecNode::origin() const {
   return source ? source->origin : ShuffleOrigin::kEnsureRequirements;
+}
+
+bool ExecNode::is_broadcast_join() const {
+  return is_join() && (join->strategy == JoinStrategy::kBroadcastHash ||
+                       join->strategy == JoinStrategy::kBroadcastNestedLoop);
 }
 
 bool ExecNode::single_partition() const { return source && source->single_partition; }

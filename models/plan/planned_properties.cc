@@ -1,0 +1,91 @@
+#include "models/plan/planned_properties.h"
+
+#include <algorithm>
+#include <string>
+
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/plan_error.h"
+
+namespace aqesim {
+
+void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
+  const PlanNode* p = n->source;
+  auto est_override = [&](int64_t v) { return (p && p->estimated_bytes) ? *p->estimated_bytes : v; };
+  const double sel = p ? p->selectivity : 1.0;
+  switch (n->op) {
+    case PlanOp::kScan: {
+      const int64_t bytes = p ? p->scan_bytes : 0;
+      if (p && p->tasks) {
+        n->planned_partitions = *p->tasks;
+      } else if (n->scan_tasks_from_sizes) {
+        n->planned_partitions = *n->scan_tasks_from_sizes;
+      } else {
+        const int64_t split = std::max<int64_t>(1, conf.files_max_partition_bytes);
+        const int64_t tasks =
+            std::max<int64_t>(1, bytes / split + (bytes % split != 0));  // ceil, no overflow
+        if (tasks > kMaxPlannedTasks)
+          throw PlanError{p ? p->pointer : "/plan",
+                          "expected at most " + std::to_string(kMaxPlannedTasks) +
+                              " scan tasks (bytes / spark.sql.files.maxPartitionBytes), found " +
+                              std::to_string(tasks) + "; give \"tasks\""};
+        n->planned_partitions = static_cast<int>(tasks);
+      }
+      n->estimated_bytes = est_override(bytes);
+      break;
+    }
+    case PlanOp::kExchange:
+      n->planned_partitions = n->shuffle && n->shuffle->data->num_reducers > 0
+                                  ? n->shuffle->data->num_reducers
+                                  : conf.InitialShufflePartitions();
+      n->estimated_bytes = est_override(n->child(0).estimated_bytes);
+      break;
+    case PlanOp::kJoin: {
+      const JoinState& j = *n->join;
+      const ExecNode& l = n->child(0);
+      const ExecNode& r = n->child(1);
+      switch (j.strategy) {
+        case JoinStrategy::kBroadcastHash:
+        case JoinStrategy::kBroadcastNestedLoop:
+          n->planned_partitions =
+              n->child(StreamedChildIndex(j.build_side.value_or(BuildSide::kRight))).planned_partitions;
+          break;
+        case JoinStrategy::kCartesianProduct: {
+          const int64_t product = int64_t{l.planned_partitions} * r.planned_partitions;
+          if (product > kMaxPlannedTasks)
+            throw PlanError{p ? p->pointer : "/plan",
+                            "expected a CartesianProduct of at most " + std::to_string(kMaxPlannedTasks) +
+                                " partitions, found " + std::to_string(l.planned_partitions) + " x " +
+                                std::to_string(r.planned_partitions)};
+          n->planned_partitions = static_cast<int>(product);
+          break;
+        }
+        default:
+          n->planned_partitions = l.planned_partitions;
+      }
+      n->estimated_bytes = est_override(
+          static_cast<int64_t>(static_cast<double>(l.estimated_bytes + r.estimated_bytes) * sel));
+      break;
+    }
+    case PlanOp::kUnion: {
+      int parts = 0;
+      int64_t est = 0;
+      for (auto& c : n->children) {
+        parts += c->planned_partitions;
+        est += c->estimated_bytes;
+      }
+      n->planned_partitions = parts;
+      n->estimated_bytes = est_override(est);
+      break;
+    }
+    default:
+      n->planned_partitions = n->child(0).planned_partitions;
+      n->estimated_bytes =
+          est_override(static_cast<int64_t>(static_cast<double>(n->child(0).estimated_bytes) * sel));
+  }
+}
+
+void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf) {
+  for (ExecNode* p = n; p && !p->is_exchange(); p = p->parent) ComputePlannedProperties(p, conf);
+}
+
+}  // namespace aqesim

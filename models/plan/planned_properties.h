@@ -1,0 +1,28 @@
+// Planned properties of plan nodes: how many partitions a node outputs as planned without AQE
+// (scan splits, reducers, a join's streamed side, a union's sum) and the planner's estimate of
+// its output bytes (what static broadcast decisions and the runtime JoinSelection of a side
+// that has not run compare with the thresholds).
+#ifndef AQESIM_MODELS_PLAN_PLANNED_PROPERTIES_H_
+#define AQESIM_MODELS_PLAN_PLANNED_PROPERTIES_H_
+
+#include <cstdint>
+
+#include "models/conf/spark_conf.h"
+#include "models/plan/exec_node.h"
+
+namespace aqesim {
+
+/// Most tasks a planned operator may have (scan splits, CartesianProduct partitions).
+inline constexpr int64_t kMaxPlannedTasks = 100'000'000;
+
+/// Sets planned_partitions and estimated_bytes of `node` from its children's (which must be
+/// set). Throws PlanError (plan_error.h) beyond kMaxPlannedTasks.
+void ComputePlannedProperties(ExecNode* node, const SqlConf& conf);
+
+/// Recomputes planned properties of `n` and its ancestors up to the next exchange (after a
+/// rule changed the plan below them).
+void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_PLAN_PLANNED_PROPERTIES_H_
