@@ -19,7 +19,9 @@ packages=(build-essential cmake pkg-config git
           zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev
           nodejs npm)
 if [ "$with_tests" = 1 ]; then
-  packages+=(catch2 zstd gzip chromium)
+  # slurm-wlm, munge: the single-node Slurm cluster of tests/tools/slurm; python3-yaml,
+  # python3-kubernetes, python3-botocore: the offline checks of tools/k8s and tools/aws-batch.
+  packages+=(catch2 zstd gzip chromium slurm-wlm munge python3-yaml python3-kubernetes python3-botocore)
 fi
 
 missing=()

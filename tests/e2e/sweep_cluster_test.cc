@@ -246,14 +246,17 @@ TEST_CASE("e2e sweep --shard auto: a re-run of a killed element resumes from its
   CHECK_FALSE(fs::exists(journal));
 }
 
-TEST_CASE("e2e merge FOLDER --wait: merges once the last shard appears", "[e2e][sweep][cluster]") {
+TEST_CASE("e2e merge FOLDER --wait: waits for the folder and its shards, then merges",
+          "[e2e][sweep][cluster]") {
+  // As a Kubernetes merge Job started with the Indexed Job: the folder does not exist yet.
   Scratch dir;
   const std::string folder = dir / "shards/";
-  REQUIRE(RunAqesim(Sweep({"--shard", "1/2", "-o", folder}), Scheduler({})).exit_code == 0);
   std::future<CommandResult> merge = std::async(std::launch::async, [&] {
     return RunAqesim({"merge", folder, "--wait", "120", "-o", dir / "merged.csv"});
   });
   REQUIRE(merge.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);  // still waiting
+  REQUIRE(RunAqesim(Sweep({"--shard", "1/2", "-o", folder}), Scheduler({})).exit_code == 0);
+  REQUIRE(merge.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
   REQUIRE(RunAqesim(Sweep({"--shard", "2/2", "-o", folder}), Scheduler({})).exit_code == 0);
   const CommandResult merged = merge.get();
   CHECK(merged.exit_code == 0);

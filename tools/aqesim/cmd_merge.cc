@@ -32,6 +32,10 @@ std::vector<sweep::FolderShard> WaitForShards(const std::string& folder, sweep::
   using Clock = std::chrono::steady_clock;
   const Clock::time_point deadline = Clock::now() + std::chrono::seconds(wait_seconds);
   while (true) {
+    // The array may not have created the folder yet.
+    while (!std::filesystem::exists(folder) && Clock::now() < deadline)
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(std::chrono::seconds(2), deadline - Clock::now()));
     sweep::ShardFolderScan scan = sweep::ScanShardFolder(folder, format);
     if (!scan.errors.empty()) throw InputError(scan.errors);
     const std::string missing = sweep::DescribeMissingShards(scan, folder, format);
@@ -65,7 +69,11 @@ void RegisterMerge(CLI::App& app) {
     std::vector<std::string> errors;
     const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
     if (!format) throw InputError("-o " + o->output + ": expected a file name ending in .csv or .json");
-    const bool folder = o->inputs.size() == 1 && std::filesystem::is_directory(o->inputs[0]);
+    // One folder: an existing one, a name ending in '/', or any name with --wait (the array
+    // creates the folder).
+    const bool folder =
+        o->inputs.size() == 1 && !o->inputs[0].empty() &&
+        (std::filesystem::is_directory(o->inputs[0]) || o->inputs[0].back() == '/' || o->wait_seconds >= 0);
     if (!folder) {
       for (const std::string& path : o->inputs) {
         if (std::filesystem::is_directory(path))
