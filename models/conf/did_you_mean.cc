@@ -3,16 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "models/conf/property_value.h"
+
 namespace aqesim {
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 int EditDistance(std::string_view a, std::string_view b) {
   const size_t n = a.size(), m = b.size();

@@ -8,26 +8,11 @@
 #include <limits>
 #include <utility>
 
-#include "models/conf/byte_string.h"
 #include "models/conf/did_you_mean.h"
+#include "models/conf/property_value.h"
 
 namespace aqesim {
 namespace {
-
-// ---------------------------------------------------------------------------------------
-// Value parsers (Spark's ConfigHelpers: every value is trimmed first).
-
-std::string Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // `"value"` with JSON-style escapes, for "found ..." in messages.
 std::string Quote(std::string_view s) {
@@ -61,46 +46,6 @@ std::string Quote(std::string_view s) {
     }
   }
   return out + "\"";
-}
-
-std::optional<bool> ParseBool(std::string_view s) {
-  const std::string v = Lower(Trim(s));
-  if (v == "true") return true;
-  if (v == "false") return false;
-  return std::nullopt;
-}
-
-std::optional<int64_t> ParseLong(std::string_view s) {
-  const std::string v = Trim(s);
-  if (v.empty()) return std::nullopt;
-  size_t i = (v[0] == '-' || v[0] == '+') ? 1 : 0;
-  if (i == v.size()) return std::nullopt;
-  for (size_t j = i; j < v.size(); ++j)
-    if (v[j] < '0' || v[j] > '9') return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  const long long r = std::strtoll(v.c_str(), &end, 10);
-  if (errno == ERANGE) return std::nullopt;
-  return static_cast<int64_t>(r);
-}
-
-std::optional<int> ParseInt(std::string_view s) {
-  auto v = ParseLong(s);
-  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max()) return std::nullopt;
-  return static_cast<int>(*v);
-}
-
-std::optional<double> ParseDouble(std::string_view s) {
-  const std::string v = Trim(s);
-  if (v.empty()) return std::nullopt;
-  for (char c : v)  // decimal notation only (no hex floats, no "nan"/"inf")
-    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
-          c == 'E'))
-      return std::nullopt;
-  char* end = nullptr;
-  const double r = std::strtod(v.c_str(), &end);
-  if (end != v.c_str() + v.size() || !std::isfinite(r)) return std::nullopt;
-  return r;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -266,7 +211,7 @@ const std::vector<ConfKeyInfo>& KeyTable() {
                     while (start <= value.size()) {
                       size_t comma = value.find(',', start);
                       if (comma == std::string::npos) comma = value.size();
-                      std::string item = Trim(std::string_view(value).substr(start, comma - start));
+                      std::string item(Trim(std::string_view(value).substr(start, comma - start)));
                       if (!item.empty()) conf->optimizer_excluded_rules.insert(item);
                       start = comma + 1;
                     }
@@ -274,7 +219,7 @@ const std::vector<ConfKeyInfo>& KeyTable() {
                   }});
     t->push_back({a + "customCostEvaluatorClass",
                   [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>* w) {
-                    conf->custom_cost_evaluator_class = Trim(value);
+                    conf->custom_cost_evaluator_class = std::string(Trim(value));
                     w->push_back(
                         {"spark.sql.adaptive.customCostEvaluatorClass",
                          "custom cost evaluators are not simulated; Spark's SimpleCostEvaluator is used",
@@ -381,7 +326,13 @@ const std::vector<ConfKeyInfo>& KeyTable() {
                            false});
                     return std::string();
                   }});
-    t->push_back(StringKey("spark.master"));
+    t->push_back({"spark.master", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+                    std::string error;
+                    std::optional<SparkMaster> m = ParseSparkMaster(value, &error);
+                    if (!m) return error;
+                    conf->master = *m;
+                    return std::string();
+                  }});
     t->push_back(StringKey("spark.app.name"));
     return t;
   }();
@@ -464,18 +415,6 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
     }
   }
   return conf;
-}
-
-std::optional<int64_t> ParseByteString(std::string_view s) {
-  const SizeStringResult r = ParseSizeString(s);
-  if (!r.ok()) return std::nullopt;
-  return r.value;
-}
-
-std::optional<double> ParseTimeStringSeconds(std::string_view s, double default_unit_seconds) {
-  const TimeStringResult r = ParseTimeString(s, default_unit_seconds);
-  if (!r.ok) return std::nullopt;
-  return r.seconds;
 }
 
 }  // namespace aqesim

@@ -3,10 +3,8 @@
 // Keys, defaults and validity follow Spark 4.0's SQLConf.scala
 // (sql/catalyst/src/main/scala/org/apache/spark/sql/internal/SQLConf.scala) and
 // core/src/main/scala/org/apache/spark/internal/config/package.scala; see spec §10.
-// Byte strings parse as Spark's JavaUtils.byteStringAsBytes (binary units: 1k = 1024,
-// suffixes b, k/kb, m/mb, g/gb, t/tb, p/pb, case-insensitive; a bare number is bytes).
-// Time strings parse as JavaUtils.timeStringAs (us, ms, s, m/min, h, d; bare number in the
-// key's default unit).
+// Values parse as Spark parses them (models/conf/property_value.h: numbers, byte and time
+// strings, spark.master).
 #ifndef AQESIM_MODELS_CONF_SPARK_CONF_H_
 #define AQESIM_MODELS_CONF_SPARK_CONF_H_
 
@@ -17,6 +15,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "models/conf/property_value.h"
 
 namespace aqesim {
 
@@ -86,6 +86,7 @@ struct SqlConf {
   std::optional<int> executor_instances;         // spark.executor.instances (cluster wins; informational)
   std::optional<int> executor_cores;             // spark.executor.cores
   std::optional<int64_t> executor_memory_bytes;  // spark.executor.memory
+  SparkMaster master;                            // spark.master (unset: a cluster, not local mode)
 
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE
   /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (spec §2.1).
@@ -115,13 +116,6 @@ struct ConfProblem {
 /// Resolves raw strings into SqlConf. Unknown `spark.*` keys produce warnings ("unused
 /// configuration key ..., did you mean ...?"); invalid values of known keys produce errors.
 SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems);
-
-/// Parses a Spark byte string ("64m", "1g", "100MB", "1048576"): bytes, or nullopt if invalid
-/// or out of range. Units are binary (k = 1024) as in Spark.
-std::optional<int64_t> ParseByteString(std::string_view s);
-/// Parses a Spark time string into seconds ("300s", "5min", "100ms"); a bare number is in
-/// `default_unit_seconds` units.
-std::optional<double> ParseTimeStringSeconds(std::string_view s, double default_unit_seconds);
 
 /// Every key the simulator knows (for warnings and "did you mean").
 const std::vector<std::string>& KnownConfKeys();

@@ -64,20 +64,7 @@ MapStatusConfig MapStatusConfigOf(const SqlConf& c) {
 /// (CoarseGrainedSchedulerBackend / LocalSchedulerBackend).
 int DefaultParallelism(const Scenario& s) {
   if (s.conf.default_parallelism) return *s.conf.default_parallelism;
-  auto master = s.raw_conf.find("spark.master");
-  if (master != s.raw_conf.end() && master->second.rfind("local", 0) == 0) {
-    const std::string& m = master->second;
-    const size_t open = m.find('['), close = m.find_first_of(",]", open == std::string::npos ? 0 : open);
-    if (open != std::string::npos && close != std::string::npos && close > open + 1) {
-      const std::string n = m.substr(open + 1, close - open - 1);
-      if (n == "*") return std::max(1, s.cluster.total_cores());
-      try {
-        return std::max(1, std::stoi(n));
-      } catch (...) {
-      }
-    }
-    return 1;  // "local"
-  }
+  if (s.conf.master.local) return s.conf.master.local_threads.value_or(std::max(1, s.cluster.total_cores()));
   return std::max(2, s.cluster.total_cores());
 }
 

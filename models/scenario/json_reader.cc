@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "models/conf/byte_string.h"
+#include "models/conf/property_value.h"
 #include "models/conf/did_you_mean.h"
 
 namespace aqesim {

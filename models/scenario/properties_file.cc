@@ -7,18 +7,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/conf/property_value.h"
 #include "models/scenario/input_file.h"
 
 namespace aqesim {
 namespace {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\r'; }
-
-std::string Trim(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
 
 }  // namespace
 
@@ -40,7 +35,7 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
   int line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
-    const std::string trimmed = Trim(line);
+    const std::string trimmed(Trim(line));
     if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == '!') continue;
     size_t key_end = 0;
     while (key_end < trimmed.size() && !IsSpace(trimmed[key_end]) && trimmed[key_end] != '=' &&
@@ -51,7 +46,7 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
     while (value_start < trimmed.size() && IsSpace(trimmed[value_start])) ++value_start;
     if (value_start < trimmed.size() && (trimmed[value_start] == '=' || trimmed[value_start] == ':'))
       ++value_start;
-    const std::string value = Trim(std::string_view(trimmed).substr(value_start));
+    const std::string value(Trim(std::string_view(trimmed).substr(value_start)));
     if (key.empty() || key[0] == '[') {
       errors->push_back({path, "line " + std::to_string(line_number),
                          "expected \"key value\" or \"key=value\", found \"" + trimmed + "\""});

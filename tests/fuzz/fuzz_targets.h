@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/conf/byte_string.h"
+#include "models/conf/property_value.h"
 #include "models/conf/spark_conf.h"
 #include "models/scenario/plan_reader.h"
 #include "models/scenario/scenario.h"

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
+#include "models/conf/property_value.h"
 #include "tools/eventlog/line_reader.h"
 
 namespace aqesim::eventlog {
@@ -14,24 +16,26 @@ namespace {
 
 using nlohmann::json;
 
-/// Integer value of a JSON number or numeric string; nullopt otherwise.
+/// Integer value of a JSON number (a fraction truncated) or of a string of decimal digits
+/// with an optional '-'; nullopt otherwise, and for values beyond int64.
 std::optional<int64_t> AsInt(const json& v) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
+    return static_cast<int64_t>(u);
+  }
   if (v.is_number_integer()) return v.get<int64_t>();
-  if (v.is_number_unsigned()) return static_cast<int64_t>(v.get<uint64_t>());
-  if (v.is_number_float()) return static_cast<int64_t>(v.get<double>());
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!(d > -9.2e18 && d < 9.2e18)) return std::nullopt;  // NaN, or beyond int64
+    return static_cast<int64_t>(d);
+  }
   if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();
-    if (s.empty() || s.size() > 20) return std::nullopt;
-    size_t i = (s[0] == '-') ? 1 : 0;
-    if (i == s.size()) return std::nullopt;
-    for (size_t k = i; k < s.size(); ++k) {
-      if (!std::isdigit(static_cast<unsigned char>(s[k]))) return std::nullopt;
-    }
-    try {
-      return std::stoll(s);
-    } catch (...) {
+    const size_t digits = !s.empty() && s[0] == '-' ? 1 : 0;
+    if (s.size() == digits || s.find_first_not_of("0123456789", digits) != std::string::npos)
       return std::nullopt;
-    }
+    return ParseLong(s);
   }
   return std::nullopt;
 }
@@ -280,15 +284,20 @@ class Parser {
     const json& props = Field(e, "Spark Properties");
     if (props.is_object()) {
       for (auto it = props.begin(); it != props.end(); ++it) {
-        if (it.value().is_string()) app_->spark_properties[it.key()] = it.value().get<std::string>();
+        if (it.value().is_string()) SetProperty(it.key(), it.value().get<std::string>());
       }
     } else if (props.is_array()) {  // [[key, value], ...] (older writers)
       for (const json& kv : props) {
         if (kv.is_array() && kv.size() == 2 && kv[0].is_string() && kv[1].is_string()) {
-          app_->spark_properties[kv[0].get<std::string>()] = kv[1].get<std::string>();
+          SetProperty(kv[0].get<std::string>(), kv[1].get<std::string>());
         }
       }
     }
+  }
+
+  void SetProperty(const std::string& key, const std::string& value) {
+    app_->spark_properties[key] = value;
+    if (key == "spark.master") master_where_ = where_;
   }
 
   RecordedStage& StageFromInfo(const json& info) {
@@ -466,23 +475,17 @@ class Parser {
   }
 
   void FinishCluster() {
-    const std::string master =
-        app_->spark_properties.count("spark.master") ? app_->spark_properties["spark.master"] : "";
-    app_->local_mode = master.rfind("local", 0) == 0;
+    SparkMaster master;  // no spark.master: a cluster
+    if (auto it = app_->spark_properties.find("spark.master"); it != app_->spark_properties.end()) {
+      std::string error;
+      std::optional<SparkMaster> parsed = ParseSparkMaster(it->second, &error);
+      if (!parsed) throw EventLogError(master_where_ + ": Spark Properties: spark.master: " + error);
+      master = *parsed;
+    }
+    app_->local_mode = master.local;
     if (app_->local_mode) {
       app_->max_concurrent_executors = 1;
-      int cores = 0;
-      const size_t open = master.find('[');
-      if (open != std::string::npos) {
-        const std::string inner = master.substr(open + 1, master.find_first_of(",]", open) - open - 1);
-        if (!inner.empty() && std::all_of(inner.begin(), inner.end(), [](char c) {
-              return std::isdigit(static_cast<unsigned char>(c));
-            })) {
-          cores = std::stoi(inner);
-        }
-      } else if (master == "local") {
-        cores = 1;
-      }
+      int cores = master.local_threads.value_or(0);
       if (cores == 0) {  // local[*]: the driver executor's cores
         for (const auto& ex : app_->executors) cores = std::max(cores, ex.total_cores);
       }
@@ -586,6 +589,7 @@ class Parser {
   RecordedApplication* app_;
   std::vector<std::string>* warnings_;
   std::string where_;
+  std::string master_where_;  // FILE:LINE of the environment update that set spark.master
   std::set<std::string> unknown_seen_;
 };
 

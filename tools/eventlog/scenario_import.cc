@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "models/conf/byte_string.h"
+#include "models/conf/property_value.h"
 #include "sim/units.h"
 #include "tools/eventlog/coalesced_read_sizes.h"
 
@@ -111,7 +111,7 @@ std::optional<int> ParsePartitionCount(const std::string& simple) {
   size_t begin = end;
   while (begin > open && std::isdigit(static_cast<unsigned char>(simple[begin - 1]))) --begin;
   if (begin == end) return std::nullopt;
-  return std::stoi(simple.substr(begin, end - begin));
+  return ParseInt(std::string_view(simple).substr(begin, end - begin));
 }
 
 std::string ParseOrigin(const std::string& simple) {
@@ -503,11 +503,7 @@ class SqlImporter : public Importer {
     auto get = [&](const char* k) -> std::optional<int> {
       auto it = app_.spark_properties.find(k);
       if (it == app_.spark_properties.end()) return std::nullopt;
-      try {
-        return std::stoi(it->second);
-      } catch (...) {
-        return std::nullopt;
-      }
+      return ParseInt(it->second);
     };
     if (ex_.adaptive()) {
       if (auto n = get("spark.sql.adaptive.coalescePartitions.initialPartitionNum")) return *n;
@@ -771,10 +767,7 @@ class SqlImporter : public Importer {
     int highly_compress_above = 2000;  // spark.shuffle.minNumPartitionsToHighlyCompress
     if (auto it = app_.spark_properties.find("spark.shuffle.minNumPartitionsToHighlyCompress");
         it != app_.spark_properties.end()) {
-      try {
-        highly_compress_above = std::stoi(it->second);
-      } catch (...) {
-      }
+      highly_compress_above = ParseInt(it->second).value_or(highly_compress_above);
     }
     out.compressed_map_status = partitions <= highly_compress_above;
     return out;
@@ -1012,12 +1005,11 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms,
 /// (ExecutorsThatRanSameQuery). Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms,
                       const RecordedSqlExecution* execution, std::vector<std::string>* estimated) {
-  const bool dynamic = Property(app, "spark.dynamicAllocation.enabled").value_or("false") == "true";
+  const bool dynamic =
+      ParseBool(Property(app, "spark.dynamicAllocation.enabled").value_or("")).value_or(false);
   double idle_seconds = 60;
-  if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout")) {
-    const TimeStringResult r = ParseTimeString(*v, 1.0);
-    if (r.ok) idle_seconds = r.seconds;
-  }
+  if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout"))
+    idle_seconds = ParseTimeStringSeconds(*v, 1.0).value_or(idle_seconds);
   const std::set<std::string> same_query =
       execution != nullptr ? ExecutorsThatRanSameQuery(app, *execution, from_ms) : std::set<std::string>();
   json out = json::array();
@@ -1084,9 +1076,15 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
 /// Spark's default of spark.sql.adaptive.enabled for a version string ("3.2.1" -> true).
 bool AdaptiveDefault(const std::optional<std::string>& version) {
   if (!version) return true;
-  int major = 0, minor = 0;
-  if (std::sscanf(version->c_str(), "%d.%d", &major, &minor) < 2) return true;
-  return major > 3 || (major == 3 && minor >= 2);
+  // "MAJOR.MINOR..." (the minor's digits end at the next non-digit: "3.2.1", "3.3-SNAPSHOT").
+  const std::string_view v = *version;
+  const size_t dot = v.find('.');
+  if (dot == std::string_view::npos) return true;
+  const std::string_view rest = v.substr(dot + 1);
+  const std::optional<int> major = ParseInt(v.substr(0, dot));
+  const std::optional<int> minor = ParseInt(rest.substr(0, rest.find_first_not_of("0123456789")));
+  if (!major || !minor) return true;
+  return *major > 3 || (*major == 3 && *minor >= 2);
 }
 
 }  // namespace
@@ -1204,13 +1202,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
     }
   }
   if (executors == 0 || cores == 0) {
-    auto parse = [](const std::optional<std::string>& s) -> int {
-      try {
-        return s ? std::stoi(*s) : 0;
-      } catch (...) {
-        return 0;
-      }
-    };
+    auto parse = [](const std::optional<std::string>& s) -> int { return s ? ParseInt(*s).value_or(0) : 0; };
     if (executors == 0) {
       executors = std::max(parse(Property(app, "spark.executor.instances")), 1);
       out.estimated.push_back("/cluster/executors");

@@ -2,64 +2,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "models/conf/byte_string.h"
 #include "models/conf/did_you_mean.h"
 
 namespace aqesim {
 namespace {
-
-TEST_CASE("ParseByteString: Spark's JavaUtils.byteStringAsBytes table", "[conf]") {
-  CHECK(ParseByteString("64m") == 67108864);
-  CHECK(ParseByteString("64mb") == 67108864);
-  CHECK(ParseByteString("64MB") == 67108864);
-  CHECK(ParseByteString("100MB") == 104857600);
-  CHECK(ParseByteString("1g") == 1073741824);
-  CHECK(ParseByteString("1G") == 1073741824);
-  CHECK(ParseByteString("1gb") == 1073741824);
-  CHECK(ParseByteString("1k") == 1024);
-  CHECK(ParseByteString("1kb") == 1024);
-  CHECK(ParseByteString("1t") == 1099511627776);
-  CHECK(ParseByteString("1p") == 1125899906842624);
-  CHECK(ParseByteString("10b") == 10);
-  CHECK(ParseByteString("1048576") == 1048576);
-  CHECK(ParseByteString("0") == 0);
-  CHECK(ParseByteString("-1") == -1);  // ConfigHelpers.byteFromString: autoBroadcastJoinThreshold -1
-  CHECK(ParseByteString("-10m") == -10485760);
-  CHECK(ParseByteString(" 64m ") == 67108864);  // trimmed, as String.trim()
-  CHECK(ParseByteString("9223372036854775807") == INT64_MAX);
-  CHECK_FALSE(ParseByteString("9223372036854775808"));  // Long.parseLong overflow
-  CHECK_FALSE(ParseByteString("8192p"));                // 2^63: exceeds Long.MAX_VALUE
-  CHECK(ParseByteString("8191p") == 8191LL << 50);
-  CHECK_FALSE(ParseByteString("1.5g"));
-  CHECK_FALSE(ParseByteString("64x"));
-  CHECK_FALSE(ParseByteString("m"));
-  CHECK_FALSE(ParseByteString(""));
-  CHECK_FALSE(ParseByteString("1 g"));
-  CHECK_FALSE(ParseByteString("+5"));
-  CHECK_FALSE(ParseByteString("abc"));
-
-  CHECK(ParseSizeString("1.5g").error == SizeStringError::kFraction);
-  CHECK(ParseSizeString("64x").error == SizeStringError::kInvalidSuffix);
-  CHECK(ParseSizeString("8192p").error == SizeStringError::kOverflow);
-  CHECK(ParseSizeString("1g1").error == SizeStringError::kSyntax);
-  CHECK(ParseSizeString("4096", 1 << 20).value == 4294967296LL);  // spark.executor.memory: MiB
-}
-
-TEST_CASE("ParseTimeStringSeconds: JavaUtils.timeStringAs suffixes", "[conf]") {
-  CHECK(ParseTimeStringSeconds("300s", 1) == 300.0);
-  CHECK(ParseTimeStringSeconds("300", 1) == 300.0);
-  CHECK(ParseTimeStringSeconds("5min", 1) == 300.0);
-  CHECK(ParseTimeStringSeconds("5m", 1) == 300.0);  // "m" is minutes for times
-  CHECK(ParseTimeStringSeconds("100ms", 1) == Approx(0.1));
-  CHECK(ParseTimeStringSeconds("2h", 1) == 7200.0);
-  CHECK(ParseTimeStringSeconds("1d", 1) == 86400.0);
-  CHECK(ParseTimeStringSeconds("500us", 1) == Approx(0.0005));
-  CHECK(ParseTimeStringSeconds("250", 0.001) == Approx(0.25));
-  CHECK(ParseTimeStringSeconds("-1", 1) == -1.0);
-  CHECK_FALSE(ParseTimeStringSeconds("5 weeks", 1));
-  CHECK_FALSE(ParseTimeStringSeconds("1.5s", 1));
-  CHECK_FALSE(ParseTimeStringSeconds("5w", 1));
-}
 
 TEST_CASE("EditDistance: Damerau-Levenshtein (optimal string alignment)", "[conf]") {
   CHECK(EditDistance("scan", "scan") == 0);
@@ -218,6 +164,21 @@ TEST_CASE("KnownConfKeys: every spec §10 key is known", "[conf]") {
     INFO(key);
     CHECK(std::find(keys.begin(), keys.end(), key) != keys.end());
   }
+}
+
+TEST_CASE("ResolveSqlConf: spark.master, checked as Spark's scheduler reads it", "[conf]") {
+  std::vector<ConfProblem> problems;
+  CHECK_FALSE(ResolveSqlConf({}, &problems).master.local);
+  const SqlConf local = ResolveSqlConf({{"spark.master", "local[3]"}}, &problems);
+  CHECK(problems.empty());
+  CHECK(local.master.local);
+  CHECK(local.master.local_threads == 3);
+  ResolveSqlConf({{"spark.master", "local[99999999999]"}}, &problems);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].is_error);
+  CHECK(problems[0].message ==
+        "expected local, local[N], local[*] or local[N, F] with N from 1 to 2147483647, found "
+        "\"local[99999999999]\"");
 }
 
 }  // namespace
