@@ -46,17 +46,25 @@ bool ExecNode::is_broadcast_join() const {
 
 bool ExecNode::single_partition() const { return source && source->single_partition; }
 
-std::vector<ExecNode*> PreOrder(ExecNode* root) {
-  std::vector<ExecNode*> out;
-  std::vector<ExecNode*> stack{root};
+namespace {
+
+template <typename Node>
+std::vector<Node*> PreOrderOf(Node* root) {
+  std::vector<Node*> out;
+  std::vector<Node*> stack{root};
   while (!stack.empty()) {
-    ExecNode* n = stack.back();
+    Node* n = stack.back();
     stack.pop_back();
     out.push_back(n);
     for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) stack.push_back(it->get());
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<ExecNode*> PreOrder(ExecNode* root) { return PreOrderOf(root); }
+std::vector<const ExecNode*> PreOrder(const ExecNode* root) { return PreOrderOf(root); }
 
 std::unique_ptr<ExecNode> ClonePlan(const ExecNode& node, ExecNode* parent) {
   auto n = std::make_unique<ExecNode>();

@@ -116,6 +116,7 @@ struct ExecNode {
 
 /// Depth-first (pre-order) list of a subtree's nodes.
 std::vector<ExecNode*> PreOrder(ExecNode* root);
+std::vector<const ExecNode*> PreOrder(const ExecNode* root);
 
 /// Deep copy of a plan; shuffle data (matrices, statistics, stages) is shared, read specs
 /// and join states are copied. Parent pointers are set in the copy.

@@ -1,0 +1,49 @@
+// RunResultBuilder: assembles one run's RunResult (run_result.h) — decisions, warnings and
+// failures as they happen, each read's partition specs when its stage is created (explain's
+// `reads`), and at the end the per-stage summaries and task records, the true bytes every
+// recorded read fetched, and the exchanges and joins as the final plan has them.
+#ifndef AQESIM_MODELS_ENGINE_RUN_RESULT_BUILDER_H_
+#define AQESIM_MODELS_ENGINE_RUN_RESULT_BUILDER_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/aqe/decision.h"
+#include "models/conf/spark_conf.h"
+#include "models/engine/run_result.h"
+#include "models/engine/stage_graph.h"
+#include "models/engine/task_work.h"
+#include "models/plan/exec_node.h"
+#include "models/plan/query_stage.h"
+
+namespace aqesim {
+
+class RunResultBuilder {
+ public:
+  explicit RunResultBuilder(bool adaptive) { result_.adaptive = adaptive; }
+
+  void AddDecisions(std::vector<Decision> decisions);
+  void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
+  void AddFailure(std::string failure) { result_.failures.push_back(std::move(failure)); }
+
+  /// explain's `reads`: the specs of every exchange `stage` reads, as they are when it is
+  /// created (broadcast build sides are not listed).
+  void RecordReads(const QueryStage& stage);
+
+  /// The result, after the simulation ended. `map_status_aggregate_seconds_per_block`: the
+  /// cost parameter (the driver's MapOutputStatistics time per block).
+  RunResult Finish(const StageGraph& graph, const ExecNode& final_plan, TaskWorkModel* work,
+                   const SqlConf& conf, double map_status_aggregate_seconds_per_block);
+
+ private:
+  StageResult SummarizeStage(const QueryStage& stage, const StageRun& run) const;
+
+  RunResult result_;
+  /// The stage and exchange node of every recorded read, in result_.reads order.
+  std::vector<std::pair<const QueryStage*, const ExecNode*>> recorded_reads_;
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_ENGINE_RUN_RESULT_BUILDER_H_

@@ -1,0 +1,140 @@
+#include "models/engine/shuffle_read_sums.h"
+
+#include <algorithm>
+#include <span>
+#include <utility>
+#include <variant>
+
+#include "models/shuffle/shuffle_sizes.h"
+
+namespace aqesim {
+
+namespace {
+
+constexpr size_t kMaxCells = size_t{1} << 23;
+
+const void* SpecsIdentity(const ShuffleState& read) {
+  return read.read_specs ? static_cast<const void*>(read.read_specs->data()) : nullptr;
+}
+
+}  // namespace
+
+bool ShuffleReadSums::Matches(const ShuffleState& read) const {
+  return specs == SpecsIdentity(read) && num_specs == static_cast<size_t>(read.num_read_tasks()) &&
+         !column.empty();
+}
+
+bool ShuffleReadSumsFit(const ShuffleState& read, int num_executors) {
+  return static_cast<size_t>(read.num_read_tasks()) * static_cast<size_t>(std::max(1, num_executors)) <=
+         kMaxCells;
+}
+
+void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, ShuffleReadSums* out) {
+  const ShuffleData& d = *read.data;
+  const ShuffleSizes& a = d.actual;
+  const bool batch = fetch_in_batch;
+  const size_t num_specs = static_cast<size_t>(read.num_read_tasks());
+  ShuffleReadSums& c = *out;
+  c.specs = SpecsIdentity(read);
+  c.num_specs = num_specs;
+  c.executors = static_cast<size_t>(std::max(0, num_executors));
+  c.bytes.assign(num_specs, 0);
+  c.requests.assign(num_specs, 0);
+  c.exec_bytes.assign(num_specs * c.executors, 0);
+  c.exec_requests.assign(num_specs * c.executors, 0);
+  // Coalesced ranges of the read, in spec order (other spec kinds are not summed here).
+  std::vector<std::pair<int, int>> ranges(num_specs, {0, 0});
+  for (size_t j = 0; j < num_specs; ++j) {
+    if (!read.read_specs) {
+      ranges[j] = {static_cast<int>(j), static_cast<int>(j) + 1};
+    } else if (auto* cs = std::get_if<CoalescedPartitionSpec>(&(*read.read_specs)[j])) {
+      ranges[j] = {std::max(0, cs->start_reducer_index), std::min(a.num_reducers(), cs->end_reducer_index)};
+    }
+  }
+  // Skew-split reducers of the read: a streamed shuffle extracts their columns in the same
+  // pass (EvalRead of a PartialReducerPartitionSpec then looks them up).
+  std::vector<int> split;
+  if (a.streamed() && read.read_specs)
+    for (const ShufflePartitionSpec& x : *read.read_specs)
+      if (auto* px = std::get_if<PartialReducerPartitionSpec>(&x)) split.push_back(px->reducer_index);
+  const size_t reducers = static_cast<size_t>(a.num_reducers());
+  const size_t groups = c.executors + 1;  // map executors, then "unknown"
+  if (groups * (reducers + 1) <= kMaxCells) {
+    // Bytes and block counts are sums over maps of sums over the range (cells are >= 0, so a
+    // range summing to 0 has no block), so they are summed per (map executor, reducer) cell by
+    // cell, then per range; only batch fetches (one request per non-empty map block range)
+    // need a per-(map, spec) test, which stops at the first non-empty block.
+    std::vector<int64_t> cell_bytes(groups * (reducers + 1), 0), cell_blocks(groups * (reducers + 1), 0);
+    std::vector<uint8_t> group_used(groups, 0);
+    // Batch fetches: a one-reducer range has a request per non-empty block, like non-batch.
+    std::vector<size_t> multi;
+    for (size_t j = 0; j < num_specs; ++j)
+      if (ranges[j].second - ranges[j].first > 1) multi.push_back(j);
+    a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
+      const int64_t* row = row_span.data();
+      const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
+      const size_t g =
+          me >= 0 && static_cast<size_t>(me) < c.executors ? static_cast<size_t>(me) : c.executors;
+      group_used[g] = 1;
+      AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1),
+                           cell_blocks.data() + g * (reducers + 1));
+      if (!batch) return;
+      int64_t* exec_req = g < c.executors ? c.exec_requests.data() + g * num_specs : nullptr;
+      for (size_t j : multi) {
+        bool any = false;
+        for (int r = ranges[j].first; r < ranges[j].second && !any; ++r) any = row[r] > 0;
+        if (!any) continue;
+        ++c.requests[j];
+        if (exec_req) ++exec_req[j];
+      }
+    });
+    for (size_t g = 0; g < groups; ++g) {
+      if (!group_used[g]) continue;
+      // Exclusive prefix sums over reducers, so a range is one subtraction.
+      int64_t* gb = cell_bytes.data() + g * (reducers + 1);
+      int64_t* gk = cell_blocks.data() + g * (reducers + 1);
+      int64_t pb = 0, pk = 0;
+      for (size_t r = 0; r <= reducers; ++r) {
+        const int64_t vb = gb[r], vk = gk[r];
+        gb[r] = pb, gk[r] = pk;
+        pb += vb, pk += vk;
+      }
+      for (size_t j = 0; j < num_specs; ++j) {
+        if (ranges[j].first >= ranges[j].second) continue;
+        const int64_t bytes = gb[ranges[j].second] - gb[ranges[j].first];
+        c.bytes[j] += bytes;
+        if (g < c.executors) c.exec_bytes[g * num_specs + j] += bytes;
+        if (batch && ranges[j].second - ranges[j].first > 1) continue;
+        const int64_t blocks = gk[ranges[j].second] - gk[ranges[j].first];
+        c.requests[j] += blocks;
+        if (g < c.executors) c.exec_requests[g * num_specs + j] += blocks;
+      }
+    }
+    c.column = a.PartitionBytes();
+    return;
+  }
+  // One pass over the rows (a streamed shuffle's column sums come from the same pass).
+  a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
+    const int64_t* row = row_span.data();
+    const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
+    const bool known = me >= 0 && static_cast<size_t>(me) < c.executors;
+    for (size_t j = 0; j < num_specs; ++j) {
+      int64_t sum = 0, blocks = 0;
+      for (int r = ranges[j].first; r < ranges[j].second; ++r) {
+        sum += row[r];
+        blocks += row[r] > 0;
+      }
+      if (sum <= 0) continue;
+      const int64_t req = batch ? 1 : blocks;
+      c.bytes[j] += sum;
+      c.requests[j] += req;
+      if (known) {
+        c.exec_bytes[static_cast<size_t>(me) * num_specs + j] += sum;
+        c.exec_requests[static_cast<size_t>(me) * num_specs + j] += req;
+      }
+    }
+  });
+  c.column = a.PartitionBytes();
+}
+
+}  // namespace aqesim

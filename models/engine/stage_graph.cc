@@ -1,0 +1,82 @@
+#include "models/engine/stage_graph.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/stage_walk.h"
+
+namespace aqesim {
+
+namespace {
+
+void AddParent(QueryStage* st, QueryStage* p) {
+  if (!p || std::find(st->parents.begin(), st->parents.end(), p) != st->parents.end()) return;
+  st->parents.push_back(p);
+  p->children.push_back(st);
+  if (!p->done) st->parents_pending++;
+}
+
+}  // namespace
+
+QueryStage* StageGraph::Add(StageKind kind, ExecNode* output, ExecNode* subtree, std::string name) {
+  stages_.emplace_back();
+  QueryStage* st = &stages_.back();
+  runs_.try_emplace(st);
+  st->id = static_cast<int>(stages_.size()) - 1;
+  st->kind = kind;
+  st->output = output;
+  st->subtree = subtree;
+  st->name = std::move(name);
+  if (kind == StageKind::kShuffleMap) output->shuffle->data->stage = st;
+  if (kind == StageKind::kBroadcast) broadcast_stage_by_join_[output->id] = st;
+  return st;
+}
+
+void StageGraph::LinkParents(QueryStage* st) {
+  VisitStageOperators(st->subtree, [&](ExecNode* n) {
+    if (n->is_exchange()) {  // a read: the boundary of the stage
+      AddParent(st, n->shuffle->data->stage);
+      return;
+    }
+    n->executing_stage = st;
+    if (n->is_broadcast_join()) AddParent(st, broadcast_stage_by_join_.at(n->id));
+  });
+}
+
+QueryStage* StageGraph::BroadcastStageOf(const ExecNode& join) const {
+  auto it = broadcast_stage_by_join_.find(join.id);
+  return it == broadcast_stage_by_join_.end() ? nullptr : it->second;
+}
+
+void StageGraph::CreateStaticStages(ExecNode* plan) {
+  // Broadcast jobs first (BroadcastExchangeExec starts them while the query is prepared:
+  // SparkPlan.prepare() prepares the children in order, then the node), then the main job;
+  // stage ids in DAGScheduler creation order (parents first).
+  std::function<void(ExecNode*, bool)> make = [&](ExecNode* n, bool broadcast_pass) {
+    if (n->is_broadcast_join()) {
+      const size_t build_index = BuildChildIndex(*n->join->build_side);
+      for (size_t i = 0; i < n->children.size(); ++i) {
+        ExecNode* c = n->children[i].get();
+        if (i != build_index) {
+          make(c, broadcast_pass);
+        } else if (broadcast_pass && !BroadcastStageOf(*n)) {
+          make(c, true);   // broadcasts nested in the build side first
+          make(c, false);  // then the broadcast job's own map stages
+          LinkParents(Add(StageKind::kBroadcast, n, c, n->id + " broadcast"));
+        }
+      }
+      return;
+    }
+    for (auto& c : n->children) make(c.get(), broadcast_pass);
+    if (!broadcast_pass && n->is_exchange() && !n->shuffle->data->stage)
+      LinkParents(Add(StageKind::kShuffleMap, n, &n->child(0), n->id + " map"));
+  };
+  make(plan, true);
+  make(plan, false);
+  LinkParents(Add(StageKind::kResult, nullptr, plan, "result"));
+  for (QueryStage& st : stages_) st.num_tasks = StageTaskCount(*st.subtree);
+}
+
+}  // namespace aqesim

@@ -1,0 +1,64 @@
+// StageGraph: the query stages of one run and their dependencies — Spark's DAGScheduler view.
+// It creates stages (linking each to the stages whose output its tasks read: the exchanges it
+// reads and the broadcasts its joins build from), holds what running each produced (StageRun),
+// and, with AQE off, creates every stage of the plan up front (CreateStaticStages). With AQE on
+// the adaptive planner (adaptive_planner.h) creates them as their inputs materialize.
+#ifndef AQESIM_MODELS_ENGINE_STAGE_GRAPH_H_
+#define AQESIM_MODELS_ENGINE_STAGE_GRAPH_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/engine/run_result.h"
+#include "models/engine/task_work.h"
+#include "models/plan/exec_node.h"
+#include "models/plan/query_stage.h"
+
+namespace aqesim {
+
+/// What running a stage produced.
+struct StageRun {
+  std::vector<TaskResult> tasks;
+  /// Map stages, per task: its normalized shares (task_work.h) — how its output maps onto the
+  /// exchange's planned rows.
+  std::vector<Shares> shares;
+  /// Broadcast stages: the tasks' output bytes, then (once collected) the uncompressed relation.
+  int64_t broadcast_bytes = 0;
+  /// Broadcast stages: collect + ship + build, seconds (the broadcast's own time).
+  double broadcast_seconds = 0;
+};
+
+class StageGraph {
+ public:
+  /// Creates a stage running `subtree` (and registers it: a map stage as its exchange's
+  /// ShuffleData::stage, a broadcast stage as the join's). Its id is its creation index until
+  /// the caller assigns another. Parents are linked by LinkParents.
+  QueryStage* Add(StageKind kind, ExecNode* output, ExecNode* subtree, std::string name);
+  /// Links `stage` to the stages whose output its tasks read and marks its operators as run
+  /// by it (ExecNode::executing_stage).
+  void LinkParents(QueryStage* stage);
+  /// The broadcast stage of `join`'s build side, or null.
+  QueryStage* BroadcastStageOf(const ExecNode& join) const;
+
+  /// AQE off: every stage of `plan`, in DAGScheduler creation order (broadcast jobs first, then
+  /// the main job, parents before children), the result stage last, with task counts.
+  void CreateStaticStages(ExecNode* plan);
+
+  StageRun& run(const QueryStage& stage) { return runs_.at(&stage); }
+  const StageRun& run(const QueryStage& stage) const { return runs_.at(&stage); }
+  /// Every stage, in creation order.
+  std::deque<QueryStage>& stages() { return stages_; }
+  const std::deque<QueryStage>& stages() const { return stages_; }
+
+ private:
+  std::deque<QueryStage> stages_;  // a deque: stages never move (the plan points at them)
+  std::map<const QueryStage*, StageRun> runs_;
+  std::map<std::string, QueryStage*> broadcast_stage_by_join_;
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_ENGINE_STAGE_GRAPH_H_

@@ -1,0 +1,283 @@
+#include "models/engine/task_work.h"
+
+#include <algorithm>
+#include <optional>
+#include <variant>
+
+#include "models/plan/join_selection_helper.h"
+#include "models/plan/stage_walk.h"
+#include "models/shuffle/shuffle_sizes.h"
+#include "sim/units.h"
+
+namespace aqesim {
+
+namespace {
+
+int64_t Scale(int64_t bytes, double factor) {
+  return static_cast<int64_t>(static_cast<double>(bytes) * factor);
+}
+
+void MergeShares(Shares* into, const Shares& add) { into->insert(into->end(), add.begin(), add.end()); }
+
+}  // namespace
+
+void NormalizeShares(Shares* s) {
+  std::sort(s->begin(), s->end());
+  size_t w = 0;
+  for (size_t i = 0; i < s->size(); ++i) {
+    if (w > 0 && (*s)[w - 1].first == (*s)[i].first) {
+      (*s)[w - 1].second += (*s)[i].second;
+    } else {
+      (*s)[w++] = (*s)[i];
+    }
+  }
+  s->resize(w);
+}
+
+TaskWorkModel::TaskWorkModel(bool fetch_in_batch, int num_executors)
+    : fetch_in_batch_(fetch_in_batch), num_executors_(num_executors) {}
+
+TaskEval TaskWorkModel::Evaluate(const ExecNode& subtree, int task, int executor) {
+  TaskEval ev;
+  ev.output_bytes = Eval(subtree, task, executor, &ev, &ev.shares);
+  return ev;
+}
+
+int64_t TaskWorkModel::ReadBytes(const ExecNode& read, int task) {
+  TaskEval ev;
+  Shares shares;
+  return EvalRead(read, task, -1, &ev, &shares);
+}
+
+int64_t TaskWorkModel::MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task) {
+  const ShuffleSizes& planned = stage.output->shuffle->data->planned;
+  int64_t total = 0;
+  for (auto& [p, bytes] : task_shares) {
+    if (p < 0 || p >= planned.num_maps()) continue;
+    const int64_t row = planned.RowTotal(p);
+    const PartitionReads& reads = PartitionReadsOf(stage);
+    const int64_t denom = reads.total_bytes[p];
+    if (denom <= 0) {
+      total += reads.first_task[p] == task ? row : 0;
+    } else {
+      total += static_cast<int64_t>(static_cast<Int128>(row) * bytes / denom);
+    }
+  }
+  return total;
+}
+
+const TaskWorkModel::PartitionReads& TaskWorkModel::PartitionReadsOf(const QueryStage& stage) {
+  auto [it, inserted] = partition_reads_.try_emplace(&stage);
+  PartitionReads& out = it->second;
+  if (!inserted) return out;
+  // Shares do not depend on the executor: every task is evaluated once with none.
+  const int parts = stage.output->shuffle->data->planned.num_maps();
+  out.total_bytes.assign(parts, 0);
+  out.first_task.assign(parts, -1);
+  for (int t = 0; t < stage.num_tasks; ++t) {
+    TaskEval ev = Evaluate(*stage.subtree, t, -1);
+    NormalizeShares(&ev.shares);
+    for (auto& [p, b] : ev.shares) {
+      if (p < 0 || p >= parts) continue;
+      out.total_bytes[p] += b;
+      if (out.first_task[p] < 0) out.first_task[p] = t;
+    }
+  }
+  return out;
+}
+
+const ShuffleReadSums* TaskWorkModel::ReadSums(const ExecNode& read) {
+  if (!ShuffleReadSumsFit(*read.shuffle, num_executors_)) return nullptr;
+  ShuffleReadSums& sums = read_sums_[&read];
+  if (!sums.Matches(*read.shuffle)) SumShuffleRead(*read.shuffle, num_executors_, fetch_in_batch_, &sums);
+  return &sums;
+}
+
+// Output bytes of `n` for task `task` (index among its tasks); accumulates work; appends
+// (planned partition of n, bytes) to shares.
+int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) {
+  const double sel = n.source ? n.source->selectivity : 1.0;
+  switch (n.op) {
+    case PlanOp::kExchange:
+      return EvalRead(n, task, executor, ev, shares);
+    case PlanOp::kScan: {
+      const int64_t bytes = n.source ? n.source->scan_bytes : 0;
+      const int tasks = std::max(1, n.planned_partitions);
+      const std::vector<int64_t>* given = n.source ? &n.source->task_bytes : nullptr;
+      const int64_t part = given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
+                               ? (*given)[task]
+                               : bytes / tasks + (task < bytes % tasks ? 1 : 0);
+      ev->work.scan_bytes += part;
+      ev->input_bytes += part;
+      shares->push_back({task, part});
+      return part;
+    }
+    case PlanOp::kUnion: {
+      const std::optional<UnionTask> u = UnionTaskOf(n, task);
+      if (!u) return 0;
+      Shares sub;
+      const int64_t out = Eval(*n.children[u->child], u->task, executor, ev, &sub);
+      for (auto& [p, b] : sub) shares->push_back({p + u->partition_offset, b});
+      ev->work.stream_bytes += out;
+      return out;
+    }
+    case PlanOp::kJoin:
+      return EvalJoin(n, task, executor, ev, shares, sel);
+    case PlanOp::kAggregate: {
+      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
+      const int64_t out = Scale(in, sel);
+      ev->work.aggregate_bytes += in;
+      ev->work.working_set_bytes += out;
+      return out;
+    }
+    case PlanOp::kSort: {
+      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
+      ev->work.sort_bytes += in;
+      ev->work.working_set_bytes += in;
+      return in;
+    }
+    default: {
+      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
+      ev->work.stream_bytes += in;
+      return Scale(in, sel);
+    }
+  }
+}
+
+int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares,
+                                double sel) {
+  const JoinState& j = *n.join;
+  switch (j.strategy) {
+    case JoinStrategy::kBroadcastHash:
+    case JoinStrategy::kBroadcastNestedLoop: {
+      const int64_t probe = Eval(StreamedChild(n), task, executor, ev, shares);
+      ev->work.probe_bytes += probe;
+      return Scale(probe, sel);
+    }
+    case JoinStrategy::kCartesianProduct: {
+      const auto [lt, rt] = CartesianTaskOf(n, task);
+      Shares ls, rs;
+      const int64_t l = Eval(n.child(0), lt, executor, ev, &ls);
+      const int64_t r = Eval(n.child(1), rt, executor, ev, &rs);
+      const int rp = n.child(1).planned_partitions;
+      for (auto& [pl, bl] : ls)
+        for (auto& [pr, br] : rs) shares->push_back({pl * rp + pr, bl + br});
+      ev->work.probe_bytes += l + r;
+      return Scale(l + r, sel);
+    }
+    default: {
+      Shares ls, rs;
+      const int64_t l = Eval(n.child(0), task, executor, ev, &ls);
+      const int64_t r = Eval(n.child(1), task, executor, ev, &rs);
+      MergeShares(shares, ls);
+      MergeShares(shares, rs);
+      if (j.strategy == JoinStrategy::kShuffledHash) {
+        const bool build_left = j.build_side == BuildSide::kLeft;
+        const int64_t build = build_left ? l : r;
+        ev->work.hash_build_bytes += build;
+        ev->work.probe_bytes += build_left ? r : l;
+        ev->work.working_set_bytes += build;
+      } else {
+        ev->work.sort_bytes += l + r;
+        ev->work.probe_bytes += l + r;
+        ev->work.working_set_bytes += l + r;
+      }
+      return Scale(l + r, sel);
+    }
+  }
+}
+
+// Bytes one read spec of exchange `n` fetches; fills fetch terms and shares.
+int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) {
+  const ShuffleData& d = *n.shuffle->data;
+  const ShuffleSizes& a = d.actual;
+  const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
+  const bool batch = fetch_in_batch_;
+  int64_t total = 0;
+  auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
+    if (bytes <= 0) return;
+    const bool local =
+        force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
+    const int64_t requests = batch ? 1 : blocks;
+    if (local) {
+      ev->work.local_shuffle_bytes += bytes;
+      ev->work.local_fetch_requests += requests;
+    } else {
+      ev->work.remote_shuffle_bytes += bytes;
+      ev->work.remote_fetch_requests += requests;
+    }
+    total += bytes;
+  };
+  const auto* c = std::get_if<CoalescedPartitionSpec>(&spec);
+  // A finished streamed shuffle: the read's sums (and skew-split columns) in one pass.
+  if (a.streamed() && d.stage && d.stage->done) ReadSums(n);
+  if (const ShuffleReadSums* cached = c && d.stage && d.stage->done ? ReadSums(n) : nullptr) {
+    // The finished shuffle's coalesced reads, summed once per (spec, map executor) in one
+    // row-major pass (a spec's per-map loop would walk the matrix column-wise per task).
+    const ShuffleReadSums& sums = *cached;
+    const size_t j = static_cast<size_t>(task);
+    const size_t e = static_cast<size_t>(executor);
+    const bool has_local = executor >= 0 && e < sums.executors;
+    const int64_t local_bytes = has_local ? sums.exec_bytes[e * sums.num_specs + j] : 0;
+    const int64_t local_requests = has_local ? sums.exec_requests[e * sums.num_specs + j] : 0;
+    ev->work.local_shuffle_bytes += local_bytes;
+    ev->work.local_fetch_requests += local_requests;
+    ev->work.remote_shuffle_bytes += sums.bytes[j] - local_bytes;
+    ev->work.remote_fetch_requests += sums.requests[j] - local_requests;
+    total = sums.bytes[j];
+    for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r)
+      shares->push_back({r, sums.column[r]});
+  } else if (c) {
+    const int lo = c->start_reducer_index, hi = c->end_reducer_index;
+    std::vector<int64_t> col(std::max(0, hi - lo), 0);
+    for (int m = 0; m < a.num_maps(); ++m) {
+      auto row = a.row(m);
+      int64_t s = 0, blocks = 0;
+      for (int r = lo; r < hi; ++r) {
+        s += row[r];
+        blocks += row[r] > 0;
+        col[r - lo] += row[r];
+      }
+      fetch(m, s, blocks, false);
+    }
+    for (int r = lo; r < hi; ++r) shares->push_back({r, col[r - lo]});
+  } else if (auto* p = std::get_if<PartialReducerPartitionSpec>(&spec)) {
+    // A streamed shuffle: every skew-split reducer of this read extracted in one pass.
+    if (a.streamed() && !a.HasColumn(p->reducer_index) && n.shuffle->read_specs) {
+      std::vector<int> split;
+      for (const ShufflePartitionSpec& x : *n.shuffle->read_specs)
+        if (auto* px = std::get_if<PartialReducerPartitionSpec>(&x)) split.push_back(px->reducer_index);
+      a.PrefetchColumns(split);
+    }
+    int64_t sum = 0;
+    for (int m = p->start_map_index; m < p->end_map_index; ++m) {
+      const int64_t v = a.streamed() ? a.Column(p->reducer_index)[m] : a.at(m, p->reducer_index);
+      fetch(m, v, 1, false);
+      sum += v;
+    }
+    shares->push_back({p->reducer_index, sum});
+  } else if (auto* pm = std::get_if<PartialMapperPartitionSpec>(&spec)) {
+    auto row = a.row(pm->map_index);
+    for (int r = pm->start_reducer_index; r < pm->end_reducer_index; ++r) {
+      fetch(pm->map_index, row[r], 1, true);
+      shares->push_back({r, row[r]});
+    }
+  } else if (auto* cm = std::get_if<CoalescedMapperPartitionSpec>(&spec)) {
+    std::vector<int64_t> col(cm->num_reducers, 0);
+    for (int m = cm->start_map_index; m < cm->end_map_index; ++m) {
+      auto row = a.row(m);
+      int64_t s = 0, blocks = 0;
+      for (int r = 0; r < cm->num_reducers; ++r) {
+        s += row[r];
+        blocks += row[r] > 0;
+        col[r] += row[r];
+      }
+      fetch(m, s, blocks, true);
+    }
+    for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, col[r]});
+  }
+  ev->shuffle_read_bytes += total;
+  return total;
+}
+
+}  // namespace aqesim
