@@ -69,6 +69,11 @@ class DiagnosticSink {
 
   size_t error_count() const { return errors_; }
 
+  /// Records a file the document names and the loader reads (a csv matrix, a cost file), so
+  /// that commands can refuse to write their output onto it.
+  void FileRead(std::string path) { files_read_.push_back(std::move(path)); }
+  const std::vector<std::string>& files_read() const { return files_read_; }
+
   /// Errors and warnings in report order: document problems by the position of their
   /// pointer in `doc` (a parent before its fields, fields in document order), stable for
   /// problems at the same place; then properties-file and command-line problems.
@@ -86,6 +91,7 @@ class DiagnosticSink {
   std::string file_;
   std::vector<Entry> entries_;
   size_t errors_ = 0;
+  std::vector<std::string> files_read_;
 };
 
 /// Checks that `object` only has fields from `allowed` (an unknown field is an error at its

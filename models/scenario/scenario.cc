@@ -349,6 +349,7 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
   std::filesystem::path file = given;
   if (file.is_relative() && !dir.empty()) file = std::filesystem::path(dir) / file;
   const std::string name = file.string();
+  sink->FileRead(name);
   std::string text;
   if (const int err = ReadInputFile(name, &text); err != 0) {  // never blocks on a FIFO
     sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
@@ -551,6 +552,9 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     return result;
   }
   for (const Diagnostic& w : warnings) scenario->warnings.push_back(w.ToString());
+  scenario->input_files.push_back(path);
+  if (!overrides.properties_file.empty()) scenario->input_files.push_back(overrides.properties_file);
+  for (const std::string& f : sink.files_read()) scenario->input_files.push_back(f);
   result.scenario = std::move(scenario);
   return result;
 }

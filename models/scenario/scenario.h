@@ -35,6 +35,9 @@ struct Scenario {
   /// JSON pointers of quantities an importer estimated rather than read from a log
   /// (top-level `estimated`; informational).
   std::vector<std::string> estimated;
+  /// Every file the scenario was read from: the scenario itself, the --properties-file, its
+  /// cost file and csv matrices (as opened). Commands refuse to write their output onto any.
+  std::vector<std::string> input_files;
   /// Non-fatal problems (unknown spark.* keys, ...), one sentence each, already formatted
   /// as "FILE: /pointer: message".
   std::vector<std::string> warnings;

@@ -141,6 +141,7 @@ std::optional<SizeMatrix> ReadCsv(const Json& v, const std::string& pointer, con
     return std::nullopt;
   }
   const std::string resolved = ResolvePath(dir, *path);
+  sink->FileRead(resolved);
   std::string text;
   if (const int err = ReadInputFile(resolved, &text); err != 0) {  // no hang on a FIFO
     std::string where = Json(*path).dump();

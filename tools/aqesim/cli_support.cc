@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -70,7 +71,25 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
     target = next.is_absolute() ? next : target.parent_path() / next;
   }
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  // The temporary's name must fit where the output's does: a name near NAME_MAX is shortened.
+  std::string base = target.filename().string();
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const size_t limit = static_cast<size_t>(name_max > 0 ? name_max : NAME_MAX);
+  const std::string suffix = ".tmp-XXXXXX";
+  if (1 + base.size() + suffix.size() > limit)
+    base.resize(limit > 1 + suffix.size() ? limit - 1 - suffix.size() : 0);
+  std::string tmpl = (dir / ("." + base + suffix)).string();
+  // The output keeps an existing file's permissions; a new one gets 0666 less the umask, as
+  // any file a program creates.
+  struct stat existing {};
+  mode_t mode;
+  if (::stat(target.c_str(), &existing) == 0) {
+    mode = existing.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
   const int fd = mkstemp(tmpl.data());
   if (fd < 0) {
     throw InputError(path + ": cannot write output: " + std::strerror(errno));
@@ -92,7 +111,7 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
     left -= static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) fail(errno);
-  ::fchmod(fd, 0644);
+  if (::fchmod(fd, mode) != 0) fail(errno);
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());

@@ -18,10 +18,9 @@ void RegisterExplain(CLI::App& app) {
   AddScenarioOptions(cmd, args.get());
   cmd->add_option("-o,--output", *out, "Write to FILE instead of stdout (atomically)");
   cmd->callback([args, out] {
-    auto scenario = LoadOrThrow(*args);
+    auto scenario = LoadOrThrow(*args, *out);
     RunResult run = SimulateOrThrow(*scenario, /*adaptive=*/true);
-    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n",
-                          {args->path, args->properties_file});
+    WriteOutputAtomically(*out, ExplainToJson(scenario->name, run).dump(2) + "\n", scenario->input_files);
   });
 }
 

@@ -84,6 +84,13 @@ void RegisterMerge(CLI::App& app) {
     }
     std::vector<sweep::ShardFile> shards;
     if (folder) {
+      // The merged output named as a shard of the folder would be taken for one by the next merge.
+      const std::filesystem::path out(o->output);
+      std::error_code ec;
+      if (sweep::ParseShardFileName(out.filename().string()) &&
+          std::filesystem::equivalent(out.has_parent_path() ? out.parent_path() : ".", o->inputs[0], ec))
+        throw InputError(o->output + ": cannot write output: a shard's name in the shards' folder " +
+                         o->inputs[0] + " (choose another output file)");
       for (const sweep::FolderShard& s : WaitForShards(o->inputs[0], *format, std::max(o->wait_seconds, 0)))
         shards.push_back({s.path, "", s.shard});
     } else {

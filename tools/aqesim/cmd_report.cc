@@ -79,8 +79,10 @@ void RegisterReport(CLI::App& app) {
                                    ? nlohmann::json(nlohmann::json::value_t::discarded)
                                    : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     report::ReportInput input;
+    std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file};
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
-      auto scenario = LoadOrThrow(o->scenario);  // also reports JSON syntax errors
+      auto scenario = LoadOrThrow(o->scenario, o->output);  // also reports JSON syntax errors
+      inputs = scenario->input_files;
       const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       input = report::InputFromRuns(*scenario, runs[0], runs[1]);
       input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) {
@@ -111,7 +113,7 @@ void RegisterReport(CLI::App& app) {
     }
     WriteOutputAtomically(
         o->output, format == "md" ? report::RenderMarkdownReport(input) : report::RenderHtmlReport(input),
-        {o->scenario.path, o->scenario.properties_file});
+        inputs);
   });
 }
 

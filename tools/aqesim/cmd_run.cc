@@ -97,7 +97,7 @@ void RegisterRun(CLI::App& app) {
   cmd->add_flag("--tasks", o->tasks, "JSON: include every task (executor, slot, times, bytes)");
   cmd->add_option("-o,--output", o->output, "Write to FILE instead of stdout (atomically)");
   cmd->callback([o] {
-    auto scenario = LoadOrThrow(o->scenario);
+    auto scenario = LoadOrThrow(o->scenario, o->output);
     std::vector<bool> adaptive;
     if (o->aqe != "on") adaptive.push_back(false);
     if (o->aqe != "off") adaptive.push_back(true);
@@ -116,7 +116,7 @@ void RegisterRun(CLI::App& app) {
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
       }
     }
-    WriteOutputAtomically(o->output, text, {o->scenario.path, o->scenario.properties_file});
+    WriteOutputAtomically(o->output, text, scenario->input_files);
   });
 }
 

@@ -158,10 +158,16 @@ void RegisterSweep(CLI::App& app) {
     spec.journal_path = output + ".journal";
     spec.progress = ::isatty(STDERR_FILENO) != 0;
 
-    // Refused before hours of simulation, not after.
-    CheckOutputIsNotInput(output, {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
+    // Refused before hours of simulation, not after; the journal is written as soon as the
+    // first point is done, so it must not be an input either.
+    std::vector<std::string> inputs = {o->scenario.path, spec.scenario_path, o->scenario.properties_file};
+    CheckOutputIsNotInput(output, inputs);
+    CheckOutputIsNotInput(spec.journal_path, inputs);
     std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);
     if (!prepared) throw InputError(errors);
+    inputs.insert(inputs.end(), prepared->input_files.begin(), prepared->input_files.end());
+    CheckOutputIsNotInput(output, inputs);
+    CheckOutputIsNotInput(spec.journal_path, inputs);
     for (const std::string& w : prepared->base_warnings) Warn(w);
     if (to_folder) {
       std::error_code ec;
@@ -185,8 +191,7 @@ void RegisterSweep(CLI::App& app) {
     for (const std::string& w : outcome->warnings) Warn(w);
     std::vector<std::string> keys;
     for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
-    WriteOutputAtomically(output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows),
-                          {o->scenario.path, spec.scenario_path, o->scenario.properties_file});
+    WriteOutputAtomically(output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows), inputs);
     if (!o->keep_journal) std::remove(spec.journal_path.c_str());
   });
 }

@@ -24,13 +24,15 @@ ConfOverrides OverridesOf(const ScenarioArgs& args) {
   return ov;
 }
 
-std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args) {
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output) {
+  CheckOutputIsNotInput(output, {args.path, args.properties_file});  // also when the scenario is bad
   LoadResult res = LoadScenarioFile(args.path, OverridesOf(args));
   if (!res.errors.empty()) {
     std::vector<std::string> lines;
     for (const Diagnostic& d : res.errors) lines.push_back(d.ToString());
     throw InputError(std::move(lines));
   }
+  CheckOutputIsNotInput(output, res.scenario->input_files);
   for (const std::string& w : res.scenario->warnings) Warn(w);
   return std::move(res.scenario);
 }

@@ -23,8 +23,10 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);
 /// --conf and --properties-file as ConfOverrides; InputError for a --conf without KEY=.
 ConfOverrides OverridesOf(const ScenarioArgs& args);
 
-/// Loads the scenario; prints its warnings; throws InputError with every problem.
-std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args);
+/// Loads the scenario; prints its warnings; throws InputError with every problem, and when
+/// `output` ("-" = stdout) is one of the files the scenario was read from (the scenario, its
+/// csv matrices, cost file, properties file), before anything is simulated.
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output = "-");
 
 }  // namespace aqesim::cli
 

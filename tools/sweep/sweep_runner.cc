@@ -189,6 +189,7 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   }
   p.scenario_name = base.scenario->name;
   p.base_warnings = base.scenario->warnings;
+  p.input_files = base.scenario->input_files;
 
   if (spec.axes.empty()) errors->push_back("expected at least one --grid KEY=V1,V2,...");
   std::set<std::string> seen;

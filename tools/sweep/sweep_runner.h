@@ -48,6 +48,8 @@ struct PreparedSweep {
   nlohmann::ordered_json info;
   std::string fingerprint;
   std::vector<std::string> base_warnings;  // the scenario's own warnings
+  /// The files the scenario was read from (Scenario::input_files): no output may replace one.
+  std::vector<std::string> input_files;
 };
 
 /// Validates everything before any simulation: the scenario loads; keys are known (a Spark
