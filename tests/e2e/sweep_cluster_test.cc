@@ -1,7 +1,5 @@
 // aqesim sweep --shard auto -o FOLDER/ and aqesim merge FOLDER end to end, under each
 // scheduler's array-job variables set by hand (tests/tools/slurm/ runs a real Slurm cluster).
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace aqesim::e2e {
 namespace {
@@ -25,16 +24,6 @@ std::string Slurp(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
-
-struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("aqesim_sweep_cluster_e2e_" + std::to_string(::getpid()));
-  Scratch() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Scratch() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 // The child's environment: every scheduler variable unset (the tests may run inside a Slurm
 // job), then `vars` set.
@@ -73,9 +62,9 @@ TEST_CASE(
     "e2e sweep --shard auto: a Slurm array's elements write their shards, merge FOLDER gives the "
     "unsharded bytes",
     "[e2e][sweep][cluster]") {
-  Scratch dir;
-  REQUIRE(RunAqesim(Sweep({"-o", dir / "all.csv"}), Scheduler({})).exit_code == 0);
-  const std::string folder = dir / "slurm/";
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  REQUIRE(RunAqesim(Sweep({"-o", dir.File("all.csv")}), Scheduler({})).exit_code == 0);
+  const std::string folder = dir.File("slurm/");
   for (int id = 0; id < 4; ++id) {
     // sbatch --array=0-3, as slurmd sets the variables.
     const CommandResult r = RunAqesim(Sweep({"--shard", "auto", "-o", folder}),
@@ -97,45 +86,46 @@ TEST_CASE(
   CHECK(Points(Slurp(folder + "shard-1-of-4.csv")) == std::vector<int>{0, 4, 8});
   CHECK(Points(Slurp(folder + "shard-2-of-4.csv")) == std::vector<int>{1, 5, 9});
   CHECK(Points(Slurp(folder + "shard-4-of-4.csv")) == std::vector<int>{3, 7});
-  const CommandResult merge = RunAqesim({"merge", folder, "-o", dir / "merged.csv"});
+  const CommandResult merge = RunAqesim({"merge", folder, "-o", dir.File("merged.csv")});
   REQUIRE(merge.exit_code == 0);
   CHECK(merge.stderr_text.empty());
-  CHECK(Slurp(dir / "merged.csv") == Slurp(dir / "all.csv"));
+  CHECK(Slurp(dir.File("merged.csv")) == Slurp(dir.File("all.csv")));
 }
 
 TEST_CASE("e2e sweep --shard auto/N: Kubernetes and AWS Batch elements, JSON shards",
           "[e2e][sweep][cluster]") {
-  Scratch dir;
-  REQUIRE(RunAqesim(Sweep({"-o", dir / "all.json"}), Scheduler({})).exit_code == 0);
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  REQUIRE(RunAqesim(Sweep({"-o", dir.File("all.json")}), Scheduler({})).exit_code == 0);
   for (int index = 0; index < 4; ++index) {
-    const CommandResult r = RunAqesim(Sweep({"--shard", "auto/4", "--format", "json", "-o", dir / "k8s/"}),
-                                      Scheduler({{"JOB_COMPLETION_INDEX", std::to_string(index)}}));
+    const CommandResult r =
+        RunAqesim(Sweep({"--shard", "auto/4", "--format", "json", "-o", dir.File("k8s/")}),
+                  Scheduler({{"JOB_COMPLETION_INDEX", std::to_string(index)}}));
     REQUIRE(r.exit_code == 0);
     CHECK(r.stderr_text.find("from JOB_COMPLETION_INDEX=" + std::to_string(index) + "; writing ") !=
           std::string::npos);
   }
-  const auto shard3 = nlohmann::json::parse(Slurp(dir / "k8s/shard-3-of-4.json"));
+  const auto shard3 = nlohmann::json::parse(Slurp(dir.File("k8s/shard-3-of-4.json")));
   CHECK(shard3["sweep"]["shard"] == "3/4");
   CHECK(shard3["rows"].size() == 2);
   CHECK(shard3["rows"][1]["point"] == 6);
-  REQUIRE(RunAqesim({"merge", dir / "k8s", "-o", dir / "k8s.json"}).exit_code == 0);
-  CHECK(Slurp(dir / "k8s.json") == Slurp(dir / "all.json"));
+  REQUIRE(RunAqesim({"merge", dir.File("k8s"), "-o", dir.File("k8s.json")}).exit_code == 0);
+  CHECK(Slurp(dir.File("k8s.json")) == Slurp(dir.File("all.json")));
 
   // AWS Batch: an array of 3 child jobs; the size comes from AWS_BATCH_JOB_ARRAY_SIZE.
   for (int index = 0; index < 3; ++index) {
-    REQUIRE(RunAqesim(Sweep({"--shard", "auto", "--format", "json", "-o", dir / "aws/"}),
+    REQUIRE(RunAqesim(Sweep({"--shard", "auto", "--format", "json", "-o", dir.File("aws/")}),
                       Scheduler({{"AWS_BATCH_JOB_ARRAY_INDEX", std::to_string(index)},
                                  {"AWS_BATCH_JOB_ARRAY_SIZE", "3"}}))
                 .exit_code == 0);
   }
-  CHECK(fs::exists(dir / "aws/shard-3-of-3.json"));
-  REQUIRE(RunAqesim({"merge", dir / "aws/", "-o", dir / "aws.json"}).exit_code == 0);
-  CHECK(Slurp(dir / "aws.json") == Slurp(dir / "all.json"));
+  CHECK(fs::exists(dir.File("aws/shard-3-of-3.json")));
+  REQUIRE(RunAqesim({"merge", dir.File("aws/"), "-o", dir.File("aws.json")}).exit_code == 0);
+  CHECK(Slurp(dir.File("aws.json")) == Slurp(dir.File("all.json")));
   // A CSV merge of a folder of JSON shards says so.
-  const CommandResult csv = RunAqesim({"merge", dir / "aws/", "-o", dir / "aws.csv"});
+  const CommandResult csv = RunAqesim({"merge", dir.File("aws/"), "-o", dir.File("aws.csv")});
   CHECK(csv.exit_code == 2);
   CHECK(csv.stderr_text ==
-        "aqesim: error: " + (dir / "aws/") +
+        "aqesim: error: " + dir.File("aws/") +
             ": no shard output (shard-K-of-N.csv) in the folder; it holds .json shards: merge "
             "into a .json output\n");
 }
@@ -143,15 +133,15 @@ TEST_CASE("e2e sweep --shard auto/N: Kubernetes and AWS Batch elements, JSON sha
 TEST_CASE(
     "e2e sweep --shard auto: without a scheduler's variables, or with bad ones, exit 2 and write nothing",
     "[e2e][sweep][cluster]") {
-  Scratch dir;
-  const CommandResult none = RunAqesim(Sweep({"--shard", "auto", "-o", dir / "out/"}), Scheduler({}));
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  const CommandResult none = RunAqesim(Sweep({"--shard", "auto", "-o", dir.File("out/")}), Scheduler({}));
   CHECK(none.exit_code == 2);
   CHECK(none.stderr_text ==
         "aqesim: error: --shard auto: no array-job index in the environment (looked for SLURM_ARRAY_TASK_ID, "
         "JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX): run it as a Slurm array job, a Kubernetes Indexed "
         "Job or an AWS Batch array job, or give --shard K/N\n");
   const CommandResult nan = RunAqesim(
-      Sweep({"--shard", "auto", "-o", dir / "out/"}),
+      Sweep({"--shard", "auto", "-o", dir.File("out/")}),
       Scheduler(
           {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "0"}, {"SLURM_ARRAY_TASK_COUNT", "four"}}));
   CHECK(nan.exit_code == 2);
@@ -160,35 +150,41 @@ TEST_CASE(
         "most "
         "2147483647)\n");
   const CommandResult beyond =
-      RunAqesim(Sweep({"--shard", "auto", "-o", dir / "out/"}),
+      RunAqesim(Sweep({"--shard", "auto", "-o", dir.File("out/")}),
                 Scheduler({{"AWS_BATCH_JOB_ARRAY_INDEX", "4"}, {"AWS_BATCH_JOB_ARRAY_SIZE", "4"}}));
   CHECK(beyond.exit_code == 2);
   CHECK(beyond.stderr_text ==
         "aqesim: error: --shard auto: AWS_BATCH_JOB_ARRAY_INDEX=4: expected an index below "
         "AWS_BATCH_JOB_ARRAY_SIZE=4\n");
-  const CommandResult k8s =
-      RunAqesim(Sweep({"--shard", "auto/4", "-o", dir / "out/"}), Scheduler({{"JOB_COMPLETION_INDEX", "4"}}));
+  const CommandResult k8s = RunAqesim(Sweep({"--shard", "auto/4", "-o", dir.File("out/")}),
+                                      Scheduler({{"JOB_COMPLETION_INDEX", "4"}}));
   CHECK(k8s.exit_code == 2);
   CHECK(k8s.stderr_text ==
         "aqesim: error: --shard auto/4: JOB_COMPLETION_INDEX=4: expected an index below 4 (the N of --shard "
         "auto/N must be the Job's spec.completions)\n");
-  CHECK_FALSE(fs::exists(dir / "out"));
+  const CommandResult format =
+      RunAqesim(Sweep({"--format", "json", "-o", dir.File("out.csv")}), Scheduler({}));
+  CHECK(format.exit_code == 2);
+  CHECK(format.stderr_text ==
+        "aqesim: error: --format json: -o " + dir.File("out.csv") + " names a file of the other format\n");
+  CHECK_FALSE(fs::exists(dir.File("out")));
+  CHECK_FALSE(fs::exists(dir.File("out.csv")));
 }
 
 TEST_CASE("e2e merge FOLDER: shards missing or there twice are named by index, nothing is written",
           "[e2e][sweep][cluster]") {
-  Scratch dir;
-  const std::string folder = dir / "shards";
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  const std::string folder = dir.File("shards");
   for (const std::string k : {"1", "3"})
     REQUIRE(RunAqesim(Sweep({"--shard", k + "/4", "-o", folder + "/"}), Scheduler({})).exit_code == 0);
-  const CommandResult missing = RunAqesim({"merge", folder, "-o", dir / "m.csv"});
+  const CommandResult missing = RunAqesim({"merge", folder, "-o", dir.File("m.csv")});
   CHECK(missing.exit_code == 2);
   CHECK(missing.stderr_text == "aqesim: error: " + folder +
                                    ": shards missing: 2, 4 of 4 (their array elements did not finish: re-run "
                                    "them)\n");
   // --wait: the same message once the time is up.
   const auto start = std::chrono::steady_clock::now();
-  const CommandResult waited = RunAqesim({"merge", folder, "--wait", "1", "-o", dir / "m.csv"});
+  const CommandResult waited = RunAqesim({"merge", folder, "--wait", "1", "-o", dir.File("m.csv")});
   CHECK(std::chrono::steady_clock::now() - start >= std::chrono::seconds(1));
   CHECK(waited.exit_code == 2);
   CHECK(waited.stderr_text == "aqesim: error: " + folder +
@@ -198,7 +194,7 @@ TEST_CASE("e2e merge FOLDER: shards missing or there twice are named by index, n
   // Shard 2 copied under shard 4's name: its points are not shard 4's.
   REQUIRE(RunAqesim(Sweep({"--shard", "2/4", "-o", folder + "/"}), Scheduler({})).exit_code == 0);
   fs::copy_file(folder + "/shard-2-of-4.csv", folder + "/shard-4-of-4.csv");
-  const CommandResult copied = RunAqesim({"merge", folder, "-o", dir / "m.csv"});
+  const CommandResult copied = RunAqesim({"merge", folder, "-o", dir.File("m.csv")});
   CHECK(copied.exit_code == 2);
   CHECK(
       copied.stderr_text.find("aqesim: error: " + folder +
@@ -208,24 +204,24 @@ TEST_CASE("e2e merge FOLDER: shards missing or there twice are named by index, n
   fs::remove(folder + "/shard-4-of-4.csv");
   REQUIRE(RunAqesim(Sweep({"--shard", "4/4", "-o", folder + "/"}), Scheduler({})).exit_code == 0);
   fs::copy_file(folder + "/shard-2-of-4.csv", folder + "/shard-02-of-4.csv");
-  const CommandResult twice = RunAqesim({"merge", folder, "-o", dir / "m.csv"});
+  const CommandResult twice = RunAqesim({"merge", folder, "-o", dir.File("m.csv")});
   CHECK(twice.exit_code == 2);
   CHECK(twice.stderr_text == "aqesim: error: " + folder +
                                  ": shard 2 of 4 is there twice: shard-02-of-4.csv and shard-2-of-4.csv\n");
-  CHECK_FALSE(fs::exists(dir / "m.csv"));
+  CHECK_FALSE(fs::exists(dir.File("m.csv")));
   fs::remove(folder + "/shard-02-of-4.csv");
-  REQUIRE(RunAqesim({"merge", folder, "-o", dir / "m.csv"}).exit_code == 0);
-  REQUIRE(RunAqesim(Sweep({"-o", dir / "all.csv"}), Scheduler({})).exit_code == 0);
-  CHECK(Slurp(dir / "m.csv") == Slurp(dir / "all.csv"));
+  REQUIRE(RunAqesim({"merge", folder, "-o", dir.File("m.csv")}).exit_code == 0);
+  REQUIRE(RunAqesim(Sweep({"-o", dir.File("all.csv")}), Scheduler({})).exit_code == 0);
+  CHECK(Slurp(dir.File("m.csv")) == Slurp(dir.File("all.csv")));
   // merge SHARD... still takes files; a folder among them is refused.
-  CHECK(RunAqesim({"merge", folder + "/shard-1-of-4.csv", folder, "-o", dir / "x.csv"}).stderr_text ==
+  CHECK(RunAqesim({"merge", folder + "/shard-1-of-4.csv", folder, "-o", dir.File("x.csv")}).stderr_text ==
         "aqesim: error: " + folder + ": a folder: give one folder, or shard files\n");
 }
 
 TEST_CASE("e2e sweep --shard auto: a re-run of a killed element resumes from its journal in the folder",
           "[e2e][sweep][cluster]") {
-  Scratch dir;
-  const std::string folder = dir / "shards/";
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  const std::string folder = dir.File("shards/");
   const Env element = Scheduler({{"SLURM_ARRAY_TASK_ID", "1"},
                                  {"SLURM_ARRAY_TASK_MIN", "0"},
                                  {"SLURM_ARRAY_TASK_COUNT", "2"}});  // shard 2 of 2: points 1, 3, 5, 7, 9
@@ -249,10 +245,10 @@ TEST_CASE("e2e sweep --shard auto: a re-run of a killed element resumes from its
 TEST_CASE("e2e merge FOLDER --wait: waits for the folder and its shards, then merges",
           "[e2e][sweep][cluster]") {
   // As a Kubernetes merge Job started with the Indexed Job: the folder does not exist yet.
-  Scratch dir;
-  const std::string folder = dir / "shards/";
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  const std::string folder = dir.File("shards/");
   std::future<CommandResult> merge = std::async(std::launch::async, [&] {
-    return RunAqesim({"merge", folder, "--wait", "120", "-o", dir / "merged.csv"});
+    return RunAqesim({"merge", folder, "--wait", "120", "-o", dir.File("merged.csv")});
   });
   REQUIRE(merge.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);  // still waiting
   REQUIRE(RunAqesim(Sweep({"--shard", "1/2", "-o", folder}), Scheduler({})).exit_code == 0);
@@ -260,8 +256,8 @@ TEST_CASE("e2e merge FOLDER --wait: waits for the folder and its shards, then me
   REQUIRE(RunAqesim(Sweep({"--shard", "2/2", "-o", folder}), Scheduler({})).exit_code == 0);
   const CommandResult merged = merge.get();
   CHECK(merged.exit_code == 0);
-  REQUIRE(RunAqesim(Sweep({"-o", dir / "all.csv"}), Scheduler({})).exit_code == 0);
-  CHECK(Slurp(dir / "merged.csv") == Slurp(dir / "all.csv"));
+  REQUIRE(RunAqesim(Sweep({"-o", dir.File("all.csv")}), Scheduler({})).exit_code == 0);
+  CHECK(Slurp(dir.File("merged.csv")) == Slurp(dir.File("all.csv")));
 }
 
 }  // namespace
