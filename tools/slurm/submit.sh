@@ -24,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
-  sed -n '7,8p' "$0" | sed 's/^# *//' >&2
+  { echo usage:; sed -n '7,8p' "$0" | sed 's/^# */  /'; } >&2
   echo "submit.sh: error: $1" >&2
   exit 2
 }
