@@ -169,14 +169,16 @@ TEST_CASE("e2e sweep: --shard 1/2 + --shard 2/2 + merge equals the unsharded out
     // A missing shard is an error, and nothing is written.
     Run partial = Aqesim({"merge", dir / ("s1" + ext), "-o", dir / ("partial" + ext)}, dir.path);
     CHECK(partial.exit_code == 2);
-    CHECK(partial.err.find("aqesim: error: points missing from the shards: 1, 3, 5,") != std::string::npos);
+    CHECK(partial.err.find("aqesim: error: " + (dir / ("s1" + ext)) +
+                           ": points missing from the shards: 1, 3, 5,") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / ("partial" + ext)));
   }
 }
 
 TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV as JSON", "[e2e][sweep]") {
   // 3 points over 3 shards; shard 3/3 holds point 2 only. A CSV does not otherwise name the
-  // grid's size: a shard's CSV carries it in a last gridPoints column (the merged CSV not).
+  // grid's size: a shard's CSV carries it in a last gridPoints column, after its shard column
+  // (the merged CSV has neither).
   Scratch dir;
   for (const std::string ext : {".csv", ".json"}) {
     for (const std::string k : {"1", "2"}) {
@@ -187,10 +189,12 @@ TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV a
     }
     Run merge = Aqesim({"merge", dir / ("t1" + ext), dir / ("t2" + ext), "-o", dir / ("tm" + ext)}, dir.path);
     CHECK(merge.exit_code == 2);
-    CHECK(merge.err == "aqesim: error: points missing from the shards: 2\n");
+    CHECK(merge.err == "aqesim: error: " + (dir / ("t1" + ext)) + ", " + (dir / ("t2" + ext)) +
+                           ": points missing from the shards: 2\n");
     CHECK_FALSE(fs::exists(dir / ("tm" + ext)));
   }
-  CHECK(Slurp(dir / "t1.csv").find(",gridPoints\n") != std::string::npos);
+  CHECK(Slurp(dir / "t1.csv").find(",error,shard,gridPoints\n") != std::string::npos);
+  CHECK(Slurp(dir / "t1.csv").find(",1/3,3\n") != std::string::npos);
 }
 
 TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
@@ -220,4 +224,61 @@ TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
 }
 
 }  // namespace
+}  // namespace aqesim::e2e
+
+namespace aqesim::e2e {
+namespace {
+
+// The lines of `text` with "\r\n" line ends.
+std::string WithCrlf(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "e2e merge: CRLF shards merge to the unsharded bytes; a journal's rows are checked against the grid",
+    "[e2e][sweep]") {
+  Scratch dir;
+  const std::vector<std::string> grid = {"--grid", "spark.sql.shuffle.partitions=100,200,400,800"};
+  auto sweep = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = {"sweep", kScenario};
+    a.insert(a.end(), grid.begin(), grid.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return Aqesim(a, dir.path);
+  };
+  REQUIRE(sweep({"-o", dir / "all.csv"}).exit_code == 0);
+  const std::string all = Slurp(dir / "all.csv");
+
+  SECTION("a shard saved with CRLF line ends (a Windows editor) merges like the original") {
+    REQUIRE(sweep({"--shard", "1/2", "-o", dir / "s1.csv"}).exit_code == 0);
+    REQUIRE(sweep({"--shard", "2/2", "-o", dir / "s2.csv"}).exit_code == 0);
+    const std::string crlf = WithCrlf(Slurp(dir / "s2.csv"));
+    std::ofstream(dir / "s2.csv", std::ios::binary | std::ios::trunc) << crlf;
+    const Run merge = Aqesim({"merge", dir / "s1.csv", dir / "s2.csv", "-o", dir / "m.csv"}, dir.path);
+    INFO(merge.err);
+    REQUIRE(merge.exit_code == 0);
+    CHECK(Slurp(dir / "m.csv") == all);
+  }
+  SECTION("a journal row whose values are not its point's is simulated again, not copied") {
+    // Kill-free resume: keep the journal of a finished sweep, then edit one of its rows.
+    REQUIRE(sweep({"--keep-journal", "-o", dir / "j.csv"}).exit_code == 0);
+    std::string journal = Slurp(dir / "j.csv.journal");
+    const std::string from = "\"spark.sql.shuffle.partitions\":\"400\"}";
+    const size_t at = journal.find(from);
+    REQUIRE(at != std::string::npos);
+    journal.replace(at, from.size(), "\"spark.sql.shuffle.partitions\":\"999\"}");
+    std::ofstream(dir / "j.csv.journal", std::ios::binary | std::ios::trunc) << journal;
+    const Run resumed = sweep({"-o", dir / "j.csv"});
+    INFO(resumed.err);
+    REQUIRE(resumed.exit_code == 0);
+    CHECK(resumed.err.find("dropped 1 torn or invalid line(s)") != std::string::npos);
+    CHECK(resumed.err.find("resumed 3 finished point(s)") != std::string::npos);
+    CHECK(Slurp(dir / "j.csv") == all);
+    CHECK(all.find(",999,") == std::string::npos);
+  }
+}
+
 }  // namespace aqesim::e2e

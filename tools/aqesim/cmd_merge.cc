@@ -20,6 +20,7 @@
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/sweep/shard_folder.h"
+#include "tools/sweep/shard_merge.h"
 #include "tools/sweep/sweep_output.h"
 
 namespace aqesim::cli {

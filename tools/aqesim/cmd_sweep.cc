@@ -95,7 +95,7 @@ void RegisterSweep(CLI::App& app) {
   cmd->add_option(
       "--grid", o->grids,
       "KEY=V1,V2,... (repeatable; KEY is a Spark key, cluster.FIELD, cost.PARAM or simulation.FIELD)");
-  cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)")
+  cmd->add_option("--threads", o->threads, "Worker threads (default and at most: the machine's cores)")
       ->check(CLI::Range(1, 65536));
   cmd->add_option("--shard", o->shard,
                   "Run slice K of N (points i with i % N == K-1), or auto / auto/N: K and N from a Slurm "

@@ -1,7 +1,10 @@
 #include "tools/sweep/grid.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
 
 namespace aqesim::sweep {
 
@@ -51,6 +54,23 @@ std::optional<GridAxis> ParseGridArg(const std::string& arg, std::string* error)
     start = comma + 1;
   }
   return axis;
+}
+
+std::string GridAxisProblem(const GridAxis& axis) {
+  auto control = [](const std::string& s) {
+    return std::any_of(s.begin(), s.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  };
+  auto shown = [](const std::string& s) { return nlohmann::json(s).dump(); };
+  if (control(axis.key)) return "expected a key without control characters, found " + shown(axis.key);
+  if (axis.values.empty()) return "expected at least one value";
+  std::set<std::string> seen;
+  for (const std::string& v : axis.values) {
+    if (v.empty()) return "empty value in the list";
+    if (control(v)) return "expected values without control characters (a newline, a tab), found " + shown(v);
+    if (!seen.insert(v).second) return "the value " + shown(v) + " is given twice (each point once)";
+  }
+  return "";
 }
 
 uint64_t GridPointCount(const std::vector<GridAxis>& axes) {

@@ -25,6 +25,11 @@ struct GridAxis {
 /// missing '=' are errors (`*error` gets one sentence, the result is nullopt).
 std::optional<GridAxis> ParseGridArg(const std::string& arg, std::string* error);
 
+/// What makes an axis unusable, in one sentence ("" when none): an empty value, a control
+/// character (a newline would split a CSV row) in the key or a value, a value given twice
+/// (two identical rows). Axes from --grid and from a sweep definition are both checked.
+std::string GridAxisProblem(const GridAxis& axis);
+
 /// Number of points of the cartesian product (1 for no axes). Saturates at UINT64_MAX.
 uint64_t GridPointCount(const std::vector<GridAxis>& axes);
 

@@ -68,9 +68,12 @@ std::string Fingerprint(const std::string& text) {
 }
 
 std::unique_ptr<Journal> Journal::Open(const std::string& path, const std::string& fingerprint,
-                                       const std::vector<std::string>& keys, uint64_t num_points,
-                                       JournalContents* contents, std::string* error) {
+                                       const std::vector<GridAxis>& axes, JournalContents* contents,
+                                       std::string* error) {
   *contents = JournalContents{};
+  std::vector<std::string> keys;
+  for (const GridAxis& a : axes) keys.push_back(a.key);
+  const uint64_t num_points = GridPointCount(axes);
   std::string existing;
   bool exists = false;
   {
@@ -105,7 +108,8 @@ std::unique_ptr<Journal> Journal::Open(const std::string& path, const std::strin
         const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         std::string why;
         std::optional<SweepRow> row = j.is_discarded() ? std::nullopt : RowFromJson(j, keys, &why);
-        if (!row || row->point >= num_points || contents->rows.count(row->point)) {
+        if (!row || row->point >= num_points || contents->rows.count(row->point) ||
+            row->values != GridPointValues(axes, row->point)) {
           ++contents->dropped_lines;
           rewrite = true;
           continue;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/sweep/grid.h"
 #include "tools/sweep/sweep_row.h"
 
 namespace aqesim::sweep {
@@ -31,11 +32,14 @@ struct JournalContents {
 class Journal {
  public:
   /// Opens `path` for appending, first reading the rows it holds when its fingerprint is
-  /// `fingerprint` (rows whose point is not in [0, num_points) count as dropped). Returns
-  /// null with `*error` ("PATH: reason") when the file cannot be read or written.
+  /// `fingerprint`. A row is kept only when it reads back (RowFromJson: non-negative, finite
+  /// metrics), its point is one of the grid's and its swept values are that point's in `axes`
+  /// (the fingerprint is no checksum: an edited journal is not trusted); others count as
+  /// dropped. Returns null with `*error` ("PATH: reason") when the file cannot be read or
+  /// written.
   static std::unique_ptr<Journal> Open(const std::string& path, const std::string& fingerprint,
-                                       const std::vector<std::string>& keys, uint64_t num_points,
-                                       JournalContents* contents, std::string* error);
+                                       const std::vector<GridAxis>& axes, JournalContents* contents,
+                                       std::string* error);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;

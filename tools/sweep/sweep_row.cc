@@ -1,6 +1,7 @@
 #include "tools/sweep/sweep_row.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -177,15 +178,86 @@ std::optional<SweepRow> RowFromJson(const nlohmann::json& j, const std::vector<s
       if (!j.contains(c.name)) return fail(std::string("expected \"") + c.name + "\"");
       const nlohmann::json& v = j[c.name];
       if (c.kind == CellKind::kInteger) {
-        if (!v.is_number_integer()) return fail(std::string("expected an integer \"") + c.name + "\"");
+        if (!v.is_number_integer() || v.get<int64_t>() < 0)
+          return fail(std::string("expected a non-negative integer \"") + c.name + "\"");
         m.*(c.integer) = v.get<int64_t>();
       } else {
-        if (!v.is_number()) return fail(std::string("expected a number \"") + c.name + "\"");
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+          return fail(std::string("expected a non-negative number \"") + c.name + "\"");
         m.*(c.real) = v.get<double>();
       }
     }
     row.metrics = m;
   }
+  return row;
+}
+
+std::optional<SweepRow> RowFromCsv(const std::vector<std::string>& fields, size_t num_keys,
+                                   std::string* error) {
+  const std::vector<MetricColumn>& columns = Columns();
+  const size_t expected = 1 + num_keys + columns.size() + 1;
+  if (fields.size() != expected) {
+    *error = "expected " + std::to_string(expected) + " fields (point, " + std::to_string(num_keys) +
+             " swept value(s), " + std::to_string(columns.size()) + " metrics, error), found " +
+             std::to_string(fields.size());
+    return std::nullopt;
+  }
+  SweepRow row;
+  const std::string& point = fields[0];
+  auto [p, ec] = std::from_chars(point.data(), point.data() + point.size(), row.point);
+  if (point.empty() || ec != std::errc() || p != point.data() + point.size() ||
+      std::to_string(row.point) != point) {
+    *error = "expected a point index, found \"" + point.substr(0, 60) + "\"";
+    return std::nullopt;
+  }
+  row.values.assign(fields.begin() + 1, fields.begin() + 1 + static_cast<std::ptrdiff_t>(num_keys));
+  row.error = fields.back();
+  const size_t first_metric = 1 + num_keys;
+  bool any_empty = false, all_empty = true;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const bool empty = fields[first_metric + c].empty();
+    any_empty |= empty;
+    all_empty &= empty;
+  }
+  if (!row.error.empty()) {
+    if (!all_empty) {
+      *error = "a failed point (with an error) has no metrics, found some";
+      return std::nullopt;
+    }
+    return row;
+  }
+  if (any_empty) {
+    *error = "expected every metric of a point without an error, found an empty cell";
+    return std::nullopt;
+  }
+  PointMetrics m;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const MetricColumn& col = columns[c];
+    const std::string& cell = fields[first_metric + c];
+    bool ok = false;
+    if (col.kind == CellKind::kInteger) {
+      int64_t v = 0;
+      auto [q, e] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+      ok = e == std::errc() && q == cell.data() + cell.size() && v >= 0;
+      m.*(col.integer) = v;
+    } else {
+      double v = 0;
+      auto [q, e] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+      ok = e == std::errc() && q == cell.data() + cell.size() && std::isfinite(v) && v >= 0;
+      m.*(col.real) = v;
+    }
+    // The sweep's own text form, so that the merged bytes are the unsharded sweep's.
+    if (ok) ok = Cell(m, col) == cell;
+    if (!ok) {
+      *error = std::string(col.name) + ": expected " +
+               (col.kind == CellKind::kInteger   ? "a non-negative integer"
+                : col.kind == CellKind::kSeconds ? "non-negative seconds with 6 decimals"
+                                                 : "a non-negative ratio with 4 decimals") +
+               ", found \"" + cell.substr(0, 60) + "\"";
+      return std::nullopt;
+    }
+  }
+  row.metrics = m;
   return row;
 }
 

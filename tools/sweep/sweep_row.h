@@ -67,6 +67,13 @@ std::string RowToJsonLine(const SweepRow& row, const std::vector<std::string>& k
 std::optional<SweepRow> RowFromJson(const nlohmann::json& j, const std::vector<std::string>& keys,
                                     std::string* error);
 
+/// Reads back the fields of a line RowToCsv wrote (point, one value per key, the metrics,
+/// error): every cell must be as the sweep writes it (seconds with 6 decimals, ratios with 4,
+/// non-negative integers; all metrics empty exactly when error is not), so that "nan", "-1"
+/// or "1e5" are refused. nullopt with `*error` (one sentence) otherwise.
+std::optional<SweepRow> RowFromCsv(const std::vector<std::string>& fields, size_t num_keys,
+                                   std::string* error);
+
 /// Splits one CSV line into fields (RFC 4180 quoting); nullopt when a quote is unbalanced.
 std::optional<std::vector<std::string>> SplitCsvLine(std::string_view line);
 

@@ -194,6 +194,10 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   if (spec.axes.empty()) errors->push_back("expected at least one --grid KEY=V1,V2,...");
   std::set<std::string> seen;
   for (const GridAxis& axis : spec.axes) {
+    if (const std::string why = GridAxisProblem(axis); !why.empty()) {
+      errors->push_back("--grid " + axis.key + ": " + why);
+      continue;
+    }
     if (!seen.insert(axis.key).second) {
       errors->push_back("--grid " + axis.key + ": the key is swept twice; give all its values in one --grid");
       continue;
@@ -308,11 +312,9 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
 
 std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep& prepared,
                                      std::string* error) {
-  std::vector<std::string> keys;
-  for (const GridAxis& a : spec.axes) keys.push_back(a.key);
   JournalContents contents;
   std::unique_ptr<Journal> journal =
-      Journal::Open(spec.journal_path, prepared.fingerprint, keys, prepared.num_points, &contents, error);
+      Journal::Open(spec.journal_path, prepared.fingerprint, spec.axes, &contents, error);
   if (!journal) return std::nullopt;
 
   SweepOutcome out;
@@ -334,7 +336,11 @@ std::optional<SweepOutcome> RunSweep(const SweepSpec& spec, const PreparedSweep&
   }
 
   int threads = spec.threads > 0 ? spec.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(std::min<uint64_t>(todo.size(), 1024))));
+  // Simulations are CPU-bound and each holds a copy of the scenario: more threads than cores
+  // only multiply the memory (--threads 65536 held 1024 scenarios at once).
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  threads =
+      std::max(1, std::min<int>({threads, cores, static_cast<int>(std::min<uint64_t>(todo.size(), 1024))}));
   std::mutex mu;
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};

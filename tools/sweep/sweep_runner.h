@@ -28,7 +28,7 @@ struct SweepSpec {
   ConfOverrides overrides;
   std::vector<GridAxis> axes;
   Shard shard;
-  /// Worker threads; 0 = std::thread::hardware_concurrency().
+  /// Worker threads; 0 = std::thread::hardware_concurrency(), which is also the most used.
   int threads = 0;
   /// Where finished rows are journaled (conventionally OUT + ".journal").
   std::string journal_path;

@@ -27,6 +27,13 @@ SweepRow Row(uint64_t point, double makespan) {
   return r;
 }
 
+// One axis "k" with values "0".."n-1": point i has k = "i", as Row() writes it.
+std::vector<GridAxis> Axes(int n) {
+  GridAxis a{"k", {}};
+  for (int i = 0; i < n; ++i) a.values.push_back(std::to_string(i));
+  return {a};
+}
+
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("aqesim_journal_test_" + std::to_string(::getpid()));
   TempDir() { fs::create_directories(path); }
@@ -36,11 +43,10 @@ struct TempDir {
 TEST_CASE("Journal: rows survive reopening and a torn last row is dropped", "[sweep][journal]") {
   TempDir dir;
   const std::string path = (dir.path / "out.csv.journal").string();
-  const std::vector<std::string> keys = {"k"};
   std::string error;
   JournalContents contents;
   {
-    auto j = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+    auto j = Journal::Open(path, "fp1", Axes(10), &contents, &error);
     REQUIRE(j);
     CHECK(contents.rows.empty());
     REQUIRE(j->Append(Row(3, 1.5), &error));
@@ -52,7 +58,7 @@ TEST_CASE("Journal: rows survive reopening and a torn last row is dropped", "[sw
   text.resize(text.size() - 20);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 
-  auto j = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+  auto j = Journal::Open(path, "fp1", Axes(10), &contents, &error);
   REQUIRE(j);
   CHECK(contents.dropped_lines == 1);
   CHECK_FALSE(contents.started_over);
@@ -62,7 +68,7 @@ TEST_CASE("Journal: rows survive reopening and a torn last row is dropped", "[sw
   // The torn bytes are gone: the next append starts on a fresh line.
   REQUIRE(j->Append(Row(7, 3.5), &error));
   j.reset();
-  auto again = Journal::Open(path, "fp1", keys, 10, &contents, &error);
+  auto again = Journal::Open(path, "fp1", Axes(10), &contents, &error);
   REQUIRE(again);
   CHECK(contents.dropped_lines == 0);
   CHECK(contents.rows.size() == 3);
@@ -74,11 +80,11 @@ TEST_CASE("Journal: another sweep's journal is started over", "[sweep][journal]"
   std::string error;
   JournalContents contents;
   {
-    auto j = Journal::Open(path, "fp1", {"k"}, 10, &contents, &error);
+    auto j = Journal::Open(path, "fp1", Axes(10), &contents, &error);
     REQUIRE(j);
     REQUIRE(j->Append(Row(1, 1.0), &error));
   }
-  auto j = Journal::Open(path, "fp2", {"k"}, 10, &contents, &error);
+  auto j = Journal::Open(path, "fp2", Axes(10), &contents, &error);
   REQUIRE(j);
   CHECK(contents.started_over);
   CHECK(contents.rows.empty());
@@ -91,17 +97,41 @@ TEST_CASE("Journal: duplicate and out-of-grid rows are dropped", "[sweep][journa
   std::string error;
   JournalContents contents;
   {
-    auto j = Journal::Open(path, "fp", {"k"}, 5, &contents, &error);
+    auto j = Journal::Open(path, "fp", Axes(5), &contents, &error);
     REQUIRE(j);
     REQUIRE(j->Append(Row(1, 1.0), &error));
     REQUIRE(j->Append(Row(1, 9.0), &error));
     REQUIRE(j->Append(Row(5, 1.0), &error));
   }
-  auto j = Journal::Open(path, "fp", {"k"}, 5, &contents, &error);
+  auto j = Journal::Open(path, "fp", Axes(5), &contents, &error);
   REQUIRE(j);
   CHECK(contents.dropped_lines == 2);
   REQUIRE(contents.rows.size() == 1);
   CHECK(contents.rows.at(1).metrics->makespan_seconds_aqe_on == 1.0);
+}
+
+TEST_CASE("Journal: a row whose values are not its point's, or with impossible metrics, is dropped",
+          "[sweep][journal]") {
+  TempDir dir;
+  const std::string path = (dir.path / "out.csv.journal").string();
+  std::string error;
+  JournalContents contents;
+  {
+    auto j = Journal::Open(path, "fp", Axes(5), &contents, &error);
+    REQUIRE(j);
+    SweepRow not_in_grid = Row(2, 1.0);
+    not_in_grid.values = {"7"};  // point 2 has k = "2"
+    REQUIRE(j->Append(not_in_grid, &error));
+    SweepRow negative = Row(3, 1.0);
+    negative.metrics->tasks = -4;
+    REQUIRE(j->Append(negative, &error));
+    REQUIRE(j->Append(Row(4, 1.0), &error));
+  }
+  auto j = Journal::Open(path, "fp", Axes(5), &contents, &error);
+  REQUIRE(j);
+  CHECK(contents.dropped_lines == 2);
+  REQUIRE(contents.rows.size() == 1);
+  CHECK(contents.rows.count(4) == 1);
 }
 
 TEST_CASE("Fingerprint: FNV-1a 64", "[sweep][journal]") {
