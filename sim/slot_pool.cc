@@ -1,5 +1,6 @@
 #include "sim/slot_pool.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,14 +12,32 @@ SlotPool::SlotPool(int executors, int slots_per_executor, bool all_present)
     throw std::logic_error("SlotPool: negative executors (" + std::to_string(executors) +
                            ") or slots per executor (" + std::to_string(slots_per_executor) + ")");
   }
-  const int64_t total = int64_t{executors} * slots_per_executor;
-  if (total > (int64_t{1} << 30)) throw std::logic_error("SlotPool: too many slots");
-  words_.assign(static_cast<size_t>((total + 63) / 64), 0);
-  busy_.assign(static_cast<size_t>(total), 0);
-  present_.assign(static_cast<size_t>(executors), 0);
-  acquisitions_.assign(static_cast<size_t>(executors), 0);
+  slots_of_.assign(static_cast<size_t>(executors), slots_per_executor);
+  Init(all_present);
+}
+
+SlotPool::SlotPool(const std::vector<int>& slots_per_executor, bool all_present)
+    : executors_(static_cast<int>(slots_per_executor.size())),
+      slots_per_executor_(0),
+      slots_of_(slots_per_executor),
+      free_count_(0) {
+  for (int s : slots_per_executor) {
+    if (s < 0) throw std::logic_error("SlotPool: negative slots per executor (" + std::to_string(s) + ")");
+    slots_per_executor_ = std::max(slots_per_executor_, s);
+  }
+  Init(all_present);
+}
+
+void SlotPool::Init(bool all_present) {
+  const int64_t grid = int64_t{executors_} * slots_per_executor_;
+  if (grid > (int64_t{1} << 30)) throw std::logic_error("SlotPool: too many slots");
+  for (int s : slots_of_) total_slots_ += s;
+  words_.assign(static_cast<size_t>((grid + 63) / 64), 0);
+  busy_.assign(static_cast<size_t>(grid), 0);
+  present_.assign(static_cast<size_t>(executors_), 0);
+  acquisitions_.assign(static_cast<size_t>(executors_), 0);
   if (all_present) {
-    for (int e = 0; e < executors; ++e) SetPresent(e, true);
+    for (int e = 0; e < executors_; ++e) SetPresent(e, true);
   }
 }
 
@@ -29,7 +48,7 @@ void SlotPool::SetPresent(int executor, bool present) {
   if ((present_[executor] != 0) == present) return;
   present_[executor] = present ? 1 : 0;
   present_count_ += present ? 1 : -1;
-  for (int s = 0; s < slots_per_executor_; ++s) {
+  for (int s = 0; s < slots_of_[executor]; ++s) {
     const int id = FlatId(SlotRef{executor, s});
     if (busy_[id]) continue;  // a running task keeps its slot until Release()
     const uint64_t bit = uint64_t{1} << (id % 64);
@@ -60,7 +79,7 @@ std::optional<SlotRef> SlotPool::Acquire() {
 }
 
 std::optional<SlotRef> SlotPool::AcquireOn(int executor) {
-  for (int slot = 0; slot < slots_per_executor_; ++slot) {
+  for (int slot = 0; slot < slots_of_[executor]; ++slot) {
     const SlotRef s{executor, slot};
     if (!IsFree(s)) continue;
     const int id = FlatId(s);
@@ -76,7 +95,7 @@ std::optional<SlotRef> SlotPool::AcquireOn(int executor) {
 }
 
 bool SlotPool::HasFreeSlotOn(int executor) const {
-  for (int slot = 0; slot < slots_per_executor_; ++slot) {
+  for (int slot = 0; slot < slots_of_[executor]; ++slot) {
     if (IsFree(SlotRef{executor, slot})) return true;
   }
   return false;
@@ -88,7 +107,7 @@ bool SlotPool::IsFree(SlotRef s) const {
 }
 
 void SlotPool::Release(SlotRef s) {
-  if (s.executor < 0 || s.executor >= executors_ || s.slot < 0 || s.slot >= slots_per_executor_) {
+  if (s.executor < 0 || s.executor >= executors_ || s.slot < 0 || s.slot >= slots_of_[s.executor]) {
     throw std::logic_error("SlotPool::Release: no slot (" + std::to_string(s.executor) + ", " +
                            std::to_string(s.slot) + ")");
   }

@@ -1,8 +1,10 @@
 // SlotPool: the task slots of a cluster, E executors × S slots each.
 //
 // A slot is one concurrent task (Spark: an executor runs floor(executorCores /
-// spark.task.cpus) tasks at once; the caller computes S). Slots are named by
-// (executor, slot index within the executor).
+// spark.task.cpus) tasks at once, fewer when a task's GPU amount allows fewer; the caller
+// computes S). Executors may have different slot counts (stage-level resource profiles: each
+// executor has its profile's cores); S is then the largest, and an executor with S_e < S has
+// no slot S_e..S-1. Slots are named by (executor, slot index within the executor).
 //
 // Choice of a free slot is deterministic and spreads tasks over executors, like the
 // round-robin offers of Spark's TaskSchedulerImpl.resourceOffers (Spark also shuffles
@@ -40,11 +42,18 @@ class SlotPool {
   /// user input is validated by the scenario loader before it gets here.
   /// `all_present`: every executor starts present (false: none does; see SetPresent).
   SlotPool(int executors, int slots_per_executor, bool all_present = true);
+  /// Executor e has slots_per_executor[e] >= 0 slots (negative: std::logic_error).
+  explicit SlotPool(const std::vector<int>& slots_per_executor, bool all_present = true);
 
   int executors() const { return executors_; }
+  /// The largest slot count of an executor (S).
   int slots_per_executor() const { return slots_per_executor_; }
-  /// Capacity: E × S, present or not.
-  int total_slots() const { return executors_ * slots_per_executor_; }
+  /// Slots of `executor` (in [0, E)).
+  int slots_on(int executor) const { return slots_of_[executor]; }
+  /// Capacity: Σ slots of every executor, present or not.
+  int total_slots() const { return total_slots_; }
+  /// Size of the FlatId range: E × S.
+  int flat_slots() const { return executors_ * slots_per_executor_; }
   /// Slots Acquire() may grant: not running a task, on a present executor.
   int free_slots() const { return free_count_; }
   /// Slots running a task (taken by Acquire() and not yet released).
@@ -71,8 +80,8 @@ class SlotPool {
   /// True while the slot runs a task.
   bool IsBusy(SlotRef slot) const { return busy_[FlatId(slot)] != 0; }
 
-  /// Dense id of a slot, slot * E + executor, in [0, total_slots()); ids increase in
-  /// acquisition preference order.
+  /// Dense id of a slot, slot * E + executor, in [0, E × S); ids increase in acquisition
+  /// preference order (ids of slots an executor does not have are never granted).
   int FlatId(SlotRef s) const { return s.slot * executors_ + s.executor; }
   SlotRef FromFlatId(int id) const { return SlotRef{id % executors_, id / executors_}; }
 
@@ -81,8 +90,12 @@ class SlotPool {
   int64_t total_acquisitions() const { return total_acquisitions_; }
 
  private:
+  void Init(bool all_present);
+
   int executors_;
-  int slots_per_executor_;
+  int slots_per_executor_;  // the largest
+  std::vector<int> slots_of_;
+  int total_slots_ = 0;
   int free_count_;
   int busy_count_ = 0;
   int present_count_ = 0;

@@ -1,6 +1,7 @@
 #include "sim/task_scheduler.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -9,13 +10,20 @@ namespace aqesim {
 
 TaskScheduler::TaskScheduler(Simulator& sim, int executors, int slots_per_executor)
     : sim_(sim), slots_(executors, slots_per_executor) {
-  running_.resize(static_cast<size_t>(slots_.total_slots()));
+  running_.resize(static_cast<size_t>(slots_.flat_slots()));
 }
 
 TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline,
                              int slots_per_executor)
-    : sim_(sim), slots_(static_cast<int>(timeline.size()), slots_per_executor, /*all_present=*/false) {
-  running_.resize(static_cast<size_t>(slots_.total_slots()));
+    : TaskScheduler(sim, timeline, std::vector<int>(timeline.size(), slots_per_executor)) {}
+
+TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline,
+                             const std::vector<int>& slots_per_executor)
+    : sim_(sim), slots_(slots_per_executor, /*all_present=*/false) {
+  if (slots_per_executor.size() != timeline.size())
+    throw std::logic_error("TaskScheduler: " + std::to_string(slots_per_executor.size()) +
+                           " slot counts for " + std::to_string(timeline.size()) + " executors");
+  running_.resize(static_cast<size_t>(slots_.flat_slots()));
   for (size_t i = 0; i < timeline.size(); ++i) {
     const int e = static_cast<int>(i);
     const ExecutorWindow& w = timeline[i];
@@ -41,6 +49,7 @@ TaskScheduler::TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& 
 
 TaskSetId TaskScheduler::Submit(TaskSetSpec spec) {
   if (!spec.duration) throw std::logic_error("TaskScheduler::Submit: no duration callback");
+  if (spec.pool < 0) throw std::logic_error("TaskScheduler::Submit: negative pool");
   if (spec.num_tasks < 0) {
     throw std::logic_error("TaskScheduler::Submit: negative task count " + std::to_string(spec.num_tasks));
   }
@@ -49,7 +58,16 @@ TaskSetId TaskScheduler::Submit(TaskSetSpec spec) {
   }
   const TaskSetId id = static_cast<TaskSetId>(sets_.size());
   const SimTime delay = spec.launch_delay;
-  sets_.push_back(TaskSetState{std::move(spec)});
+  sets_.emplace_back();
+  set_running_.push_back(0);
+  TaskSetState& added = sets_.back();
+  added.spec = std::move(spec);
+  for (int e : added.spec.allowed_executors) {
+    if (e >= 0 && e < slots_.executors()) added.allowed.push_back(e);
+  }
+  std::sort(added.allowed.begin(), added.allowed.end());
+  added.allowed.erase(std::unique(added.allowed.begin(), added.allowed.end()), added.allowed.end());
+  if (!added.spec.allowed_executors.empty() && added.allowed.empty()) added.allowed.push_back(-1);  // none
   if (delay > SimTime::Zero()) {
     ++waiting_sets_;
     sim_.ScheduleIn(delay, kTaskEndTier, [this, id] {
@@ -84,7 +102,8 @@ void TaskScheduler::Activate(TaskSetId id) {
     for (int t = n - 1; t >= 0; --t) {  // descending: the lowest index ends at the back
       std::vector<int> prefs;
       for (int e : s.spec.preferred_executors(t)) {
-        if (e >= 0 && e < slots_.executors() && std::find(prefs.begin(), prefs.end(), e) == prefs.end()) {
+        if (e >= 0 && e < slots_.executors() && Allows(s, e) &&
+            std::find(prefs.begin(), prefs.end(), e) == prefs.end()) {
           prefs.push_back(e);
         }
       }
@@ -105,6 +124,36 @@ void TaskScheduler::RequestDispatch() {
   sim_.ScheduleNow(kDispatchTier, [this] { Dispatch(); });
 }
 
+void TaskScheduler::ConfigurePool(int id, PoolSpec spec) {
+  if (id < 0 || spec.weight < 0 || spec.min_share < 0 || spec.name.empty())
+    throw std::logic_error("TaskScheduler::ConfigurePool: negative pool id, weight or minShare");
+  pools_[id] = std::move(spec);
+}
+
+bool TaskScheduler::Allows(const TaskSetState& s, int executor) {
+  return s.allowed.empty() || std::binary_search(s.allowed.begin(), s.allowed.end(), executor);
+}
+
+std::optional<SlotRef> TaskScheduler::AcquireFor(const TaskSetState& s) {
+  if (s.allowed.empty()) return slots_.Acquire();
+  // The smallest (slot, executor) among the allowed executors, as Acquire() orders slots.
+  int best = -1, best_slot = 0;
+  for (int e : s.allowed) {
+    if (e < 0) continue;
+    for (int k = 0; k < slots_.slots_on(e) && (best < 0 || k < best_slot); ++k) {
+      if (slots_.IsFree(SlotRef{e, k})) {
+        if (best < 0 || k < best_slot) {
+          best = e;
+          best_slot = k;
+        }
+        break;
+      }
+    }
+  }
+  if (best < 0) return std::nullopt;
+  return slots_.AcquireOn(best);
+}
+
 void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now) {
   TaskSetState& s = sets_[id];
   const SimTime duration = s.spec.duration(task_index, slot.executor);
@@ -115,6 +164,10 @@ void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime n
   }
   const int flat = slots_.FlatId(slot);
   running_[flat] = Running{id, task_index, now};
+  if (mode_ == SchedulingMode::kFair) {
+    ++set_running_[id];
+    ++pool_running_[s.spec.pool];
+  }
   ++s.launched;
   ++running_tasks_;
   --pending_tasks_;
@@ -122,25 +175,116 @@ void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime n
   sim_.ScheduleAt(now + duration, kTaskEndTier, [this, flat] { OnTaskEnd(flat); });
 }
 
+int TaskScheduler::LaunchFrom(TaskSetId id, SimTime now, int budget) {
+  TaskSetState& s = sets_[id];
+  if (s.locality) return DispatchWithLocality(id, now, budget);
+  int n = 0;
+  if (s.allowed.empty()) {  // the common case: any free slot
+    while ((budget < 0 || n < budget) && s.next_task < s.spec.num_tasks && slots_.free_slots() > 0) {
+      Launch(id, s.next_task++, *slots_.Acquire(), now);
+      ++n;
+    }
+    return n;
+  }
+  while ((budget < 0 || n < budget) && s.next_task < s.spec.num_tasks && CanAcquireFor(s)) {
+    Launch(id, s.next_task++, *AcquireFor(s), now);
+    ++n;
+  }
+  return n;
+}
+
 void TaskScheduler::Dispatch() {
   dispatch_scheduled_ = false;
   const SimTime now = sim_.Now();
+  if (mode_ == SchedulingMode::kFair) {
+    DispatchFair(now);
+    return;
+  }
   auto it = runnable_.begin();
   while (slots_.free_slots() > 0 && it != runnable_.end()) {
     const TaskSetId id = it->second;
     TaskSetState& s = sets_[id];
-    if (s.locality) {
-      DispatchWithLocality(id, now);
-    } else {
-      while (slots_.free_slots() > 0 && s.next_task < s.spec.num_tasks)
-        Launch(id, s.next_task++, *slots_.Acquire(), now);
-    }
-    // A set that held tasks back (locality) leaves the free slots to the next sets.
+    LaunchFrom(id, now, -1);
+    // A set that held tasks back (locality) or found no allowed slot leaves the free slots to
+    // the next sets.
     it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
   }
 }
 
-void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
+namespace {
+
+/// FairSchedulingAlgorithm's "comes first" for two schedulables (Spark's comparator, with the
+/// submission order as a last tie-break).
+struct FairKey {
+  int running = 0;
+  int min_share = 0;
+  int weight = 1;
+  std::string name;
+  int order = 0;
+};
+
+bool FairFirst(const FairKey& a, const FairKey& b) {
+  const bool a_needy = a.running < a.min_share, b_needy = b.running < b.min_share;
+  if (a_needy != b_needy) return a_needy;
+  auto ratio = [](int running, int denominator) {
+    return denominator > 0 ? static_cast<double>(running) / denominator
+                           : (running > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+  };
+  const double ra = a_needy ? ratio(a.running, std::max(a.min_share, 1)) : ratio(a.running, a.weight);
+  const double rb = b_needy ? ratio(b.running, std::max(b.min_share, 1)) : ratio(b.running, b.weight);
+  if (ra != rb) return ra < rb;
+  if (a.name != b.name) return a.name < b.name;
+  return a.order < b.order;
+}
+
+}  // namespace
+
+void TaskScheduler::DispatchFair(SimTime now) {
+  // Runnable sets by pool, in FIFO order within each.
+  std::map<int, std::vector<TaskSetId>> by_pool;
+  for (const auto& [priority, id] : runnable_) by_pool[sets_[id].spec.pool].push_back(id);
+  std::set<TaskSetId> blocked;  // sets that could not launch in this pass
+  while (slots_.free_slots() > 0) {
+    // Pools, then their sets, in FairSchedulingAlgorithm's order; the first set that can
+    // launch takes one slot.
+    std::vector<std::pair<FairKey, int>> pools;
+    for (const auto& [pool, ids] : by_pool) {
+      const auto it = pools_.find(pool);
+      const PoolSpec spec = it == pools_.end() ? PoolSpec{} : it->second;
+      pools.push_back({FairKey{pool_running_[pool], spec.min_share, spec.weight, spec.name, pool}, pool});
+    }
+    std::sort(pools.begin(), pools.end(),
+              [](const auto& a, const auto& b) { return FairFirst(a.first, b.first); });
+    bool launched = false;
+    for (const auto& [key, pool] : pools) {
+      std::vector<TaskSetId> ids = by_pool[pool];
+      const auto pit = pools_.find(pool);
+      if (pit != pools_.end() && pit->second.mode == SchedulingMode::kFair) {
+        std::stable_sort(ids.begin(), ids.end(), [&](TaskSetId a, TaskSetId b) {
+          return FairFirst(
+              FairKey{set_running_[a], 0, 1, "TaskSet_" + std::to_string(sets_[a].spec.priority) + ".0", a},
+              FairKey{set_running_[b], 0, 1, "TaskSet_" + std::to_string(sets_[b].spec.priority) + ".0", b});
+        });
+      }
+      for (TaskSetId id : ids) {
+        if (blocked.count(id) || sets_[id].launched == sets_[id].spec.num_tasks) continue;
+        if (LaunchFrom(id, now, 1) > 0) {
+          launched = true;
+          break;
+        }
+        blocked.insert(id);
+      }
+      if (launched) break;
+    }
+    if (!launched) break;
+  }
+  for (auto it = runnable_.begin(); it != runnable_.end();) {
+    const TaskSetState& s = sets_[it->second];
+    it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
+  }
+}
+
+int TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now, int budget) {
   TaskSetState& s = sets_[id];
   Locality& L = *s.locality;
   auto pop = [&](std::vector<int>& list) {  // lowest pending index of a list, or -1
@@ -151,11 +295,13 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
     L.launched[static_cast<size_t>(t)] = 1;
     return t;
   };
+  int n = 0;
+  auto more = [&] { return (budget < 0 || n < budget) && CanAcquireFor(s); };
   // Node level: round-robin over the preferred executors with a free slot, one task each.
   bool local = false;
-  for (bool any = true; any && slots_.free_slots() > 0;) {
+  for (bool any = true; any && more();) {
     any = false;
-    for (auto it = L.by_executor.begin(); it != L.by_executor.end() && slots_.free_slots() > 0;) {
+    for (auto it = L.by_executor.begin(); it != L.by_executor.end() && more();) {
       const int e = it->first;
       if (!slots_.HasFreeSlotOn(e)) {
         ++it;
@@ -167,30 +313,32 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
         continue;
       }
       Launch(id, t, *slots_.AcquireOn(e), now);
+      ++n;
       any = local = true;
       ++it;
     }
   }
   // No preference: anywhere, at once (Spark's NO_PREF level has no wait).
-  while (slots_.free_slots() > 0) {
+  while (more()) {
     const int t = pop(L.no_pref);
     if (t < 0) break;
-    Launch(id, t, *slots_.Acquire(), now);
+    Launch(id, t, *AcquireFor(s), now);
+    ++n;
   }
   // Tasks with preferences left: anywhere once the timer expired, or when none of their
   // preferred executors is present; otherwise they wait.
   bool held_back = false;
   const bool expired = now - L.timer_start >= s.spec.locality_wait;
-  if (slots_.free_slots() > 0 && !expired && slots_.present_executors() == slots_.executors()) {
+  if (more() && !expired && slots_.present_executors() == slots_.executors()) {
     // Every executor present and the timer running: all of them wait (no scan).
     while (!L.with_pref.empty() && L.launched[static_cast<size_t>(L.with_pref.back())])
       L.with_pref.pop_back();
     held_back = !L.with_pref.empty();
-  } else if (slots_.free_slots() > 0) {
+  } else if (more()) {
     // Descending list: scan from the back (lowest index first), keeping the waiting ones.
     std::vector<int>& list = L.with_pref;
     std::vector<int> kept;  // waiting tasks met on the way, descending order restored below
-    while (slots_.free_slots() > 0 && !list.empty()) {
+    while (more() && !list.empty()) {
       const int t = list.back();
       list.pop_back();
       if (L.launched[static_cast<size_t>(t)]) continue;
@@ -202,7 +350,8 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
         continue;
       }
       L.launched[static_cast<size_t>(t)] = 1;
-      Launch(id, t, *slots_.Acquire(), now);
+      Launch(id, t, *AcquireFor(s), now);
+      ++n;
     }
     list.insert(list.end(), kept.rbegin(), kept.rend());
   }
@@ -216,6 +365,16 @@ void TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now) {
       });
     }
   }
+  return n;
+}
+
+bool TaskScheduler::CanAcquireFor(const TaskSetState& s) const {
+  if (slots_.free_slots() == 0) return false;
+  if (s.allowed.empty()) return true;
+  for (int e : s.allowed) {
+    if (e >= 0 && slots_.HasFreeSlotOn(e)) return true;
+  }
+  return false;
 }
 
 void TaskScheduler::OnTaskEnd(int flat_slot) {
@@ -227,6 +386,10 @@ void TaskScheduler::OnTaskEnd(int flat_slot) {
   ++tasks_completed_;
   busy_slot_time_ += now - r.start;
   TaskSetState& s = sets_[r.task_set];
+  if (mode_ == SchedulingMode::kFair) {
+    --set_running_[r.task_set];
+    --pool_running_[s.spec.pool];
+  }
   ++s.completed;
   if (s.spec.on_task_end) {
     s.spec.on_task_end(TaskRecord{r.task_set, r.task_index, slot.executor, slot.slot, r.start, now});

@@ -1,9 +1,10 @@
-// TaskScheduler: runs task sets on a SlotPool inside a Simulator, FIFO by priority.
+// TaskScheduler: runs task sets on a SlotPool inside a Simulator, FIFO by priority or FAIR
+// among pools.
 //
-// Mirrors the behaviour of Spark's TaskSchedulerImpl with the FIFO scheduling pool
-// (FIFOSchedulingAlgorithm) and TaskSetManager's delay scheduling at one locality level (an
-// executor stands for its host: NODE_LOCAL, then ANY); no rack locality, speculation,
-// failures or barrier stages.
+// Mirrors the behaviour of Spark's TaskSchedulerImpl with its scheduling pools (Pool.scala,
+// SchedulingAlgorithm.scala: FIFOSchedulingAlgorithm, FairSchedulingAlgorithm) and
+// TaskSetManager's delay scheduling at one locality level (an executor stands for its host:
+// NODE_LOCAL, then ANY); no rack locality, speculation, failures or barrier stages.
 // The cluster is static, or follows an executor timeline (dynamic allocation as recorded:
 // CoarseGrainedSchedulerBackend offers an executor's cores from its registration on, and
 // stops offering them once the executor is being removed).
@@ -26,6 +27,19 @@
 //     executors are all absent never wait. The timer starts when the set becomes runnable
 //     and restarts in a pass that launched a task on a preferred executor without holding
 //     any back (Spark 3.1+, SPARK-18886: the wait counts time resources sat idle for it).
+//   - FAIR mode (SchedulingMode::kFair, spark.scheduler.mode=FAIR): every task set belongs to a
+//     pool (TaskSetSpec::pool; pool 0 unless configured otherwise); each free slot goes to the
+//     pool first in FairSchedulingAlgorithm's order, then to the task set first in the pool's
+//     order (FIFO: by priority key; FAIR: the same algorithm over its task sets, each of weight
+//     1 and minShare 0). FairSchedulingAlgorithm: a schedulable running fewer tasks than its
+//     minShare ("needy") comes before one that is not; two needy ones compare running ÷
+//     minShare, two others running ÷ weight; ties by name (pools: PoolSpec::name; task sets:
+//     Spark's "TaskSet_<priority>.0", compared as strings), then submission order. Spark sorts
+//     the queue once per resource offer and offers free slots as executors report task ends,
+//     so a freed slot goes to the neediest set; here the order is recomputed for every slot.
+//   - Allowed executors (optional, TaskSetSpec::allowed_executors; stage-level resource
+//     profiles: a stage runs only on executors of its profile): the set's tasks take only
+//     slots of those executors (the smallest (slot, executor) among them).
 //   - Launching is one pass per instant, like ninja's build loop: completions,
 //     submissions and anything else at time t happen first (their events use lower
 //     tiers), then one launch pass at tier kDispatchTier starts as many tasks as slots
@@ -50,6 +64,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -78,6 +93,17 @@ struct ExecutorWindow {
   std::optional<SimTime> remove;  // none: until the end; > add (or <= 0: never present)
 };
 
+/// spark.scheduler.mode.
+enum class SchedulingMode { kFifo, kFair };
+
+/// A scheduling pool (Spark's fairscheduler.xml <pool>): name, mode within it, weight, minShare.
+struct PoolSpec {
+  std::string name = "default";
+  SchedulingMode mode = SchedulingMode::kFifo;
+  int weight = 1;     // >= 0 (0: after every schedulable of positive weight)
+  int min_share = 0;  // >= 0
+};
+
 struct TaskSetSpec {
   /// Lower runs first (Spark's FIFO pool orders by job id, then stage id; callers pass
   /// the stage id). Equal keys: submission order.
@@ -101,6 +127,11 @@ struct TaskSetSpec {
   /// How long tasks with preferences may wait for a preferred executor (>= 0;
   /// spark.locality.wait.node). Used only with preferred_executors.
   SimTime locality_wait = SimTime::Zero();
+  /// Optional: the only executors its tasks may run on (empty: any). Ids outside [0, E) are
+  /// ignored; a set whose allowed executors are all absent waits.
+  std::vector<int> allowed_executors;
+  /// FAIR mode: the pool it belongs to (ConfigurePool), 0 by default.
+  int pool = 0;
 };
 
 class TaskScheduler {
@@ -116,8 +147,19 @@ class TaskScheduler {
   /// A window ending at or before time 0 is never present; otherwise a removal not after its
   /// registration is a programmer error (std::logic_error).
   TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline, int slots_per_executor);
+  /// The same with slots_per_executor[i] slots on executor i (stage-level resource profiles give
+  /// executors different cores); sizes must match (else std::logic_error).
+  TaskScheduler(Simulator& sim, const std::vector<ExecutorWindow>& timeline,
+                const std::vector<int>& slots_per_executor);
   TaskScheduler(const TaskScheduler&) = delete;
   TaskScheduler& operator=(const TaskScheduler&) = delete;
+
+  /// FIFO (default) or FAIR; set before the first Submit().
+  void SetMode(SchedulingMode mode) { mode_ = mode; }
+  /// FAIR mode: defines pool `id` (>= 0; a pool not configured is "default", FIFO, weight 1,
+  /// minShare 0, as Spark creates a pool it is not told about). A negative id, weight or min
+  /// share, or an empty name, is a programmer error (std::logic_error).
+  void ConfigurePool(int id, PoolSpec spec);
 
   /// Submits a task set at sim.Now(). Missing `duration`, negative counts or delays are
   /// programmer errors (std::logic_error). Safe to call from any callback.
@@ -160,6 +202,7 @@ class TaskScheduler {
     int completed = 0;
     bool done = false;
     std::unique_ptr<Locality> locality;  // set when spec.preferred_executors is given
+    std::vector<int> allowed;            // sorted valid allowed executors; empty: any
   };
   struct Running {
     TaskSetId task_set;
@@ -170,15 +213,31 @@ class TaskScheduler {
   void Activate(TaskSetId id);
   void RequestDispatch();
   void Dispatch();
+  /// FAIR mode: one slot at a time to the set first in FairSchedulingAlgorithm's order.
+  void DispatchFair(SimTime now);
+  /// Launches up to `budget` tasks of set `id` (all it can when negative); returns how many.
+  int LaunchFrom(TaskSetId id, SimTime now, int budget);
+  /// The free slot the set's next task takes: the smallest (slot, executor), among its
+  /// allowed executors when it has some; nullopt when there is none.
+  std::optional<SlotRef> AcquireFor(const TaskSetState& s);
+  /// True when a slot AcquireFor(s) would grant is free.
+  bool CanAcquireFor(const TaskSetState& s) const;
+  /// True when `executor` may run the set's tasks.
+  static bool Allows(const TaskSetState& s, int executor);
   /// Launches task `task_index` of set `id` on `slot` at `now`.
   void Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now);
-  /// One pass of a set with locality over the free slots (see the header comment).
-  void DispatchWithLocality(TaskSetId id, SimTime now);
+  /// One pass of a set with locality over the free slots (see the header comment), at most
+  /// `budget` launches (all it can when negative); returns how many.
+  int DispatchWithLocality(TaskSetId id, SimTime now, int budget);
   void OnTaskEnd(int flat_slot);
   void CompleteSet(TaskSetId id);
 
   Simulator& sim_;
   SlotPool slots_;
+  SchedulingMode mode_ = SchedulingMode::kFifo;
+  std::map<int, PoolSpec> pools_;    // FAIR mode: configured pools (others: defaults)
+  std::map<int, int> pool_running_;  // FAIR mode only: running tasks per pool
+  std::vector<int> set_running_;     // FAIR mode only: running tasks per task set
   // A deque: callbacks may Submit() while a set's own callback runs, so existing
   // elements must not move.
   std::deque<TaskSetState> sets_;

@@ -62,6 +62,24 @@ TEST_CASE("SlotPool: empty pools never grant a slot", "[sim][slot_pool]") {
   CHECK_THROWS_AS(SlotPool(-1, 2), std::logic_error);
 }
 
+TEST_CASE("SlotPool: executors with different slot counts (resource profiles)", "[sim][slot_pool]") {
+  SlotPool pool(std::vector<int>{2, 0, 3});
+  CHECK(pool.executors() == 3);
+  CHECK(pool.slots_per_executor() == 3);
+  CHECK(pool.total_slots() == 5);
+  CHECK(pool.flat_slots() == 9);
+  CHECK(pool.slots_on(1) == 0);
+  std::vector<SlotRef> got;
+  while (auto s = pool.Acquire()) got.push_back(*s);
+  // (slot, executor) order over the slots that exist: executor 1 has none, executor 0 two.
+  CHECK(got == std::vector<SlotRef>{{0, 0}, {2, 0}, {0, 1}, {2, 1}, {2, 2}});
+  CHECK_FALSE(pool.HasFreeSlotOn(1));
+  CHECK_THROWS_AS(pool.Release({0, 2}), std::logic_error);  // executor 0 has no slot 2
+  pool.Release({2, 2});
+  CHECK(*pool.AcquireOn(2) == SlotRef{2, 2});
+  CHECK_THROWS_AS(SlotPool(std::vector<int>{1, -1}), std::logic_error);
+}
+
 TEST_CASE("SlotPool: executors registered late and removed (dynamic allocation)", "[sim][slot_pool]") {
   SlotPool pool(3, 2, /*all_present=*/false);
   CHECK(pool.total_slots() == 6);

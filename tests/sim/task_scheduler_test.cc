@@ -409,6 +409,159 @@ TEST_CASE("TaskScheduler: delay scheduling holds tasks for their preferred execu
 }
 
 // Throughput check, run by hand: ./aqesim_tests "[bench]" (no timed assertion).
+TEST_CASE("TaskScheduler: FAIR pools against a hand-computed schedule", "[sim][task_scheduler][fair]") {
+  // 2 executors x 2 slots. Pool 1 "etl": FAIR inside, weight 1, minShare 2; pool 2 "adhoc":
+  // FIFO, weight 2, minShare 0. At 0: E1 (pool 1, key 0) and E2 (pool 1, key 1), 3 tasks of 2 s
+  // each; H (pool 2, key 2), 4 tasks of 1 s. Each free slot goes to the first pool in
+  // FairSchedulingAlgorithm's order, then to the first set in the pool's order. By hand
+  // (running etl/adhoc before each slot; slots in (slot, executor) order):
+  //   t=0  (0,0) etl needy (0 < 2)           -> E1.0 on e0 [0,2]
+  //        (1,0) etl needy (1 < 2); E1 1 vs E2 0 running -> E2.0 on e1 [0,2]
+  //        (2,0) etl 2/1 = 2 vs adhoc 0/2 = 0 -> H.0 on e0 [0,1]
+  //        (2,1) etl 2 vs adhoc 1/2 = 0.5    -> H.1 on e1 [0,1]
+  //   t=1  H.0, H.1 end: adhoc 0 then 0.5 vs etl 2 -> H.2 on e0, H.3 on e1 [1,2]
+  //   t=2  all four end; only etl runnable, needy: E1.1 e0, E2.1 e1, then E1 1 vs E2 1 tie ->
+  //        by name ("TaskSet_0.0" < "TaskSet_1.0") E1.2 e0, E2.2 e1, [2,4]
+  Simulator sim;
+  TaskScheduler sched(sim, 2, 2);
+  sched.SetMode(SchedulingMode::kFair);
+  sched.ConfigurePool(1, PoolSpec{"etl", SchedulingMode::kFair, 1, 2});
+  sched.ConfigurePool(2, PoolSpec{"adhoc", SchedulingMode::kFifo, 2, 0});
+  Recorder e1, e2, h;
+  TaskSetSpec s1 = e1.Spec(0, 3, [](int, int) { return Sec(2); });
+  s1.pool = 1;
+  TaskSetSpec s2 = e2.Spec(1, 3, [](int, int) { return Sec(2); });
+  s2.pool = 1;
+  TaskSetSpec s3 = h.Spec(2, 4, [](int, int) { return Sec(1); });
+  s3.pool = 2;
+  sched.Submit(std::move(s1));
+  sched.Submit(std::move(s2));
+  sched.Submit(std::move(s3));
+  sim.Run();
+  const int64_t e_start[] = {0, 2, 2}, h_start[] = {0, 0, 1, 1};
+  const int e1_exec[] = {0, 0, 0}, e2_exec[] = {1, 1, 1}, h_exec[] = {0, 1, 0, 1};
+  for (int i = 0; i < 3; ++i) {
+    INFO("E task " << i);
+    CHECK(e1.Task(i).start == Sec(e_start[i]));
+    CHECK(e2.Task(i).start == Sec(e_start[i]));
+    CHECK(e1.Task(i).executor == e1_exec[i]);
+    CHECK(e2.Task(i).executor == e2_exec[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    INFO("H task " << i);
+    CHECK(h.Task(i).start == Sec(h_start[i]));
+    CHECK(h.Task(i).executor == h_exec[i]);
+  }
+  CHECK(*h.completed_at == Sec(2));
+  CHECK(*e1.completed_at == Sec(4));
+  CHECK(*e2.completed_at == Sec(4));
+
+  SECTION("the same sets FIFO (the default mode): by key, H waits for E1 and E2") {
+    Simulator fifo_sim;
+    TaskScheduler fifo(fifo_sim, 2, 2);
+    Recorder f1, f2, fh;
+    fifo.Submit(f1.Spec(0, 3, [](int, int) { return Sec(2); }));
+    fifo.Submit(f2.Spec(1, 3, [](int, int) { return Sec(2); }));
+    fifo.Submit(fh.Spec(2, 4, [](int, int) { return Sec(1); }));
+    fifo_sim.Run();
+    // t=0 E1.0-2 and E2.0; t=2 E2.1, E2.2, H.0, H.1; t=3 H.2, H.3.
+    CHECK(f1.Task(2).start == Sec(0));
+    CHECK(f2.Task(0).start == Sec(0));
+    CHECK(f2.Task(2).start == Sec(2));
+    CHECK(fh.Task(0).start == Sec(2));
+    CHECK(fh.Task(3).start == Sec(3));
+    CHECK(*fh.completed_at == Sec(4));
+  }
+}
+
+TEST_CASE("TaskScheduler: FAIR weights split the slots 1:3, a pool below its minShare first",
+          "[sim][task_scheduler][fair]") {
+  // 1 executor x 4 slots, 1 s tasks. Pools A (weight 1) and B (weight 3): running (a, b) per
+  // slot: (0,0) tie 0 = 0, name "A" first -> A; (1,0) 1 vs 0 -> B; (1,1) 1 vs 1/3 -> B;
+  // (1,2) 1 vs 2/3 -> B: A gets 1 slot, B 3, in each of the two rounds.
+  Simulator sim;
+  TaskScheduler sched(sim, 1, 4);
+  sched.SetMode(SchedulingMode::kFair);
+  sched.ConfigurePool(0, PoolSpec{"A", SchedulingMode::kFifo, 1, 0});
+  sched.ConfigurePool(1, PoolSpec{"B", SchedulingMode::kFifo, 3, 0});
+  Recorder a, b;
+  TaskSetSpec sa = a.Spec(0, 2, [](int, int) { return Sec(1); });
+  TaskSetSpec sb = b.Spec(1, 6, [](int, int) { return Sec(1); });
+  sb.pool = 1;
+  sched.Submit(std::move(sa));
+  sched.Submit(std::move(sb));
+  sim.Run();
+  CHECK(a.Task(0).start == Sec(0));
+  CHECK(a.Task(1).start == Sec(1));
+  for (int i = 0; i < 6; ++i) CHECK(b.Task(i).start == Sec(i / 3));
+  CHECK(*b.completed_at == Sec(2));
+
+  SECTION("minShare: C (minShare 2, weight 1) gets 2 slots before D (weight 10)") {
+    Simulator s2;
+    TaskScheduler fair(s2, 1, 4);
+    fair.SetMode(SchedulingMode::kFair);
+    fair.ConfigurePool(0, PoolSpec{"C", SchedulingMode::kFifo, 1, 2});
+    fair.ConfigurePool(1, PoolSpec{"D", SchedulingMode::kFifo, 10, 0});
+    Recorder c, d;
+    TaskSetSpec sd = d.Spec(0, 4, [](int, int) { return Sec(1); });
+    sd.pool = 1;
+    fair.Submit(std::move(sd));  // D submitted first, with the lower key
+    fair.Submit(c.Spec(1, 4, [](int, int) { return Sec(1); }));
+    s2.Run();
+    // (0,0): C needy -> C; (1,0): C needy -> C; (2,0): C 2/1 vs D 0/10 -> D; (2,1) -> D.
+    CHECK(c.Task(1).start == Sec(0));
+    CHECK(c.Task(2).start == Sec(1));
+    CHECK(d.Task(1).start == Sec(0));
+    CHECK(d.Task(2).start == Sec(1));
+  }
+}
+
+TEST_CASE("TaskScheduler: allowed executors and per-executor slot counts (resource profiles)",
+          "[sim][task_scheduler]") {
+  // Executor 0 has 1 slot, executor 1 three (another resource profile). A (key 0) may run only
+  // on executor 1: tasks 0-2 take its slots 0, 1, 2; task 3 waits for one of them. B (key 1)
+  // runs anywhere: the one free slot left, executor 0's.
+  Simulator sim;
+  TaskScheduler sched(sim, std::vector<ExecutorWindow>(2), std::vector<int>{1, 3});
+  CHECK(sched.slots().total_slots() == 4);
+  CHECK(sched.slots().slots_on(0) == 1);
+  Recorder a, b;
+  TaskSetSpec sa = a.Spec(0, 4, [](int i, int) { return Sec(i == 0 ? 1 : 2); });
+  sa.allowed_executors = {1};
+  sched.Submit(std::move(sa));
+  sched.Submit(b.Spec(1, 2, [](int, int) { return Sec(3); }));
+  sim.Run();
+  for (int i = 0; i < 4; ++i) CHECK(a.Task(i).executor == 1);
+  CHECK(a.Task(0).slot == 0);
+  CHECK(a.Task(1).slot == 1);
+  CHECK(a.Task(2).slot == 2);
+  CHECK(a.Task(3).start == Sec(1));  // task 0's slot, when it ends
+  CHECK(a.Task(3).slot == 0);
+  CHECK(b.Task(0).executor == 0);
+  CHECK(b.Task(0).start == Sec(0));
+  // B's second task: executor 0 frees at 3 s, executor 1 at 2 s (tasks 1, 2) — the first.
+  CHECK(b.Task(1).start == Sec(2));
+  CHECK(b.Task(1).executor == 1);
+  CHECK(*a.completed_at == Sec(3));
+
+  SECTION("a set whose allowed executors are all absent waits, others run") {
+    Simulator s2;
+    std::vector<ExecutorWindow> later(2);
+    later[1].add = Sec(5);
+    TaskScheduler waits(s2, later, 1);
+    Recorder x, y;
+    TaskSetSpec sx = x.Spec(0, 1, [](int, int) { return Sec(1); });
+    sx.allowed_executors = {1};
+    waits.Submit(std::move(sx));
+    waits.Submit(y.Spec(1, 1, [](int, int) { return Sec(1); }));
+    s2.Run();
+    CHECK(y.Task(0).start == Sec(0));
+    CHECK(y.Task(0).executor == 0);
+    CHECK(x.Task(0).start == Sec(5));
+    CHECK(x.Task(0).executor == 1);
+  }
+}
+
 TEST_CASE("TaskScheduler: throughput benchmark", "[.][bench]") {
   constexpr int kExecutors = 100;
   constexpr int kSlots = 8;
