@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -52,6 +53,19 @@ std::optional<int64_t> OptIntField(const json& obj, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   return AsInt(*it);
+}
+
+/// A finite JSON number (or a numeric string), nullopt otherwise.
+std::optional<double> OptDoubleField(const json& obj, const char* key) {
+  if (!obj.is_object()) return std::nullopt;
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;
+  if (it->is_number()) {
+    const double d = it->get<double>();
+    return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+  }
+  if (auto i = AsInt(*it)) return static_cast<double>(*i);
+  return std::nullopt;
 }
 
 std::string StringField(const json& obj, const char* key) {
@@ -178,12 +192,20 @@ class Parser {
     } else if (ev == "SparkListenerEnvironmentUpdate") {
       OnEnvironment(e);
     } else if (ev == "SparkListenerResourceProfileAdded") {
-      if (IntField(e, "Resource Profile Id", -1) == 0) {
-        const json& req = Field(e, "Executor Resource Requests");
-        if (auto c = OptIntField(Field(req, "cores"), "Amount"))
-          app_->profile_executor_cores = static_cast<int>(*c);
-        if (auto m = OptIntField(Field(req, "memory"), "Amount")) app_->profile_executor_memory_mib = *m;
+      const json& req = Field(e, "Executor Resource Requests");
+      const json& task = Field(e, "Task Resource Requests");
+      RecordedResourceProfile rp;
+      rp.id = static_cast<int>(IntField(e, "Resource Profile Id", -1));
+      if (auto c = OptIntField(Field(req, "cores"), "Amount")) rp.executor_cores = static_cast<int>(*c);
+      rp.executor_memory_mib = OptIntField(Field(req, "memory"), "Amount");
+      rp.executor_gpus = OptDoubleField(Field(req, "gpu"), "Amount");
+      rp.task_cpus = OptDoubleField(Field(task, "cpus"), "Amount");
+      rp.task_gpus = OptDoubleField(Field(task, "gpu"), "Amount");
+      if (rp.id == 0) {
+        app_->profile_executor_cores = rp.executor_cores;
+        app_->profile_executor_memory_mib = rp.executor_memory_mib;
       }
+      if (rp.id >= 0) app_->resource_profiles[rp.id] = rp;
     } else if (ev == "SparkListenerExecutorAdded") {
       RecordedExecutor ex;
       ex.executor_id = StringField(e, "Executor ID");
@@ -191,6 +213,7 @@ class Parser {
       const json& info = Field(e, "Executor Info");
       ex.host = StringField(info, "Host");
       ex.total_cores = static_cast<int>(IntField(info, "Total Cores"));
+      ex.resource_profile_id = static_cast<int>(IntField(info, "Resource Profile Id"));
       app_->executors.push_back(std::move(ex));
     } else if (ev == "SparkListenerExecutorRemoved") {
       const std::string id = StringField(e, "Executor ID");
@@ -306,6 +329,7 @@ class Parser {
     st.stage_id = id;
     if (st.name.empty()) st.name = StringField(info, "Stage Name");
     if (auto n = OptIntField(info, "Number of Tasks")) st.num_tasks = static_cast<int>(*n);
+    if (auto rp = OptIntField(info, "Resource Profile Id")) st.resource_profile_id = static_cast<int>(*rp);
     const json& parents = Field(info, "Parent IDs");
     if (parents.is_array() && st.parent_ids.empty()) {
       for (const json& p : parents) {
@@ -329,6 +353,7 @@ class Parser {
     const json& props = Field(e, "Properties");
     if (auto ex = OptIntField(props, "spark.sql.execution.id")) job.execution_id = *ex;
     job.description = StringField(props, "spark.job.description");
+    job.pool = StringField(props, "spark.scheduler.pool");
     const json& infos = Field(e, "Stage Infos");
     if (infos.is_array()) {
       for (const json& info : infos) {
@@ -361,6 +386,7 @@ class Parser {
     t.attempt = static_cast<int>(IntField(info, "Attempt"));
     t.speculative = BoolField(info, "Speculative");
     t.executor_id = StringField(info, "Executor ID");
+    t.locality = StringField(info, "Locality");
     t.launch_time_ms = IntField(info, "Launch Time");
     t.finish_time_ms = IntField(info, "Finish Time");
     t.getting_result_time_ms = IntField(info, "Getting Result Time");
@@ -678,6 +704,56 @@ const RecordedStage* RecordedApplication::executed_stage(int id) const {
   const RecordedStage* st = stage(id);
   if (st == nullptr || st->submitted) return st;
   return st->executed_as ? stage(*st->executed_as) : nullptr;
+}
+
+int RecordedApplication::SlotsOf(const RecordedExecutor& executor) const {
+  auto property = [&](const char* key) -> std::optional<double> {
+    auto it = spark_properties.find(key);
+    if (it == spark_properties.end()) return std::nullopt;
+    return ParseDouble(it->second);
+  };
+  double task_cpus = property("spark.task.cpus").value_or(1.0);
+  std::optional<double> executor_gpus = property("spark.executor.resource.gpu.amount");
+  std::optional<double> task_gpus = property("spark.task.resource.gpu.amount");
+  if (auto it = resource_profiles.find(executor.resource_profile_id); it != resource_profiles.end()) {
+    const RecordedResourceProfile& rp = it->second;
+    if (rp.task_cpus) task_cpus = *rp.task_cpus;
+    if (rp.executor_gpus) executor_gpus = rp.executor_gpus;
+    if (rp.task_gpus) task_gpus = rp.task_gpus;
+  }
+  double slots = std::floor(executor.total_cores / std::max(task_cpus, 1e-9) + 1e-9);
+  if (executor_gpus && task_gpus && *task_gpus > 0)
+    slots = std::min(slots, std::floor(*executor_gpus / *task_gpus + 1e-9));
+  return static_cast<int>(std::clamp(slots, 1.0, 1e6));
+}
+
+std::optional<int64_t> RecordedApplication::OffersTasksUntilMs(const RecordedExecutor& executor,
+                                                               bool* estimated) const {
+  if (estimated != nullptr) *estimated = false;
+  if (!executor.removed_time_ms) return std::nullopt;
+  auto property = [&](const char* key) -> std::optional<std::string> {
+    auto it = spark_properties.find(key);
+    if (it == spark_properties.end()) return std::nullopt;
+    return it->second;
+  };
+  const bool dynamic = ParseBool(property("spark.dynamicAllocation.enabled").value_or("")).value_or(false);
+  if (!dynamic || executor.removed_reason.find("killed by driver") == std::string::npos)
+    return executor.removed_time_ms;
+  double idle_seconds = 60;
+  if (auto v = property("spark.dynamicAllocation.executorIdleTimeout"))
+    idle_seconds = ParseTimeStringSeconds(*v, 1.0).value_or(idle_seconds);
+  // Idle since its last task that ended before the removal (or since it registered).
+  int64_t idle_from = executor.added_time_ms;
+  for (const auto& [id, st] : stages) {
+    for (const RecordedTask& t : st.tasks) {
+      if (t.executor_id == executor.executor_id && t.finish_time_ms <= *executor.removed_time_ms)
+        idle_from = std::max(idle_from, t.finish_time_ms);
+    }
+  }
+  const int64_t decided = idle_from + static_cast<int64_t>(idle_seconds * 1000.0);
+  if (decided >= *executor.removed_time_ms) return executor.removed_time_ms;
+  if (estimated != nullptr) *estimated = true;
+  return std::max(decided, executor.added_time_ms + 1);
 }
 
 int64_t RecordedApplication::JobShuffleBytes(int job_id) const {

@@ -57,6 +57,7 @@ struct RecordedTask {
   bool successful = false;
   bool speculative = false;
   std::string executor_id;
+  std::string locality;  // Task Info.Locality: "PROCESS_LOCAL", "NODE_LOCAL", "RACK_LOCAL", "ANY"
   int64_t launch_time_ms = 0;
   int64_t finish_time_ms = 0;
   int64_t executor_run_time_ms = 0;
@@ -115,6 +116,8 @@ struct RecordedStage {
   std::optional<int> executed_as;
   /// True when its tasks are ShuffleMapTasks.
   bool shuffle_map = false;
+  /// Stage Info "Resource Profile Id" (3.1+): it runs only on executors of that profile.
+  int resource_profile_id = 0;
 
   std::vector<RecordedTask> tasks;  // every task attempt, in log order
   // Totals over successful task attempts.
@@ -145,6 +148,7 @@ struct RecordedJob {
   std::string result;  // "JobSucceeded", "JobFailed", "" when no JobEnd
   std::optional<int64_t> execution_id;
   std::string description;  // spark.job.description
+  std::string pool;         // spark.scheduler.pool ("" when not set: the default pool)
 };
 
 struct RecordedExecutor {
@@ -154,6 +158,18 @@ struct RecordedExecutor {
   int64_t added_time_ms = 0;
   std::optional<int64_t> removed_time_ms;
   std::string removed_reason;
+  int resource_profile_id = 0;  // Executor Info "Resource Profile Id" (3.1+)
+};
+
+/// A stage-level resource profile (SparkListenerResourceProfileAdded, 3.1+): what each of its
+/// executors has and what each task takes.
+struct RecordedResourceProfile {
+  int id = 0;
+  std::optional<int> executor_cores;
+  std::optional<int64_t> executor_memory_mib;
+  std::optional<double> executor_gpus;  // "gpu" executor resource amount
+  std::optional<double> task_cpus;
+  std::optional<double> task_gpus;
 };
 
 struct RecordedSqlExecution {
@@ -209,6 +225,8 @@ struct RecordedApplication {
   /// Resource profile 0 (3.1+): executor cores / memory (MiB) / task cpus.
   std::optional<int> profile_executor_cores;
   std::optional<int64_t> profile_executor_memory_mib;
+  /// Every resource profile by id.
+  std::map<int, RecordedResourceProfile> resource_profiles;
 
   std::vector<RecordedExecutor> executors;  // in order of ExecutorAdded
   /// Reconstructed cluster: max concurrent executors (E_max) and cores each (C, the mode).
@@ -232,6 +250,17 @@ struct RecordedApplication {
   }
   /// The stage that ran `id`'s work: itself when submitted, else executed_as.
   const RecordedStage* executed_stage(int id) const;
+  /// Task slots of `executor`: ⌊cores ÷ task cpus⌋, and no more than ⌊gpus ÷ task gpus⌋ when
+  /// tasks take GPUs — its resource profile's amounts, else spark.task.cpus and
+  /// spark.executor/task.resource.gpu.amount; at least 1.
+  int SlotsOf(const RecordedExecutor& executor) const;
+  /// When `executor` stopped being offered tasks: its ExecutorRemoved, or — under dynamic
+  /// allocation, removed "killed by driver" — when ExecutorAllocationManager decided to remove
+  /// it: spark.dynamicAllocation.executorIdleTimeout (default 60 s) after its last task ended
+  /// (or its registration), if that is earlier (ExecutorRemoved is logged when the cluster
+  /// manager confirms, often seconds later). Sets `estimated` when the idle rule applied.
+  std::optional<int64_t> OffersTasksUntilMs(const RecordedExecutor& executor,
+                                            bool* estimated = nullptr) const;
   /// Sum of successful shuffle writes of the submitted stages of a job / execution.
   int64_t JobShuffleBytes(int job_id) const;
   int64_t ExecutionShuffleBytes(int64_t execution_id) const;

@@ -1005,11 +1005,6 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms,
 /// (ExecutorsThatRanSameQuery). Empty when nothing changes within the window (a static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms,
                       const RecordedSqlExecution* execution, std::vector<std::string>* estimated) {
-  const bool dynamic =
-      ParseBool(Property(app, "spark.dynamicAllocation.enabled").value_or("")).value_or(false);
-  double idle_seconds = 60;
-  if (auto v = Property(app, "spark.dynamicAllocation.executorIdleTimeout"))
-    idle_seconds = ParseTimeStringSeconds(*v, 1.0).value_or(idle_seconds);
   const std::set<std::string> same_query =
       execution != nullptr ? ExecutorsThatRanSameQuery(app, *execution, from_ms) : std::set<std::string>();
   json out = json::array();
@@ -1017,24 +1012,10 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
   bool changes = false;
   for (const RecordedExecutor& ex : app.executors) {
     if (ex.executor_id == "driver" || ex.added_time_ms > to_ms) continue;
-    std::optional<int64_t> remove = ex.removed_time_ms;
     bool remove_estimated = false;
-    if (remove && dynamic && ex.removed_reason.find("killed by driver") != std::string::npos) {
-      // Idle since its last task that ended before the removal (or since it registered).
-      int64_t idle_from = ex.added_time_ms;
-      for (const auto& [id, st] : app.stages) {
-        for (const RecordedTask& t : st.tasks) {
-          if (t.executor_id == ex.executor_id && t.finish_time_ms <= *remove)
-            idle_from = std::max(idle_from, t.finish_time_ms);
-        }
-      }
-      const int64_t decided = idle_from + static_cast<int64_t>(idle_seconds * 1000.0);
-      if (decided < *remove) {
-        remove = std::max(decided, ex.added_time_ms + 1);
-        remove_estimated = true;
-      }
-    }
-    if (remove && *remove <= from_ms) {
+    const std::optional<int64_t> until = app.OffersTasksUntilMs(ex, &remove_estimated);
+    const int64_t remove = until ? *until - from_ms : 0;  // ms from from_ms
+    if (until && remove <= 0) {
       // Gone before the start. An executor the driver had already decided to remove but whose
       // ExecutorRemoved comes later is still registered (its cores count in defaultParallelism:
       // `executors` keeps it) yet is offered no task (CoarseGrainedSchedulerBackend skips
@@ -1043,13 +1024,13 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
       changes |= remove_estimated && ex.removed_time_ms && *ex.removed_time_ms > from_ms;
       continue;
     }
-    if (remove && *remove > to_ms) remove.reset();
+    const bool removed = until && remove <= to_ms - from_ms;
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
     if (same_query.count(ex.executor_id)) e["warmCode"] = true;
     changes |= ex.added_time_ms > from_ms;
-    if (remove) {
-      e["remove"] = static_cast<double>(*remove - from_ms) / 1000.0;
+    if (removed) {
+      e["remove"] = static_cast<double>(remove) / 1000.0;
       changes = true;
       if (remove_estimated) estimated_remove.push_back(out.size());
     }

@@ -194,16 +194,23 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
   v->recorded_makespan_seconds = 0;
   v->simulated_makespan_seconds = 0;
   v->decisions_matched = 0;
-  bool all_recorded = true;
-  std::vector<double> abs_errors;
+  std::vector<double> abs_errors, abs_floor_errors;
+  double floor_total = 0;
+  bool floor_complete = true;
+  int compared_selections = 0;
   for (const ReplayedSelection& sel : v->selections) {
     if (!sel.ok) continue;
+    // A selection without a recorded duration (cut mid-stage) is in neither sum.
     if (sel.recorded_seconds) {
+      ++compared_selections;
       v->recorded_makespan_seconds += *sel.recorded_seconds;
-    } else {
-      all_recorded = false;
+      v->simulated_makespan_seconds += sel.run.makespan_seconds;
+      if (sel.floor) {
+        floor_total += sel.floor->floor_seconds;
+      } else {
+        floor_complete = false;
+      }
     }
-    v->simulated_makespan_seconds += sel.run.makespan_seconds;
     for (const StageMatch& m : sel.matches) {
       StageComparison c;
       c.selection = sel.label;
@@ -223,9 +230,16 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
           if (auto d = st->duration_ms()) c.recorded_seconds = static_cast<double>(*d) / 1000.0;
         }
       }
+      if (c.stage_id && sel.floor) {
+        auto f = sel.floor->stage_seconds.find(*c.stage_id);
+        if (f != sel.floor->stage_seconds.end()) c.floor_seconds = f->second;
+      }
+      if (c.recorded_seconds && c.floor_seconds && *c.recorded_seconds > 0)
+        c.floor_relative_error = (*c.floor_seconds - *c.recorded_seconds) / *c.recorded_seconds;
       if (c.recorded_seconds && c.simulated_seconds && *c.recorded_seconds > 0) {
         c.relative_error = (*c.simulated_seconds - *c.recorded_seconds) / *c.recorded_seconds;
         abs_errors.push_back(std::abs(*c.relative_error));
+        if (c.floor_relative_error) abs_floor_errors.push_back(std::abs(*c.floor_relative_error));
       }
       v->stages.push_back(std::move(c));
     }
@@ -270,11 +284,20 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
     }
   }
   v->makespan_relative_error.reset();
-  if (all_recorded && v->recorded_makespan_seconds > 0) {
+  v->floor_makespan_seconds.reset();
+  v->floor_makespan_relative_error.reset();
+  if (compared_selections > 0 && v->recorded_makespan_seconds > 0) {
     v->makespan_relative_error =
         (v->simulated_makespan_seconds - v->recorded_makespan_seconds) / v->recorded_makespan_seconds;
   }
+  if (compared_selections > 0 && floor_complete) {
+    v->floor_makespan_seconds = floor_total;
+    if (v->recorded_makespan_seconds > 0)
+      v->floor_makespan_relative_error =
+          (floor_total - v->recorded_makespan_seconds) / v->recorded_makespan_seconds;
+  }
   v->median_abs_stage_error = Median(abs_errors);
+  v->median_abs_floor_stage_error = Median(abs_floor_errors);
 }
 
 namespace {
@@ -331,8 +354,17 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
       continue;
     }
     for (const auto& w : import_warnings) warnings->push_back(label + ": " + w);
-    if (sel.imported.recorded_duration_ms) {
-      sel.recorded_seconds = static_cast<double>(*sel.imported.recorded_duration_ms) / 1000.0;
+    sel.window = RecordedWindowOf(app, import_options);
+    sel.recorded_seconds = sel.window.seconds();
+    const char* end_event = import_options.job_id ? "JobEnd" : "SQLExecutionEnd";
+    if (sel.window.end_from_tasks) {
+      warnings->push_back(label + ": no " + end_event + " in the log: its recorded end is its last task end");
+    } else if (sel.window.cut) {
+      warnings->push_back(label + ": cut before its end (a stage never completed): left out of the makespan");
+    }
+    if (sel.window.start_ms && sel.window.end_ms) {
+      sel.floor = ReplayRecordedTasks(
+          app, FloorSelection{sel.window.stage_ids, *sel.window.start_ms, *sel.window.end_ms});
     }
     SimulateSelection(app, options.cost, &sel);
     if (!sel.ok) warnings->push_back(label + ": not simulated: " + sel.error);
@@ -353,7 +385,9 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
     ReplayedSelection sel;
     sel.label = b.label;
     sel.imported = b.imported;
+    sel.window = b.window;
     sel.recorded_seconds = b.recorded_seconds;
+    sel.floor = b.floor;
     SimulateSelection(app, cost, &sel);
     v.selections.push_back(std::move(sel));
   }
@@ -369,6 +403,8 @@ ordered_json ValidationToJson(const Validation& v) {
   out["makespan"] = {{"recordedSeconds", v.recorded_makespan_seconds},
                      {"simulatedSeconds", v.simulated_makespan_seconds},
                      {"relativeError", num(v.makespan_relative_error)},
+                     {"floorSeconds", num(v.floor_makespan_seconds)},
+                     {"floorRelativeError", num(v.floor_makespan_relative_error)},
                      {"basis", v.basis},
                      {"applicationSeconds", num(v.application_seconds)}};
   ordered_json stages = ordered_json::array();
@@ -379,6 +415,8 @@ ordered_json ValidationToJson(const Validation& v) {
     s["recordedSeconds"] = num(c.recorded_seconds);
     s["simulatedSeconds"] = num(c.simulated_seconds);
     s["relativeError"] = num(c.relative_error);
+    s["floorSeconds"] = num(c.floor_seconds);
+    s["floorRelativeError"] = num(c.floor_relative_error);
     s["selection"] = c.selection;
     s["simulatedStage"] = c.simulated_name;
     s["role"] = c.role;
@@ -414,6 +452,7 @@ ordered_json ValidationToJson(const Validation& v) {
   int compared = 0;
   for (const auto& c : v.stages) compared += c.relative_error ? 1 : 0;
   out["summary"] = {{"medianAbsStageError", num(v.median_abs_stage_error)},
+                    {"medianAbsFloorStageError", num(v.median_abs_floor_stage_error)},
                     {"stagesCompared", compared},
                     {"decisions", v.decisions.size()},
                     {"decisionsMatched", v.decisions_matched}};
@@ -432,17 +471,23 @@ std::string ValidationToTable(const Validation& v) {
                     c.simulated_name.empty() ? "-" : c.simulated_name,
                     std::to_string(c.recorded_tasks) + " / " + std::to_string(c.simulated_tasks),
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
-                    c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error)});
+                    c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error),
+                    c.floor_seconds ? Fixed(*c.floor_seconds, 3) : "-", Percent(c.floor_relative_error)});
   }
-  out << Table(
-      {"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s", "error"},
-      rows);
+  out << Table({"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s",
+                "error", "floor s", "floor error"},
+               rows);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
       << Fixed(v.simulated_makespan_seconds, 3) << " s, error " << Percent(v.makespan_relative_error);
   if (v.application_seconds) out << " (application " << Fixed(*v.application_seconds, 3) << " s)";
+  out << "\nscheduling floor (recorded task times re-scheduled on the recorded executors): "
+      << (v.floor_makespan_seconds ? Fixed(*v.floor_makespan_seconds, 3) + " s" : "-") << ", error "
+      << Percent(v.floor_makespan_relative_error);
   out << "\nmedian |stage error|: "
-      << (v.median_abs_stage_error ? Fixed(*v.median_abs_stage_error * 100, 1) + "%" : "-") << "\n";
+      << (v.median_abs_stage_error ? Fixed(*v.median_abs_stage_error * 100, 1) + "%" : "-") << " (floor "
+      << (v.median_abs_floor_stage_error ? Fixed(*v.median_abs_floor_stage_error * 100, 1) + "%" : "-")
+      << ")\n";
   if (!v.decisions.empty()) {
     std::vector<std::vector<std::string>> drows;
     for (const DecisionComparison& d : v.decisions) {

@@ -16,10 +16,16 @@
 // side absent; they do not enter the median.
 //
 // Makespan: the sum, over the replayed selections, of their wall time — SQL execution
-// start → end (SQLExecutionStart.time → SQLExecutionEnd.time) or job submission → completion —
-// against the sum of the simulated makespans. Application time outside them (JVM and
-// executor start-up, driver-only code, idle time) is not modelled; it is reported as
-// `applicationSeconds` (recorded) beside the makespan.
+// start → end (SQLExecutionStart.time → SQLExecutionEnd.time) or job submission → completion,
+// recorded_window.h — against the sum of the simulated makespans. A selection without an end
+// event takes its last task end (a warning says so); one cut mid-stage (a truncated log) has no
+// recorded duration and is left out of both sums (a warning says so). Application time outside
+// them (JVM and executor start-up, driver-only code, idle time) is not modelled; it is reported
+// as `applicationSeconds` (recorded) beside the makespan.
+//
+// Floor: every selection and stage is also replayed from its recorded task times on the
+// recorded executors (scheduling_floor.h); `floorSeconds` / `floorRelativeError` (floor vs
+// recorded) stand beside the simulated figures: the error no time model can avoid.
 //
 // Errors: relative error = (simulated − recorded) ÷ recorded.
 #ifndef AQESIM_TOOLS_VALIDATE_REPLAY_H_
@@ -34,6 +40,8 @@
 #include "models/engine/run_result.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
+#include "tools/validate/recorded_window.h"
+#include "tools/validate/scheduling_floor.h"
 
 namespace aqesim::validate {
 
@@ -52,7 +60,9 @@ struct ReplayedSelection {
   /// overrides merged into "cost".
   nlohmann::json document;
   std::string label;  // "SQL execution 0", "job 0"
-  std::optional<double> recorded_seconds;
+  RecordedWindow window;
+  std::optional<double> recorded_seconds;  // window.seconds()
+  std::optional<FloorResult> floor;        // when the window is known
   bool adaptive = false;
   bool ok = false;
   std::string error;  // why it could not be simulated (loader diagnostics, plan error)
@@ -71,6 +81,8 @@ struct StageComparison {
   std::optional<double> recorded_seconds;
   std::optional<double> simulated_seconds;
   std::optional<double> relative_error;
+  std::optional<double> floor_seconds;         // the recorded stage re-scheduled (scheduling_floor.h)
+  std::optional<double> floor_relative_error;  // (floor − recorded) ÷ recorded
 };
 
 struct DecisionComparison {
@@ -93,12 +105,16 @@ struct Validation {
   double recorded_makespan_seconds = 0;
   double simulated_makespan_seconds = 0;
   std::optional<double> makespan_relative_error;
-  std::optional<double> application_seconds;  // ApplicationStart → ApplicationEnd
+  std::optional<double> floor_makespan_seconds;         // Σ of the selections' floors
+  std::optional<double> floor_makespan_relative_error;  // (floor − recorded) ÷ recorded
+  std::optional<double> application_seconds;            // ApplicationStart → ApplicationEnd
   std::vector<StageComparison> stages;
   std::vector<DecisionComparison> decisions;
   std::vector<ReplayedSelection> selections;
   /// Median of |relative error| over matched stages with a recorded duration > 0.
   std::optional<double> median_abs_stage_error;
+  /// The same for the floor, over the same stages.
+  std::optional<double> median_abs_floor_stage_error;
   int decisions_matched = 0;
 };
 
