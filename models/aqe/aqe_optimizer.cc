@@ -143,7 +143,7 @@ AqeOptimizer::Reoptimized AqeOptimizer::ReOptimize(const RuleContext& ctx, const
     d.rule = "CostEvaluator";
     d.message = "re-optimized plan rejected: " + std::to_string(new_cost.shuffles) + " shuffles vs " +
                 std::to_string(old_cost.shuffles);
-    d.at_seconds = ctx.now_seconds;
+    d.at = ctx.now;
     out.decisions.push_back(std::move(d));
     return out;
   }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/units.h"
+
 namespace aqesim {
 
 struct Decision {
@@ -15,8 +17,8 @@ struct Decision {
   std::string rule;
   /// One readable line, e.g. "e1,e2: 200 → 13 partitions (target 4.2 MiB)".
   std::string message;
-  /// Simulated time of the decision, seconds.
-  double at_seconds = 0;
+  /// Simulated time of the decision (explain's `atSeconds`); 0 for static planning.
+  SimTime at;
   /// Structured fields merged into the explain JSON object (e.g. "join", "exchanges",
   /// "from", "to", "buildSide", "partitionsBefore", "partitionsAfter").
   nlohmann::json fields = nlohmann::json::object();

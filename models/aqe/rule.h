@@ -11,6 +11,7 @@
 #include "models/aqe/decision.h"
 #include "models/conf/spark_conf.h"
 #include "models/plan/exec_node.h"
+#include "sim/units.h"
 
 namespace aqesim {
 
@@ -20,8 +21,8 @@ struct RuleContext {
   int default_parallelism = 1;
   /// True when the rule runs on the final (result) stage.
   bool is_final_stage = false;
-  /// Simulated time, seconds (stamped on decisions).
-  double now_seconds = 0;
+  /// Simulated time (stamped on decisions).
+  SimTime now;
 };
 
 struct RuleOutcome {

@@ -12,13 +12,14 @@ CostModel::CostModel(const CostParams& params, const ClusterSpec& cluster, int s
     : params_(params), cluster_(cluster), slots_per_executor_(std::max(1, slots_per_executor)) {
   const double usable =
       std::max<double>(0.0, static_cast<double>(cluster.executor_memory_bytes - kReservedSystemMemoryBytes));
-  execution_memory_per_task_bytes_ = static_cast<int64_t>(usable * memory_fraction / slots_per_executor_);
+  execution_memory_per_task_ = Bytes(static_cast<int64_t>(usable * memory_fraction / slots_per_executor_));
 }
 
 TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
   const double disk_share = static_cast<double>(cluster_.disk_bytes_per_second) / slots_per_executor_;
   const double net_share = static_cast<double>(cluster_.network_bytes_per_second) / slots_per_executor_;
-  auto b = [](int64_t x) { return static_cast<double>(x); };
+  auto b = [](Bytes x) { return static_cast<double>(x.count()); };
+  auto n = [](int64_t count) { return static_cast<double>(count); };
 
   TaskCost c;
   c.launch_seconds = params_.task_launch_seconds +
@@ -26,9 +27,9 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
                      (w.fresh_executor ? params_.executor_startup_seconds : 0.0);
   c.scan_seconds = b(w.scan_bytes) / disk_share + b(w.scan_bytes) * params_.scan_seconds_per_byte;
   c.fetch_seconds = b(w.remote_shuffle_bytes) / net_share +
-                    b(w.remote_fetch_requests) * params_.remote_fetch_request_seconds +
+                    n(w.remote_fetch_requests) * params_.remote_fetch_request_seconds +
                     b(w.local_shuffle_bytes) / disk_share +
-                    b(w.local_fetch_requests) * params_.local_fetch_request_seconds +
+                    n(w.local_fetch_requests) * params_.local_fetch_request_seconds +
                     b(w.local_shuffle_bytes + w.remote_shuffle_bytes) * params_.shuffle_read_seconds_per_byte;
   c.compute_seconds = b(w.sort_bytes) * params_.sort_seconds_per_byte +
                       b(w.hash_build_bytes) * params_.hash_build_seconds_per_byte +
@@ -39,10 +40,10 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
                     b(w.shuffle_write_bytes) / disk_share;
 
   const double in_memory = b(w.working_set_bytes) * params_.compression_ratio;
-  if (in_memory > b(execution_memory_per_task_bytes_)) {
-    const double spilled_in_memory_bytes = in_memory - b(execution_memory_per_task_bytes_);
+  if (in_memory > b(execution_memory_per_task_)) {
+    const double spilled_in_memory_bytes = in_memory - b(execution_memory_per_task_);
     // Spill files are compressed like shuffle files.
-    c.spill_bytes = static_cast<int64_t>(spilled_in_memory_bytes / params_.compression_ratio);
+    c.spill_bytes = Bytes(static_cast<int64_t>(spilled_in_memory_bytes / params_.compression_ratio));
     c.spill_seconds = 2.0 * b(c.spill_bytes) / disk_share;
   }
   const double work =
@@ -65,9 +66,9 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
   return c;
 }
 
-CostModel::BroadcastCost CostModel::EstimateBroadcast(int64_t data_size_bytes) const {
+CostModel::BroadcastCost CostModel::EstimateBroadcast(Bytes data_size) const {
   BroadcastCost c;
-  const double bytes = static_cast<double>(data_size_bytes);
+  const double bytes = static_cast<double>(data_size.count());
   c.collect_seconds = bytes / static_cast<double>(cluster_.driver_network_bytes_per_second);
   c.ship_seconds = bytes / static_cast<double>(cluster_.network_bytes_per_second);
   c.build_seconds = bytes * params_.broadcast_build_seconds_per_byte;

@@ -39,23 +39,26 @@
 
 namespace aqesim {
 
-/// What one task does, in bytes. Filled by the engine from the plan and the specs it reads.
+/// What one task does: the bytes through each term (Bytes: compressed bytes as written to and
+/// read from shuffle files, as Spark's metrics count them) and the fetch requests. Filled by the
+/// work model (models/engine/task_work.h) from the plan and the specs it reads, and by the
+/// executor state (models/engine/executor_state.h) for the warm-up terms.
 struct TaskWork {
-  int64_t scan_bytes = 0;             // read from storage
-  int64_t local_shuffle_bytes = 0;    // shuffle blocks on this executor
-  int64_t remote_shuffle_bytes = 0;   // shuffle blocks fetched over the network
+  Bytes scan_bytes;                   // read from storage
+  Bytes local_shuffle_bytes;          // shuffle blocks on this executor
+  Bytes remote_shuffle_bytes;         // shuffle blocks fetched over the network
   int64_t local_fetch_requests = 0;   // local block reads
   int64_t remote_fetch_requests = 0;  // remote fetch requests (one per block, or per
                                       // contiguous range of a mapper with fetchShuffleBlocksInBatch)
-  int64_t shuffle_write_bytes = 0;    // written to this task's shuffle file
-  int64_t sort_bytes = 0;             // bytes through a sort (sort-merge join sides, sort)
-  int64_t hash_build_bytes = 0;       // bytes into a hash-table build (shuffled hash join)
-  int64_t probe_bytes = 0;            // streamed side of a join
-  int64_t aggregate_bytes = 0;        // into a hash aggregate
-  int64_t stream_bytes = 0;           // through filters / projections / unions
+  Bytes shuffle_write_bytes;          // written to this task's shuffle file
+  Bytes sort_bytes;                   // through a sort (sort-merge join sides, sort)
+  Bytes hash_build_bytes;             // into a hash-table build (shuffled hash join)
+  Bytes probe_bytes;                  // streamed side of a join
+  Bytes aggregate_bytes;              // into a hash aggregate
+  Bytes stream_bytes;                 // through filters / projections / unions
   /// Bytes the task must hold in execution memory at once (compressed bytes; the model
   /// multiplies by compressionRatio to get in-memory bytes).
-  int64_t working_set_bytes = 0;
+  Bytes working_set_bytes;
   /// True when the task starts on an executor where no task with its stage's operators has
   /// finished yet (it pays executorStageWarmupSeconds).
   bool first_wave_on_executor = false;
@@ -76,7 +79,7 @@ struct TaskCost {
   double compute_seconds = 0;  // operators
   double write_seconds = 0;
   double spill_seconds = 0;
-  int64_t spill_bytes = 0;       // bytes spilled to disk (Spark's "Spill (Disk)")
+  Bytes spill_bytes;             // spilled to disk (Spark's "Spill (Disk)")
   double cold_work_seconds = 0;  // work (seconds at warm speed) this task ran before its code compiled
   double noise_factor = 1.0;
   double total_seconds() const {
@@ -94,10 +97,10 @@ class CostModel {
   /// Duration terms of one task. `noise_seed` feeds the per-task noise (ignored when sigma = 0).
   TaskCost EstimateTask(const TaskWork& work, uint64_t noise_seed) const;
 
-  /// Execution memory one task may use, bytes (see header comment).
-  int64_t ExecutionMemoryPerTaskBytes() const { return execution_memory_per_task_bytes_; }
+  /// Execution memory one task may use (see header comment).
+  Bytes ExecutionMemoryPerTask() const { return execution_memory_per_task_; }
 
-  /// A broadcast of `data_size_bytes` (uncompressed relation): collect to the driver, ship to
+  /// A broadcast of `data_size` (the uncompressed relation): collect to the driver, ship to
   /// every executor (TorrentBroadcast: each executor downloads it once), build the hash relation
   /// on each executor (in parallel). Seconds after the collecting job ends.
   struct BroadcastCost {
@@ -106,7 +109,7 @@ class CostModel {
     double build_seconds = 0;
     double total_seconds() const { return collect_seconds + ship_seconds + build_seconds; }
   };
-  BroadcastCost EstimateBroadcast(int64_t data_size_bytes) const;
+  BroadcastCost EstimateBroadcast(Bytes data_size) const;
 
   const CostParams& params() const { return params_; }
 
@@ -114,7 +117,7 @@ class CostModel {
   CostParams params_;
   ClusterSpec cluster_;
   int slots_per_executor_;
-  int64_t execution_memory_per_task_bytes_;
+  Bytes execution_memory_per_task_;
 };
 
 /// Spark's reserved system memory (UnifiedMemoryManager.RESERVED_SYSTEM_MEMORY_BYTES).

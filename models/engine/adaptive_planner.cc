@@ -50,7 +50,7 @@ RuleContext AdaptivePlanner::Context(bool final_stage) const {
   RuleContext ctx{conf_};
   ctx.default_parallelism = default_parallelism_;
   ctx.is_final_stage = final_stage;
-  ctx.now_seconds = sim_.Now().seconds();
+  ctx.now = sim_.Now();
   return ctx;
 }
 

@@ -147,8 +147,8 @@ class Engine {
     t.index = task;
     t.input_bytes = ev.input_bytes;
     t.shuffle_read_bytes = ev.shuffle_read_bytes;
-    t.shuffle_write_bytes = ev.work.shuffle_write_bytes;
-    t.spill_bytes = c.spill_bytes;
+    t.shuffle_write_bytes = ev.work.shuffle_write_bytes.count();
+    t.spill_bytes = c.spill_bytes.count();
     return SimTime::Seconds(c.total_seconds());
   }
 
@@ -168,7 +168,7 @@ class Engine {
             ? st->subtree->shuffle->data->data_size_bytes
             : static_cast<int64_t>(static_cast<double>(run->broadcast_bytes) * s_.cost.compression_ratio);
     run->broadcast_bytes = relation;
-    const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(relation);
+    const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(Bytes(relation));
     run->broadcast_seconds = bc.total_seconds();
     if (relation > conf_.max_broadcast_table_size_bytes) {
       result_.AddFailure(st->name + ": cannot broadcast a table of " + FormatBytes(relation) +

@@ -39,7 +39,7 @@ nlohmann::ordered_json DecisionToJson(const Decision& d) {
   nlohmann::ordered_json j = {{"rule", d.rule}};
   for (auto it = d.fields.begin(); it != d.fields.end(); ++it) j[it.key()] = it.value();
   j["message"] = d.message;
-  j["atSeconds"] = d.at_seconds;
+  j["atSeconds"] = d.at.seconds();
   return j;
 }
 

@@ -49,7 +49,7 @@ int64_t TaskWorkModel::ReadBytes(const ExecNode& read, int task) {
   return EvalRead(read, task, -1, &ev, &shares);
 }
 
-int64_t TaskWorkModel::MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task) {
+Bytes TaskWorkModel::MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task) {
   const ShuffleSizes& planned = stage.output->shuffle->data->planned;
   int64_t total = 0;
   for (auto& [p, bytes] : task_shares) {
@@ -63,7 +63,7 @@ int64_t TaskWorkModel::MapTaskWriteBytes(const QueryStage& stage, const Shares& 
       total += static_cast<int64_t>(static_cast<Int128>(row) * bytes / denom);
     }
   }
-  return total;
+  return Bytes(total);
 }
 
 const TaskWorkModel::PartitionReads& TaskWorkModel::PartitionReadsOf(const QueryStage& stage) {
@@ -107,7 +107,7 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
       const int64_t part = given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
                                ? (*given)[task]
                                : bytes / tasks + (task < bytes % tasks ? 1 : 0);
-      ev->work.scan_bytes += part;
+      ev->work.scan_bytes += Bytes(part);
       ev->input_bytes += part;
       shares->push_back({task, part});
       return part;
@@ -118,7 +118,7 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
       Shares sub;
       const int64_t out = Eval(*n.children[u->child], u->task, executor, ev, &sub);
       for (auto& [p, b] : sub) shares->push_back({p + u->partition_offset, b});
-      ev->work.stream_bytes += out;
+      ev->work.stream_bytes += Bytes(out);
       return out;
     }
     case PlanOp::kJoin:
@@ -126,19 +126,19 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
     case PlanOp::kAggregate: {
       const int64_t in = Eval(n.child(0), task, executor, ev, shares);
       const int64_t out = Scale(in, sel);
-      ev->work.aggregate_bytes += in;
-      ev->work.working_set_bytes += out;
+      ev->work.aggregate_bytes += Bytes(in);
+      ev->work.working_set_bytes += Bytes(out);
       return out;
     }
     case PlanOp::kSort: {
       const int64_t in = Eval(n.child(0), task, executor, ev, shares);
-      ev->work.sort_bytes += in;
-      ev->work.working_set_bytes += in;
+      ev->work.sort_bytes += Bytes(in);
+      ev->work.working_set_bytes += Bytes(in);
       return in;
     }
     default: {
       const int64_t in = Eval(n.child(0), task, executor, ev, shares);
-      ev->work.stream_bytes += in;
+      ev->work.stream_bytes += Bytes(in);
       return Scale(in, sel);
     }
   }
@@ -151,7 +151,7 @@ int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskE
     case JoinStrategy::kBroadcastHash:
     case JoinStrategy::kBroadcastNestedLoop: {
       const int64_t probe = Eval(StreamedChild(n), task, executor, ev, shares);
-      ev->work.probe_bytes += probe;
+      ev->work.probe_bytes += Bytes(probe);
       return Scale(probe, sel);
     }
     case JoinStrategy::kCartesianProduct: {
@@ -162,7 +162,7 @@ int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskE
       const int rp = n.child(1).planned_partitions;
       for (auto& [pl, bl] : ls)
         for (auto& [pr, br] : rs) shares->push_back({pl * rp + pr, bl + br});
-      ev->work.probe_bytes += l + r;
+      ev->work.probe_bytes += Bytes(l + r);
       return Scale(l + r, sel);
     }
     default: {
@@ -174,13 +174,13 @@ int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskE
       if (j.strategy == JoinStrategy::kShuffledHash) {
         const bool build_left = j.build_side == BuildSide::kLeft;
         const int64_t build = build_left ? l : r;
-        ev->work.hash_build_bytes += build;
-        ev->work.probe_bytes += build_left ? r : l;
-        ev->work.working_set_bytes += build;
+        ev->work.hash_build_bytes += Bytes(build);
+        ev->work.probe_bytes += Bytes(build_left ? r : l);
+        ev->work.working_set_bytes += Bytes(build);
       } else {
-        ev->work.sort_bytes += l + r;
-        ev->work.probe_bytes += l + r;
-        ev->work.working_set_bytes += l + r;
+        ev->work.sort_bytes += Bytes(l + r);
+        ev->work.probe_bytes += Bytes(l + r);
+        ev->work.working_set_bytes += Bytes(l + r);
       }
       return Scale(l + r, sel);
     }
@@ -200,10 +200,10 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
         force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
     const int64_t requests = batch ? 1 : blocks;
     if (local) {
-      ev->work.local_shuffle_bytes += bytes;
+      ev->work.local_shuffle_bytes += Bytes(bytes);
       ev->work.local_fetch_requests += requests;
     } else {
-      ev->work.remote_shuffle_bytes += bytes;
+      ev->work.remote_shuffle_bytes += Bytes(bytes);
       ev->work.remote_fetch_requests += requests;
     }
     total += bytes;
@@ -220,9 +220,9 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
     const bool has_local = executor >= 0 && e < sums.executors;
     const int64_t local_bytes = has_local ? sums.exec_bytes[e * sums.num_specs + j] : 0;
     const int64_t local_requests = has_local ? sums.exec_requests[e * sums.num_specs + j] : 0;
-    ev->work.local_shuffle_bytes += local_bytes;
+    ev->work.local_shuffle_bytes += Bytes(local_bytes);
     ev->work.local_fetch_requests += local_requests;
-    ev->work.remote_shuffle_bytes += sums.bytes[j] - local_bytes;
+    ev->work.remote_shuffle_bytes += Bytes(sums.bytes[j] - local_bytes);
     ev->work.remote_fetch_requests += sums.requests[j] - local_requests;
     total = sums.bytes[j];
     for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r)

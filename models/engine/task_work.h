@@ -74,7 +74,7 @@ class TaskWorkModel {
 
   /// Bytes task `task` of map stage `stage` writes, from its normalized shares: its part of
   /// each planned row it read for (header comment).
-  int64_t MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task);
+  Bytes MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task);
 
  private:
   int64_t Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);

@@ -145,7 +145,7 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
       Decision d;
       d.rule = std::string(name());
       d.message = ids + ": not coalesced (" + res.error + ")";
-      d.at_seconds = ctx.now_seconds;
+      d.at = ctx.now;
       d.fields = {{"exchanges", ids}, {"applied", false}};
       outcome.decisions.push_back(std::move(d));
       continue;
@@ -159,7 +159,7 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
     d.rule = std::string(name());
     d.message = ids + ": " + std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +
                 FormatBytes(target) + ")";
-    d.at_seconds = ctx.now_seconds;
+    d.at = ctx.now;
     nlohmann::json ex = nlohmann::json::array();
     for (ExecNode* r : g.reads) ex.push_back(r->id);
     d.fields = {{"exchanges", ex},

@@ -77,7 +77,7 @@ RuleOutcome DynamicJoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) 
       d.rule = std::string(name());
       d.message = n->id + ": " + std::string(RuntimeHintName(hint)) + " on the " +
                   (side == 0 ? "left" : "right") + " side (" + me.id + "): " + why;
-      d.at_seconds = ctx.now_seconds;
+      d.at = ctx.now;
       d.fields = {{"join", n->id}, {"side", side == 0 ? "left" : "right"}, {"hint", RuntimeHintName(hint)}};
       outcome.decisions.push_back(std::move(d));
     }

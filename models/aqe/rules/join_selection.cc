@@ -91,7 +91,7 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
     d.message = n->id + ": " + std::string(JoinStrategyName(from)) + " → " +
                 std::string(JoinStrategyName(to)) + " " + std::string(BuildSideName(build)) + " (" + why +
                 ")";
-    d.at_seconds = ctx.now_seconds;
+    d.at = ctx.now;
     d.fields = {{"join", n->id},
                 {"from", JoinStrategyName(from)},
                 {"to", JoinStrategyName(to)},

@@ -28,7 +28,7 @@ Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule
   dec.rule = std::string(rule);
   dec.message = read->id + ": local shuffle read (" + why + "), " + std::to_string(before) + " → " +
                 std::to_string(after) + " tasks over " + std::to_string(mappers) + " mappers";
-  dec.at_seconds = ctx.now_seconds;
+  dec.at = ctx.now;
   dec.fields = {
       {"exchange", read->id}, {"partitionsBefore", before}, {"partitionsAfter", after}, {"mappers", mappers}};
   return dec;

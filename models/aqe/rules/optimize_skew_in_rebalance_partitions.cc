@@ -48,7 +48,7 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
     dec.message = read->id + ": " + std::to_string(split) + " partitions above " + FormatBytes(advisory) +
                   " split, " + std::to_string(bytes.size()) + " → " + std::to_string(specs.size()) +
                   " partitions";
-    dec.at_seconds = ctx.now_seconds;
+    dec.at = ctx.now;
     dec.fields = {{"exchange", read->id},
                   {"skewedPartitions", split},
                   {"partitionsBefore", bytes.size()},

@@ -145,7 +145,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
                 FormatBytes(m.left_target_size_bytes) + "; right threshold " +
                 FormatBytes(m.right_skew_threshold_bytes) + ", target " +
                 FormatBytes(m.right_target_size_bytes) + ")";
-    d.at_seconds = ctx.now_seconds;
+    d.at = ctx.now;
     nlohmann::json ls = nlohmann::json::array(), rs = nlohmann::json::array();
     for (auto& x : m.left_splits) ls.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
     for (auto& x : m.right_splits) rs.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
@@ -188,7 +188,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       d.message =
           "not applied to any join: splitting " + ids +
           " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
-      d.at_seconds = ctx.now_seconds;
+      d.at = ctx.now;
       d.fields = {
           {"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
       outcome.decisions.push_back(std::move(d));
@@ -202,7 +202,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       d.rule = std::string(name());
       d.message = j->id + ": extra shuffle " + j->parent->id +
                   " added above the split join (forceOptimizeSkewedJoin)";
-      d.at_seconds = ctx.now_seconds;
+      d.at = ctx.now;
       d.fields = {{"join", j->id}, {"extraShuffle", j->parent->id}};
       decisions.push_back(std::move(d));
     }

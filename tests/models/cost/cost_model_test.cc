@@ -17,11 +17,11 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
   CostModel m(p, c, /*slots_per_executor=*/4, /*memory_fraction=*/0.6);
 
   SECTION("execution memory per task = (1300 MiB - 300 MiB) * 0.6 / 4 = 150 MiB") {
-    CHECK(m.ExecutionMemoryPerTaskBytes() == 157286400);
+    CHECK(m.ExecutionMemoryPerTask() == Bytes(157286400));
   }
   SECTION("scan: bytes / disk share + bytes * scan CPU") {
     TaskWork w;
-    w.scan_bytes = 300'000'000;
+    w.scan_bytes = Bytes(300'000'000);
     const TaskCost t = m.EstimateTask(w, 1);
     CHECK(t.scan_seconds == Approx(300e6 / 200e6 + 300e6 / 150e6));  // 1.5 + 2.0
     CHECK(t.launch_seconds == Approx(0.01));
@@ -29,8 +29,8 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
   }
   SECTION("fetch: remote over the network share, local over the disk share, per-request costs") {
     TaskWork w;
-    w.remote_shuffle_bytes = 100'000'000;
-    w.local_shuffle_bytes = 50'000'000;
+    w.remote_shuffle_bytes = Bytes(100'000'000);
+    w.local_shuffle_bytes = Bytes(50'000'000);
     w.remote_fetch_requests = 10;
     w.local_fetch_requests = 4;
     const TaskCost t = m.EstimateTask(w, 1);
@@ -39,25 +39,25 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
   }
   SECTION("spill: in-memory working set above execution memory is written and read back") {
     TaskWork w;
-    w.working_set_bytes = 100LL << 20;  // x3 = 300 MiB in memory, 150 MiB over
+    w.working_set_bytes = Bytes::MiB(100);  // x3 = 300 MiB in memory, 150 MiB over
     const TaskCost t = m.EstimateTask(w, 1);
-    CHECK(t.spill_bytes == 52428800);  // 150 MiB / 3
+    CHECK(t.spill_bytes == Bytes(52428800));  // 150 MiB / 3
     CHECK(t.spill_seconds == Approx(2.0 * 52428800 / 200e6));
   }
   SECTION("no spill when it fits") {
     TaskWork w;
-    w.working_set_bytes = 50LL << 20;  // 150 MiB in memory: exactly the limit
-    CHECK(m.EstimateTask(w, 1).spill_bytes == 0);
+    w.working_set_bytes = Bytes::MiB(50);  // 150 MiB in memory: exactly the limit
+    CHECK(m.EstimateTask(w, 1).spill_bytes == Bytes(0));
   }
   SECTION("broadcast: collect + ship + build") {
-    const auto b = m.EstimateBroadcast(150'000'000);
+    const auto b = m.EstimateBroadcast(Bytes(150'000'000));
     CHECK(b.collect_seconds == Approx(150e6 / 1.25e9));
     CHECK(b.ship_seconds == Approx(150e6 / 400e6));
     CHECK(b.build_seconds == Approx(1.0));
   }
   SECTION("noise is seeded: same seed same factor, sigma 0 is exactly 1") {
     TaskWork w;
-    w.scan_bytes = 1000;
+    w.scan_bytes = Bytes(1000);
     CHECK(m.EstimateTask(w, 7).noise_factor == 1.0);
     CostParams q;
     q.task_noise_sigma = 0.3;
