@@ -18,7 +18,7 @@ struct Decision {
   /// One readable line, e.g. "e1,e2: 200 → 13 partitions (target 4.2 MiB)".
   std::string message;
   /// Simulated time of the decision (explain's `atSeconds`); 0 for static planning.
-  SimTime at;
+  SimTime at = SimTime::Zero();
   /// Structured fields merged into the explain JSON object (e.g. "join", "exchanges",
   /// "from", "to", "buildSide", "partitionsBefore", "partitionsAfter").
   nlohmann::json fields = nlohmann::json::object();

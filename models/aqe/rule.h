@@ -22,7 +22,7 @@ struct RuleContext {
   /// True when the rule runs on the final (result) stage.
   bool is_final_stage = false;
   /// Simulated time (stamped on decisions).
-  SimTime now;
+  SimTime now = SimTime::Zero();
 };
 
 struct RuleOutcome {
