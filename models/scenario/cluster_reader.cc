@@ -1,0 +1,149 @@
+#include "models/scenario/cluster_reader.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace aqesim {
+
+namespace {
+
+const std::vector<std::string> kClusterFields = {"executors",          "executorCores",
+                                                 "executorMemory",     "networkBytesPerSecond",
+                                                 "diskBytesPerSecond", "driverNetworkBytesPerSecond",
+                                                 "driverMemory",       "executorTimeline",
+                                                 "warmExecutors",      "warmCodeExecutors"};
+
+// `executorTimeline`: [{"add": s, "remove": s}, ...], seconds from the start; "add" required
+// (<= 0: present from the start), "remove" optional and later than "add". At least one
+// executor must never be removed, so that every task finds a slot eventually.
+void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* cluster, DiagnosticSink* sink) {
+  if (!v.is_array() || v.empty() || v.size() > 1'000'000) {
+    sink->Error(p,
+                "expected a non-empty array (at most 1000000) of executors {\"add\": seconds, \"remove\": "
+                "seconds}, found " +
+                    DescribeJson(v));
+    return;
+  }
+  std::vector<ExecutorLifetime> out;
+  bool ok = true, one_stays = false;
+  auto finite = [](double d) { return std::isfinite(d); };
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string q = PointerAppend(p, i);
+    const Json& e = v[i];
+    if (!e.is_object()) {
+      sink->Error(q,
+                  "expected an executor {\"add\": seconds, \"remove\": seconds}, found " + DescribeJson(e));
+      ok = false;
+      continue;
+    }
+    CheckFields(e, q, {"add", "remove", "warm", "warmCode"}, "an executor of the timeline", sink);
+    ExecutorLifetime life;
+    if (!e.contains("add")) {
+      sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
+      ok = false;
+    } else if (auto a = ReadNumber(e["add"], PointerAppend(q, "add"), finite, "a number of seconds", sink)) {
+      life.add_seconds = *a;
+    } else {
+      ok = false;
+    }
+    if (e.contains("remove")) {
+      const double add = life.add_seconds;
+      if (auto r = ReadNumber(
+              e["remove"], PointerAppend(q, "remove"), [&](double d) { return finite(d) && d > add; },
+              "a number of seconds later than \"add\" (" + Json(add).dump() + ")", sink)) {
+        life.remove_seconds = *r;
+      } else {
+        ok = false;
+      }
+    } else {
+      one_stays = true;
+    }
+    if (e.contains("warm")) {
+      if (auto w = ReadBool(e["warm"], PointerAppend(q, "warm"), sink))
+        life.warm = *w;
+      else
+        ok = false;
+    }
+    if (e.contains("warmCode")) {
+      if (auto w = ReadBool(e["warmCode"], PointerAppend(q, "warmCode"), sink))
+        life.warm_code = *w;
+      else
+        ok = false;
+    }
+    out.push_back(life);
+  }
+  if (ok && !one_stays) {
+    sink->Error(
+        p,
+        "expected at least one executor without \"remove\" (tasks would wait forever once all are gone), "
+        "found every executor removed");
+    ok = false;
+  }
+  if (ok) cluster->executor_timeline = std::move(out);
+}
+
+}  // namespace
+
+int PeakExecutors(const std::vector<ExecutorLifetime>& timeline) {
+  std::vector<std::pair<double, int>> events;
+  for (const ExecutorLifetime& e : timeline) {
+    events.emplace_back(std::max(0.0, e.add_seconds), +1);
+    if (e.remove_seconds) events.emplace_back(std::max(0.0, *e.remove_seconds), -1);
+  }
+  std::sort(events.begin(), events.end());
+  int live = 0, peak = 0;
+  for (const auto& [t, d] : events) {
+    live += d;
+    peak = std::max(peak, live);
+  }
+  return std::max(peak, 1);
+}
+
+ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* sink) {
+  ClusterGiven given;
+  const std::string p = "/cluster";
+  if (!v.is_object()) {
+    sink->Error(p, "expected an object (executors, executorCores, ...), found " + DescribeJson(v));
+    return given;
+  }
+  CheckFields(v, p, kClusterFields, "cluster", sink);
+  auto field = [&](const char* name) { return PointerAppend(p, name); };
+  if (v.contains("executors")) {
+    given.executors = true;
+    if (auto n = ReadInteger(v["executors"], field("executors"), 1, 1'000'000, "a positive integer", sink))
+      cluster->executors = static_cast<int>(*n);
+  }
+  if (v.contains("executorCores")) {
+    given.cores = true;
+    if (auto n =
+            ReadInteger(v["executorCores"], field("executorCores"), 1, 100'000, "a positive integer", sink))
+      cluster->executor_cores = static_cast<int>(*n);
+  }
+  const ByteCountOptions positive{.allow_string = true, .positive = true};
+  auto bytes = [&](const char* name, int64_t* out) {
+    if (!v.contains(name)) return false;
+    if (auto b = ReadByteCount(v[name], field(name), positive, sink)) *out = *b;
+    return true;
+  };
+  given.memory = bytes("executorMemory", &cluster->executor_memory_bytes);
+  bytes("networkBytesPerSecond", &cluster->network_bytes_per_second);
+  bytes("diskBytesPerSecond", &cluster->disk_bytes_per_second);
+  bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
+  bytes("driverMemory", &cluster->driver_memory_bytes);
+  if (v.contains("warmExecutors")) {
+    if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000,
+                             "a non-negative integer", sink))
+      cluster->warm_executors = static_cast<int>(*n);
+  }
+  if (v.contains("warmCodeExecutors")) {
+    if (auto n = ReadInteger(v["warmCodeExecutors"], field("warmCodeExecutors"), 0, 1'000'000,
+                             "a non-negative integer", sink))
+      cluster->warm_code_executors = static_cast<int>(*n);
+  }
+  if (v.contains("executorTimeline"))
+    ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
+  return given;
+}
+
+}  // namespace aqesim
