@@ -6,6 +6,7 @@
 #ifndef AQESIM_MODELS_COST_COST_PARAMS_H_
 #define AQESIM_MODELS_COST_COST_PARAMS_H_
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -95,14 +96,30 @@ struct CostParams {
   double task_noise_sigma = 0.0;
 };
 
-/// One documented parameter: its JSON name, unit and meaning (README.md lists them).
+/// One documented parameter: its JSON name, unit, meaning and the range of values that
+/// describe a machine (README.md lists them). Values outside [min_value, max_value] are
+/// refused wherever a cost parameter is read (a scenario's `cost`, a cost file, a sweep's
+/// `cost.` grid) and `calibrate` refuses to write them: a task launch of 10^300 s is no
+/// hardware, and it would saturate every simulated time.
 struct CostParamInfo {
   std::string_view json_name;  // "taskLaunchSeconds"
   std::string_view unit;       // "s", "s/B", "ratio"
   double CostParams::*field;
   std::string_view doc;
+  double min_value = 0;
+  double max_value = 0;
 };
 const std::vector<CostParamInfo>& CostParamRegistry();
+
+/// Seconds of a per-task, per-stage or per-executor overhead: at most an hour.
+inline constexpr double kMaxOverheadSeconds = 3600;
+/// Seconds per byte of one core's work: at most 1 (a byte a second; the defaults are 1e-9 to 1e-8).
+inline constexpr double kMaxSecondsPerByte = 1;
+
+/// "[0, 3600]" — the parameter's range as messages and README.md write it.
+std::string CostParamRange(const CostParamInfo& info);
+/// Whether `value` is a finite number within the parameter's range.
+bool CostParamInRange(const CostParamInfo& info, double value);
 
 }  // namespace aqesim
 

@@ -228,7 +228,15 @@ class Engine {
 
 RunResult SimulateQuery(const Scenario& scenario, bool adaptive) {
   Engine engine(scenario, adaptive);
-  return engine.Run();
+  RunResult result = engine.Run();
+  // Simulated time saturates at 2^63 µs instead of wrapping: a run that gets near it has no
+  // meaningful times left to print.
+  if (result.makespan_seconds >= kMaxSimulatedSeconds)
+    throw PlanError(
+        "/plan",
+        "the simulated run lasts more than 2^62 microseconds (146,000 years), where simulated "
+        "time runs out: the sizes times the cost model's seconds per byte are too large to simulate");
+  return result;
 }
 
 }  // namespace aqesim

@@ -23,8 +23,13 @@
 
 namespace aqesim {
 
+/// Longest simulated run, seconds: 2^62 µs (about 146,000 years). Simulated time saturates
+/// at 2^63 µs; a run that lasts longer is refused rather than printed with saturated times.
+inline constexpr double kMaxSimulatedSeconds = 4611686018427.387904;
+
 /// Simulates `scenario` with spark.sql.adaptive.enabled forced to `adaptive`.
-/// Throws PlanError (models/plan/plan_error.h) for plans that cannot run.
+/// Throws PlanError (models/plan/plan_error.h) for plans that cannot run, and for a run
+/// longer than kMaxSimulatedSeconds.
 RunResult SimulateQuery(const Scenario& scenario, bool adaptive);
 
 }  // namespace aqesim

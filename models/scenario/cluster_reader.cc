@@ -1,6 +1,7 @@
 #include "models/scenario/cluster_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -13,6 +14,9 @@ const std::vector<std::string> kClusterFields = {"executors",          "executor
                                                  "diskBytesPerSecond", "driverNetworkBytesPerSecond",
                                                  "driverMemory",       "executorTimeline",
                                                  "warmExecutors",      "warmCodeExecutors"};
+
+constexpr double kMaxTimelineSeconds = 1e9;
+constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
 
 // `executorTimeline`: [{"add": s, "remove": s}, ...], seconds from the start; "add" required
 // (<= 0: present from the start), "remove" optional and later than "add". At least one
@@ -27,7 +31,8 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
   }
   std::vector<ExecutorLifetime> out;
   bool ok = true, one_stays = false;
-  auto finite = [](double d) { return std::isfinite(d); };
+  // Seconds from the start, within 10^9 (31 years): beyond, a simulated time is no time.
+  auto within = [](double d) { return std::isfinite(d) && std::fabs(d) <= kMaxTimelineSeconds; };
   for (size_t i = 0; i < v.size(); ++i) {
     const std::string q = PointerAppend(p, i);
     const Json& e = v[i];
@@ -42,7 +47,7 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     if (!e.contains("add")) {
       sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
       ok = false;
-    } else if (auto a = ReadNumber(e["add"], PointerAppend(q, "add"), finite, "a number of seconds", sink)) {
+    } else if (auto a = ReadNumber(e["add"], PointerAppend(q, "add"), within, kTimelineSecondsWhat, sink)) {
       life.add_seconds = *a;
     } else {
       ok = false;
@@ -50,8 +55,8 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     if (e.contains("remove")) {
       const double add = life.add_seconds;
       if (auto r = ReadNumber(
-              e["remove"], PointerAppend(q, "remove"), [&](double d) { return finite(d) && d > add; },
-              "a number of seconds later than \"add\" (" + Json(add).dump() + ")", sink)) {
+              e["remove"], PointerAppend(q, "remove"), [&](double d) { return within(d) && d > add; },
+              "a number of seconds in [-1e+09, 1e+09] later than \"add\" (" + Json(add).dump() + ")", sink)) {
         life.remove_seconds = *r;
       } else {
         ok = false;

@@ -47,8 +47,8 @@ void ReadCost(const Json& v, CostParams* cost, DiagnosticSink* sink, const std::
     const std::string name(info.json_name);
     if (!v.contains(name)) continue;
     if (auto x = ReadNumber(
-            v[name], PointerAppend(p, name), [](double d) { return d >= 0; },
-            "a number >= 0 (" + std::string(info.unit) + ")", sink))
+            v[name], PointerAppend(p, name), [&info](double d) { return CostParamInRange(info, d); },
+            "a number in " + CostParamRange(info) + " (" + std::string(info.unit) + ")", sink))
       cost->*(info.field) = *x;
   }
 }

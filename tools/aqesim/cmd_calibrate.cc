@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/cost/cost_params.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/eventlog/recorded_application.h"
@@ -70,6 +71,22 @@ void RunCalibrate(const CalibrateArgs& args) {
   if (!args.quiet) {
     for (const auto& w : warnings) Warn(w);
   }
+  // What the fit gives must be a machine a scenario could describe (the ranges a cost file
+  // is read with): a log with impossible times must not produce a file that every later run
+  // would refuse, or worse, saturate.
+  std::vector<std::string> out_of_range;
+  for (const CostParamInfo& info : CostParamRegistry()) {
+    const std::string name(info.json_name);
+    if (!result.cost.contains(name) || !result.cost[name].is_number()) continue;
+    const double v = result.cost[name].get<double>();
+    if (CostParamInRange(info, v)) continue;
+    char value[64];
+    std::snprintf(value, sizeof value, "%g", v);
+    out_of_range.push_back("calibrate: the fit gives " + name + " = " + value + " " + std::string(info.unit) +
+                           ", outside its range " + CostParamRange(info) +
+                           ": the logs' task times cannot be replayed (see the warnings); nothing written");
+  }
+  if (!out_of_range.empty()) throw InputError(out_of_range);
   std::vector<std::string> inputs = args.logs;
   inputs.push_back(args.base_cost);
   WriteOutputAtomically(args.output, result.cost.dump(2) + "\n", inputs);

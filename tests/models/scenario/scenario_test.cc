@@ -139,7 +139,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /seed: expected a non-negative integer, found \"7\"",
         "s.json: /cluster: expected an object (executors, executorCores, ...), found an empty array",
         "s.json: /conf: expected an object of Spark configuration keys, found 3",
-        "s.json: /cost/taskLaunchSeconds: expected a number >= 0 (s), found \"1\"",
+        "s.json: /cost/taskLaunchSeconds: expected a number in [0, 3600] (s), found \"1\"",
         "s.json: /simulation/mapStatus: expected a map status mode (spark, exact), found true",
         "s.json: /plan/bytes: expected a byte count (an integer or a byte string such as \"64m\"), found "
         "true",

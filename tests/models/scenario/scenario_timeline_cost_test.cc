@@ -105,15 +105,17 @@ TEST_CASE("Loader: cluster.executorTimeline", "[scenario][timeline]") {
     Loaded b = Load(R"({"cluster": {"executorTimeline": [
         {"add": 1, "remove": 1}, {"remove": 2}, 5, {"add": "x"}, {"add": 0}]}, )" +
                     kPlan + "}");
-    CHECK(b.errors ==
-          std::vector<std::string>{
-              "s.json: /cluster/executorTimeline/0/remove: expected a number of seconds later than "
-              "\"add\" (1.0), found 1",
-              "s.json: /cluster/executorTimeline/1: missing field \"add\" (seconds from the start at "
-              "which the executor registers)",
-              "s.json: /cluster/executorTimeline/2: expected an executor {\"add\": seconds, \"remove\": "
-              "seconds}, found 5",
-              "s.json: /cluster/executorTimeline/3/add: expected a number of seconds, found \"x\""});
+    CHECK(
+        b.errors ==
+        std::vector<std::string>{
+            "s.json: /cluster/executorTimeline/0/remove: expected a number of seconds in [-1e+09, 1e+09] "
+            "later than \"add\" (1.0), found 1",
+            "s.json: /cluster/executorTimeline/1: missing field \"add\" (seconds from the start at "
+            "which the executor registers)",
+            "s.json: /cluster/executorTimeline/2: expected an executor {\"add\": seconds, \"remove\": "
+            "seconds}, found 5",
+            "s.json: /cluster/executorTimeline/3/add: expected a number of seconds in [-1e+09, 1e+09], found "
+            "\"x\""});
     Loaded c =
         Load(R"({"cluster": {"executorTimeline": [{"add": 0, "remove": 3}, {"add": 1, "remove": 9}]}, )" +
              kPlan + "}");
@@ -190,7 +192,8 @@ TEST_CASE("Loader: costFile, relative to the scenario's folder; the scenario's c
     REQUIRE(bad.errors.size() == 2);
     CHECK(bad.errors[0].rfind(
               "cost/bad.json: /taskLaunchSecondz: unknown field \"taskLaunchSecondz\" of cost", 0) == 0);
-    CHECK(bad.errors[1] == "cost/bad.json: /scanSecondsPerByte: expected a number >= 0 (s/B), found -2");
+    CHECK(bad.errors[1] ==
+          "cost/bad.json: /scanSecondsPerByte: expected a number in [0, 1] (s/B), found -2");
   }
 }
 
