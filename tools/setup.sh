@@ -3,6 +3,7 @@
 # installed), configures and builds it in ./build.
 #   tools/setup.sh           build dependencies, then build the aqesim binary
 #   tools/setup.sh --tests   also test-only dependencies, then build everything (tests too)
+# AQESIM_WERROR=ON in the environment turns compiler warnings into errors (CI sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,9 @@ packages=(build-essential cmake pkg-config git
 if [ "$with_tests" = 1 ]; then
   # slurm-wlm, munge: the single-node Slurm cluster of tests/tools/slurm; python3-yaml,
   # python3-kubernetes, python3-botocore: the offline checks of tools/k8s and tools/aws-batch.
-  packages+=(catch2 zstd gzip chromium slurm-wlm munge python3-yaml python3-kubernetes python3-botocore)
+  # clang-format: tools/ci/check_format.sh.
+  packages+=(catch2 zstd gzip chromium slurm-wlm munge python3-yaml python3-kubernetes python3-botocore
+             clang-format)
 fi
 
 missing=()
@@ -44,5 +47,6 @@ fi
 
 build_tests=OFF
 [ "$with_tests" = 1 ] && build_tests=ON
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING="$build_tests" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING="$build_tests" \
+      -DAQESIM_WERROR="${AQESIM_WERROR:-OFF}" >/dev/null
 cmake --build build -j"$(nproc)" >&2

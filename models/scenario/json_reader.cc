@@ -6,8 +6,8 @@
 #include <set>
 #include <tuple>
 
-#include "models/conf/property_value.h"
 #include "models/conf/did_you_mean.h"
+#include "models/conf/property_value.h"
 
 namespace aqesim {
 namespace {

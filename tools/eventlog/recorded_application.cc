@@ -672,7 +672,11 @@ std::string_view EventShortName(std::string_view event) {
 
 std::string PlanShape(const SqlPlanNode& plan) {
   std::string out = plan.node_name + "(" + std::to_string(plan.children.size()) + ")";
-  for (const SqlPlanNode& c : plan.children) out += " " + PlanShape(c);
+  for (const SqlPlanNode& c : plan.children) {
+    // Not "x" + std::string&&: a GCC 12 -Wrestrict false positive (GCC bug 105329).
+    out += ' ';
+    out += PlanShape(c);
+  }
   return out;
 }
 

@@ -86,7 +86,11 @@ inline std::string ToString(const ShufflePartitionSpec& spec) {
 
 inline std::string ToString(const std::vector<ShufflePartitionSpec>& specs) {
   std::string out = "[";
-  for (size_t i = 0; i < specs.size(); ++i) out += (i ? " " : "") + ToString(specs[i]);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    // Not "x" + std::string&&: a GCC 12 -Wrestrict false positive (GCC bug 105329).
+    if (i) out += ' ';
+    out += ToString(specs[i]);
+  }
   return out + "]";
 }
 
