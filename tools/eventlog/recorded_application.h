@@ -1,8 +1,8 @@
 // RecordedApplication: what one Spark event log says about an application run — cluster,
 // configuration, jobs, the stage DAG, tasks, SQL plans and the AQE decisions Spark took.
-// Built by replaying SparkListener events (core/.../util/JsonProtocol.scala writes them;
-// sql/core/.../execution/ui/SQLListener.scala for the SQL events). Field guide:
-// ../shared/eventlogs/FIELDS.md.
+// Built by replaying SparkListener events (listener_event_replay.h; core/.../util/JsonProtocol.scala
+// writes them, sql/core/.../execution/ui/SQLListener.scala the SQL ones), then reconstructing
+// what they imply (application_reconstruction.h).
 //
 // Units: times are ms since the epoch (`*_time_ms`) or ms (`*_ms`); CPU and shuffle-write
 // times are ns (`*_ns`); sizes are bytes (`*_bytes`).
@@ -21,30 +21,9 @@
 
 #include "sim/units.h"
 #include "tools/eventlog/event_log_error.h"
+#include "tools/eventlog/sql_plan_info.h"
 
 namespace aqesim::eventlog {
-
-/// One SQL metric of a plan node (`sparkPlanInfo.metrics[]`).
-struct SqlMetric {
-  std::string name;  // "shuffle bytes written", "number of partitions", ...
-  int64_t accumulator_id = 0;
-  std::string metric_type;  // "size", "sum", "timing", "nsTiming", "average", ...
-};
-
-/// A node of `sparkPlanInfo` (sql/core/.../execution/SparkPlanInfo.scala). Children include
-/// subqueries, as Spark logs them.
-struct SqlPlanNode {
-  std::string node_name;      // "Exchange", "SortMergeJoin", "AQEShuffleRead", ...
-  std::string simple_string;  // "Exchange hashpartitioning(a#12, 200), ENSURE_REQUIREMENTS, [id=#40]"
-  std::vector<SqlMetric> metrics;
-  std::vector<SqlPlanNode> children;
-
-  /// Accumulator id of the metric called `name`, if the node has one.
-  std::optional<int64_t> MetricId(std::string_view name) const;
-};
-
-/// Parses a `sparkPlanInfo` object; missing fields are left empty.
-SqlPlanNode ParseSparkPlanInfo(const nlohmann::json& info);
 
 struct RecordedTask {
   int64_t task_id = 0;
@@ -272,16 +251,6 @@ struct RecordedApplication {
 /// Throws EventLogError for unreadable files, corrupt compressed data, or a log without a
 /// single event.
 RecordedApplication ReadEventLog(const std::string& path, std::vector<std::string>* warnings);
-
-/// Normalises a simpleString for matching plan nodes across AQE re-plans: drops
-/// "[id=#N]" / "[plan_id=N]" and trailing spaces.
-std::string NormalizeSimpleString(std::string_view s);
-
-/// The operators of a plan: its node names in pre-order, with the child counts ("Exchange(1)
-/// SortMergeJoin(2) ..."), without expression ids, RDD ids or sizes. Two SQL executions with
-/// the same shape run the same whole-stage generated code (CodeGenerator caches the compiled
-/// classes by their source).
-std::string PlanShape(const SqlPlanNode& plan);
 
 /// The executors that finished, at or before `ms`, a successful task of another SQL execution
 /// whose initial plan has the shape of `execution`'s (the same query run again): their JVMs

@@ -1,24 +1,17 @@
-// Turns a RecordedApplication into a scenario (../shared/interface.md "Scenario JSON") for
-// one SQL execution or one job, and records which of its quantities were read from the log
-// and which were estimated.
-//
-// SQL execution: the plan is the *initial* (pre-AQE) physical plan of SQLExecutionStart —
-// scenarios describe plans as planned without AQE — with every exchange's sizes taken from
-// the stage that actually ran it (matched across AQE re-plans by simpleString; the
-// accumulator ids of its "shuffle bytes written" metric name the stage):
-//   sizes = {"marginals": {mapBytes, partitionBytes}} when per-reducer sizes are observable
-//           (no AQE reader over the exchange, one reduce task per reducer: each task's
-//           remote + local bytes read of this exchange's SQL metrics, so joins split by side),
-//   sizes = {"generate": {"distribution": "uniform", "mapBytes": [...]}} otherwise
-//           (the reducer distribution is then listed in "estimated").
-// mapBytes are exact row sums: Shuffle Bytes Written of the successful ShuffleMapTask per
-// Task Info.Index. Nodes kept: scan, exchange, join, aggregate (a final aggregate, i.e. one
-// whose input is an exchange), union; others are passed through.
-//
-// RDD job (no SQL plan, e.g. Spark 1.6): from the job's last stage down its parents: a stage
-// without parents is a scan; a stage reading one shuffle is aggregate(exchange(parent)); two
-// shuffles a SortMergeJoin of the two exchanges (estimated strategy); more, a union.
-//
+// Turns a RecordedApplication into a scenario (docs/interface.md "Scenario JSON") for one SQL
+// execution or one job, and records which of its quantities were read from the log and which
+// were estimated. ImportScenario picks the selection and assembles the document; each concern
+// has its own file:
+//   sql_plan_import.h   a SQL execution's initial (pre-AQE) plan, each node matched to the
+//                       stage that ran it (sql_stage_index.h), nodes kept: scan, exchange, join,
+//                       final aggregate, union;
+//   rdd_job_import.h    an RDD job (no SQL plan, e.g. Spark 1.6) from its stage DAG;
+//   exchange_sizes.h    every exchange's `sizes`: exact map-output row sums, per-reducer sizes
+//                       observed, reconstructed from an AQE read (aqe_read_import.h,
+//                       coalesced_read_sizes.h) or uniform;
+//   cluster_import.h    executors, cores, memory, executor timeline, warm JVMs;
+//   conf_import.h       the Spark keys the simulator reads;
+//   import_description.h the description.
 // The scenario carries a top-level "estimated" array of JSON pointers (an extension of the
 // scenario format) naming every value that was derived rather than read.
 #ifndef AQESIM_TOOLS_EVENTLOG_SCENARIO_IMPORT_H_

@@ -1,0 +1,342 @@
+#include "tools/eventlog/listener_event_replay.h"
+
+#include <nlohmann/json.hpp>
+
+#include "tools/eventlog/event_fields.h"
+#include "tools/eventlog/sql_plan_info.h"
+
+namespace aqesim::eventlog {
+namespace {
+
+using nlohmann::json;
+
+/// Events the reconstruction does not need but that are expected in a log (no warning).
+bool IsKnownIgnoredEvent(std::string_view name) {
+  static const std::set<std::string_view> kIgnored = {
+      "SparkListenerTaskStart",
+      "SparkListenerTaskGettingResult",
+      "SparkListenerBlockManagerAdded",
+      "SparkListenerBlockManagerRemoved",
+      "SparkListenerBlockUpdated",
+      "SparkListenerUnpersistRDD",
+      "SparkListenerExecutorMetricsUpdate",
+      "SparkListenerStageExecutorMetrics",
+      "SparkListenerExecutorBlacklisted",
+      "SparkListenerExecutorExcluded",
+      "SparkListenerExecutorUnblacklisted",
+      "SparkListenerExecutorUnexcluded",
+      "SparkListenerNodeBlacklisted",
+      "SparkListenerNodeExcluded",
+      "SparkListenerNodeUnblacklisted",
+      "SparkListenerNodeUnexcluded",
+      "SparkListenerSpeculativeTaskSubmitted",
+      "SparkListenerMiscellaneousProcessAdded",
+      "SparkListenerSQLAdaptiveSQLMetricUpdates",
+      "SparkListenerQueryExecutionMetrics",
+      "DropTablePreEvent",
+      "DropTableEvent",
+      "CreateTablePreEvent",
+      "CreateTableEvent",
+      "AlterTableEvent",
+      "AlterTablePreEvent",
+      "CreateDatabasePreEvent",
+      "CreateDatabaseEvent",
+      "DropDatabasePreEvent",
+      "DropDatabaseEvent",
+      "SparkListenerResourceProfileAdded",
+      "SparkListenerExecutorBlacklistedForStage",
+      "SparkListenerExecutorExcludedForStage",
+      "SparkListenerNodeBlacklistedForStage",
+      "SparkListenerNodeExcludedForStage",
+      "StreamingQueryListener.QueryStartedEvent",
+  };
+  return kIgnored.count(name) > 0;
+}
+
+}  // namespace
+
+const std::unordered_map<std::string_view, ListenerEventReplay::Handler>& ListenerEventReplay::Handlers() {
+  static const std::unordered_map<std::string_view, Handler> kHandlers = {
+      {"SparkListenerLogStart", &ListenerEventReplay::OnLogStart},
+      {"SparkListenerApplicationStart", &ListenerEventReplay::OnApplicationStart},
+      {"SparkListenerApplicationEnd", &ListenerEventReplay::OnApplicationEnd},
+      {"SparkListenerEnvironmentUpdate", &ListenerEventReplay::OnEnvironmentUpdate},
+      {"SparkListenerResourceProfileAdded", &ListenerEventReplay::OnResourceProfileAdded},
+      {"SparkListenerExecutorAdded", &ListenerEventReplay::OnExecutorAdded},
+      {"SparkListenerExecutorRemoved", &ListenerEventReplay::OnExecutorRemoved},
+      {"SparkListenerJobStart", &ListenerEventReplay::OnJobStart},
+      {"SparkListenerJobEnd", &ListenerEventReplay::OnJobEnd},
+      {"SparkListenerStageSubmitted", &ListenerEventReplay::OnStageSubmitted},
+      {"SparkListenerStageCompleted", &ListenerEventReplay::OnStageCompleted},
+      {"SparkListenerTaskEnd", &ListenerEventReplay::OnTaskEnd},
+      {"SparkListenerSQLExecutionStart", &ListenerEventReplay::OnSqlExecutionStart},
+      {"SparkListenerSQLAdaptiveExecutionUpdate", &ListenerEventReplay::OnSqlAdaptiveExecutionUpdate},
+      {"SparkListenerDriverAccumUpdates", &ListenerEventReplay::OnDriverAccumUpdates},
+      {"SparkListenerSQLExecutionEnd", &ListenerEventReplay::OnSqlExecutionEnd},
+  };
+  return kHandlers;
+}
+
+void ListenerEventReplay::Apply(const json& e, const std::string& where) {
+  const std::string event_name = StringField(e, "Event");
+  const std::string_view ev = EventShortName(event_name);
+  ++app_->events;
+  where_ = where;
+  if (auto it = Handlers().find(ev); it != Handlers().end()) {
+    (this->*(it->second))(e);
+  } else if (!IsKnownIgnoredEvent(ev)) {
+    ++app_->unknown_events;
+    if (unknown_seen_.insert(event_name).second) {
+      warnings_->push_back(where_ + ": unknown event \"" + event_name + "\" ignored");
+    }
+  }
+}
+
+void ListenerEventReplay::OnLogStart(const json& e) { app_->spark_version = StringField(e, "Spark Version"); }
+
+void ListenerEventReplay::OnApplicationStart(const json& e) {
+  app_->app_id = StringField(e, "App ID");
+  app_->app_name = StringField(e, "App Name");
+  app_->start_time_ms = OptIntField(e, "Timestamp");
+}
+
+void ListenerEventReplay::OnApplicationEnd(const json& e) { app_->end_time_ms = OptIntField(e, "Timestamp"); }
+
+void ListenerEventReplay::OnEnvironmentUpdate(const json& e) {
+  const json& props = Field(e, "Spark Properties");
+  if (props.is_object()) {
+    for (auto it = props.begin(); it != props.end(); ++it) {
+      if (it.value().is_string()) SetProperty(it.key(), it.value().get<std::string>());
+    }
+  } else if (props.is_array()) {  // [[key, value], ...] (older writers)
+    for (const json& kv : props) {
+      if (kv.is_array() && kv.size() == 2 && kv[0].is_string() && kv[1].is_string()) {
+        SetProperty(kv[0].get<std::string>(), kv[1].get<std::string>());
+      }
+    }
+  }
+}
+
+void ListenerEventReplay::SetProperty(const std::string& key, const std::string& value) {
+  app_->spark_properties[key] = value;
+  if (key == "spark.master") master_where_ = where_;
+}
+
+void ListenerEventReplay::OnResourceProfileAdded(const json& e) {
+  const json& req = Field(e, "Executor Resource Requests");
+  const json& task = Field(e, "Task Resource Requests");
+  RecordedResourceProfile rp;
+  rp.id = static_cast<int>(IntField(e, "Resource Profile Id", -1));
+  if (auto c = OptIntField(Field(req, "cores"), "Amount")) rp.executor_cores = static_cast<int>(*c);
+  rp.executor_memory_mib = OptIntField(Field(req, "memory"), "Amount");
+  rp.executor_gpus = OptDoubleField(Field(req, "gpu"), "Amount");
+  rp.task_cpus = OptDoubleField(Field(task, "cpus"), "Amount");
+  rp.task_gpus = OptDoubleField(Field(task, "gpu"), "Amount");
+  if (rp.id == 0) {
+    app_->profile_executor_cores = rp.executor_cores;
+    app_->profile_executor_memory_mib = rp.executor_memory_mib;
+  }
+  if (rp.id >= 0) app_->resource_profiles[rp.id] = rp;
+}
+
+void ListenerEventReplay::OnExecutorAdded(const json& e) {
+  RecordedExecutor ex;
+  ex.executor_id = StringField(e, "Executor ID");
+  ex.added_time_ms = IntField(e, "Timestamp");
+  const json& info = Field(e, "Executor Info");
+  ex.host = StringField(info, "Host");
+  ex.total_cores = static_cast<int>(IntField(info, "Total Cores"));
+  ex.resource_profile_id = static_cast<int>(IntField(info, "Resource Profile Id"));
+  app_->executors.push_back(std::move(ex));
+}
+
+void ListenerEventReplay::OnExecutorRemoved(const json& e) {
+  const std::string id = StringField(e, "Executor ID");
+  for (auto it = app_->executors.rbegin(); it != app_->executors.rend(); ++it) {
+    if (it->executor_id == id && !it->removed_time_ms) {
+      it->removed_time_ms = IntField(e, "Timestamp");
+      it->removed_reason = StringField(e, "Removed Reason");
+      break;
+    }
+  }
+}
+
+void ListenerEventReplay::OnJobStart(const json& e) {
+  const int id = static_cast<int>(IntField(e, "Job ID", -1));
+  RecordedJob& job = app_->jobs[id];
+  job.job_id = id;
+  job.submission_time_ms = OptIntField(e, "Submission Time");
+  const json& props = Field(e, "Properties");
+  if (auto ex = OptIntField(props, "spark.sql.execution.id")) job.execution_id = *ex;
+  job.description = StringField(props, "spark.job.description");
+  job.pool = StringField(props, "spark.scheduler.pool");
+  const json& infos = Field(e, "Stage Infos");
+  if (infos.is_array()) {
+    for (const json& info : infos) {
+      RecordedStage& st = StageFromInfo(info);
+      job.stage_ids.push_back(st.stage_id);
+      if (!st.job_id) {
+        st.job_id = id;
+        st.execution_id = job.execution_id;
+      }
+    }
+  }
+  const json& ids = Field(e, "Stage IDs");
+  if (job.stage_ids.empty() && ids.is_array()) {
+    for (const json& s : ids) {
+      if (auto v = AsInt(s)) job.stage_ids.push_back(static_cast<int>(*v));
+    }
+  }
+  if (job.execution_id) app_->executions[*job.execution_id].job_ids.push_back(id);
+}
+
+void ListenerEventReplay::OnJobEnd(const json& e) {
+  const int id = static_cast<int>(IntField(e, "Job ID", -1));
+  RecordedJob& job = app_->jobs[id];
+  job.job_id = id;
+  job.completion_time_ms = OptIntField(e, "Completion Time");
+  job.result = StringField(Field(e, "Job Result"), "Result");
+}
+
+void ListenerEventReplay::OnStageSubmitted(const json& e) {
+  RecordedStage& st = StageFromInfo(Field(e, "Stage Info"));
+  st.submitted = true;
+  ++st.attempts;
+  if (!st.submission_time_ms) st.submission_time_ms = OptIntField(Field(e, "Stage Info"), "Submission Time");
+}
+
+void ListenerEventReplay::OnStageCompleted(const json& e) {
+  const json& info = Field(e, "Stage Info");
+  RecordedStage& st = StageFromInfo(info);
+  st.submitted = true;
+  if (!st.submission_time_ms) st.submission_time_ms = OptIntField(info, "Submission Time");
+  st.completion_time_ms = OptIntField(info, "Completion Time");
+  const std::string failure = StringField(info, "Failure Reason");
+  if (!failure.empty()) st.failure_reason = failure.substr(0, failure.find('\n'));
+}
+
+void ListenerEventReplay::OnTaskEnd(const json& e) {
+  RecordedTask t;
+  t.stage_id = static_cast<int>(IntField(e, "Stage ID", -1));
+  t.stage_attempt = static_cast<int>(IntField(e, "Stage Attempt ID"));
+  t.task_type = StringField(e, "Task Type");
+  t.end_reason = StringField(Field(e, "Task End Reason"), "Reason");
+  const json& info = Field(e, "Task Info");
+  t.task_id = IntField(info, "Task ID");
+  t.index = static_cast<int>(IntField(info, "Index"));
+  t.attempt = static_cast<int>(IntField(info, "Attempt"));
+  t.speculative = BoolField(info, "Speculative");
+  t.executor_id = StringField(info, "Executor ID");
+  t.locality = StringField(info, "Locality");
+  t.launch_time_ms = IntField(info, "Launch Time");
+  t.finish_time_ms = IntField(info, "Finish Time");
+  t.getting_result_time_ms = IntField(info, "Getting Result Time");
+  t.successful = t.end_reason == "Success" && !BoolField(info, "Failed") && !BoolField(info, "Killed");
+  const json& accs = Field(info, "Accumulables");
+  if (accs.is_array()) {
+    for (const json& a : accs) {
+      const std::string name = StringField(a, "Name");
+      if (name.rfind("internal.", 0) == 0) continue;
+      auto id = OptIntField(a, "ID");
+      auto update = OptIntField(a, "Update");
+      if (id && update) t.sql_metric_updates.emplace_back(*id, *update);
+    }
+  }
+  const json& m = Field(e, "Task Metrics");
+  t.executor_run_time_ms = IntField(m, "Executor Run Time");
+  t.executor_deserialize_time_ms = IntField(m, "Executor Deserialize Time");
+  t.result_serialization_time_ms = IntField(m, "Result Serialization Time");
+  t.jvm_gc_time_ms = IntField(m, "JVM GC Time");
+  t.result_size_bytes = IntField(m, "Result Size");
+  t.executor_cpu_time_ns = IntField(m, "Executor CPU Time");
+  t.memory_bytes_spilled = IntField(m, "Memory Bytes Spilled");
+  t.disk_bytes_spilled = IntField(m, "Disk Bytes Spilled");
+  const json& in = Field(m, "Input Metrics");
+  t.input_bytes = IntField(in, "Bytes Read");
+  t.input_records = IntField(in, "Records Read");
+  const json& rd = Field(m, "Shuffle Read Metrics");
+  t.shuffle_remote_bytes_read = IntField(rd, "Remote Bytes Read");
+  t.shuffle_local_bytes_read = IntField(rd, "Local Bytes Read");
+  t.shuffle_records_read = IntField(rd, "Total Records Read");
+  t.remote_blocks_fetched = IntField(rd, "Remote Blocks Fetched");
+  t.local_blocks_fetched = IntField(rd, "Local Blocks Fetched");
+  t.fetch_wait_time_ms = IntField(rd, "Fetch Wait Time");
+  const json& wr = Field(m, "Shuffle Write Metrics");
+  t.shuffle_bytes_written = IntField(wr, "Shuffle Bytes Written");
+  t.shuffle_records_written = IntField(wr, "Shuffle Records Written");
+  t.shuffle_write_time_ns = IntField(wr, "Shuffle Write Time");
+  t.output_bytes = IntField(Field(m, "Output Metrics"), "Bytes Written");
+
+  auto it = app_->stages.find(t.stage_id);
+  if (it == app_->stages.end()) {
+    warnings_->push_back(where_ + ": TaskEnd for stage " + std::to_string(t.stage_id) +
+                         " that was never submitted");
+    RecordedStage& st = app_->stages[t.stage_id];
+    st.stage_id = t.stage_id;
+    st.submitted = true;
+    it = app_->stages.find(t.stage_id);
+  }
+  it->second.tasks.push_back(std::move(t));
+}
+
+RecordedSqlExecution& ListenerEventReplay::ExecutionOf(const json& e) {
+  const int64_t id = IntField(e, "executionId", -1);
+  RecordedSqlExecution& ex = app_->executions[id];
+  ex.execution_id = id;
+  return ex;
+}
+
+void ListenerEventReplay::OnSqlExecutionStart(const json& e) {
+  RecordedSqlExecution& ex = ExecutionOf(e);
+  ex.description = StringField(e, "description");
+  ex.start_time_ms = OptIntField(e, "time");
+  ex.plans.insert(ex.plans.begin(), ParseSparkPlanInfo(Field(e, "sparkPlanInfo")));
+  ex.physical_descriptions.insert(ex.physical_descriptions.begin(),
+                                  StringField(e, "physicalPlanDescription"));
+}
+
+void ListenerEventReplay::OnSqlAdaptiveExecutionUpdate(const json& e) {
+  RecordedSqlExecution& ex = ExecutionOf(e);
+  ex.plans.push_back(ParseSparkPlanInfo(Field(e, "sparkPlanInfo")));
+  ex.physical_descriptions.push_back(StringField(e, "physicalPlanDescription"));
+}
+
+void ListenerEventReplay::OnDriverAccumUpdates(const json& e) {
+  RecordedSqlExecution& ex = ExecutionOf(e);
+  const json& updates = Field(e, "accumUpdates");
+  if (!updates.is_array()) return;
+  for (const json& u : updates) {
+    if (!u.is_array() || u.size() != 2) continue;
+    auto acc = AsInt(u[0]);
+    auto val = AsInt(u[1]);
+    if (acc && val) ex.driver_updates[*acc].push_back(*val);
+  }
+}
+
+void ListenerEventReplay::OnSqlExecutionEnd(const json& e) {
+  ExecutionOf(e).end_time_ms = OptIntField(e, "time");
+}
+
+RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
+  const int id = static_cast<int>(IntField(info, "Stage ID", -1));
+  RecordedStage& st = app_->stages[id];
+  st.stage_id = id;
+  if (st.name.empty()) st.name = StringField(info, "Stage Name");
+  if (auto n = OptIntField(info, "Number of Tasks")) st.num_tasks = static_cast<int>(*n);
+  if (auto rp = OptIntField(info, "Resource Profile Id")) st.resource_profile_id = static_cast<int>(*rp);
+  const json& parents = Field(info, "Parent IDs");
+  if (parents.is_array() && st.parent_ids.empty()) {
+    for (const json& p : parents) {
+      if (auto v = AsInt(p)) st.parent_ids.push_back(static_cast<int>(*v));
+    }
+  }
+  const json& rdds = Field(info, "RDD Info");
+  if (rdds.is_array() && st.rdd_ids.empty()) {
+    for (const json& r : rdds) {
+      if (auto v = OptIntField(r, "RDD ID")) st.rdd_ids.push_back(*v);
+    }
+  }
+  return st;
+}
+
+}  // namespace aqesim::eventlog

@@ -1,0 +1,71 @@
+// Replays the SparkListener events of a log, one JSON object a line, into a
+// RecordedApplication. One handler per event type, looked up by the event's short name in one
+// table (Handlers()); events the reconstruction does not need but that a log is expected to hold
+// are ignored silently, any other is counted and named once in a warning.
+// Events: core/.../scheduler/SparkListener.scala, written by core/.../util/JsonProtocol.scala;
+// the SQL ones by sql/core/.../execution/ui/SQLListener.scala. Field guide:
+// docs/eventlog-fields.md.
+#ifndef AQESIM_TOOLS_EVENTLOG_LISTENER_EVENT_REPLAY_H_
+#define AQESIM_TOOLS_EVENTLOG_LISTENER_EVENT_REPLAY_H_
+
+#include <nlohmann/json_fwd.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/eventlog/recorded_application.h"
+
+namespace aqesim::eventlog {
+
+class ListenerEventReplay {
+ public:
+  ListenerEventReplay(RecordedApplication* app, std::vector<std::string>* warnings)
+      : app_(app), warnings_(warnings) {}
+
+  /// Applies one event: a JSON object whose "Event" is a string. `where` ("FILE:LINE") is
+  /// where warnings point.
+  void Apply(const nlohmann::json& event, const std::string& where);
+
+  /// "FILE:LINE" of the environment update that last set spark.master; "" when none did.
+  const std::string& master_where() const { return master_where_; }
+
+ private:
+  using Handler = void (ListenerEventReplay::*)(const nlohmann::json& event);
+  /// Event short name ("SparkListenerTaskEnd") -> its handler.
+  static const std::unordered_map<std::string_view, Handler>& Handlers();
+
+  void OnLogStart(const nlohmann::json& e);
+  void OnApplicationStart(const nlohmann::json& e);
+  void OnApplicationEnd(const nlohmann::json& e);
+  void OnEnvironmentUpdate(const nlohmann::json& e);
+  void OnResourceProfileAdded(const nlohmann::json& e);
+  void OnExecutorAdded(const nlohmann::json& e);
+  void OnExecutorRemoved(const nlohmann::json& e);
+  void OnJobStart(const nlohmann::json& e);
+  void OnJobEnd(const nlohmann::json& e);
+  void OnStageSubmitted(const nlohmann::json& e);
+  void OnStageCompleted(const nlohmann::json& e);
+  void OnTaskEnd(const nlohmann::json& e);
+  void OnSqlExecutionStart(const nlohmann::json& e);
+  void OnSqlAdaptiveExecutionUpdate(const nlohmann::json& e);
+  void OnDriverAccumUpdates(const nlohmann::json& e);
+  void OnSqlExecutionEnd(const nlohmann::json& e);
+
+  void SetProperty(const std::string& key, const std::string& value);
+  /// The stage a "Stage Info" object describes, created on first sight.
+  RecordedStage& StageFromInfo(const nlohmann::json& info);
+  /// The SQL execution an event's "executionId" names, created on first sight.
+  RecordedSqlExecution& ExecutionOf(const nlohmann::json& e);
+
+  RecordedApplication* app_;
+  std::vector<std::string>* warnings_;
+  std::string where_;         // FILE:LINE of the event being applied
+  std::string master_where_;  // FILE:LINE of the environment update that set spark.master
+  std::set<std::string> unknown_seen_;
+};
+
+}  // namespace aqesim::eventlog
+
+#endif  // AQESIM_TOOLS_EVENTLOG_LISTENER_EVENT_REPLAY_H_

@@ -1,0 +1,58 @@
+// A SQL execution's plan as a scenario plan. The plan is the *initial* (pre-AQE) physical plan of
+// SQLExecutionStart — scenarios describe plans as planned without AQE — with every exchange's
+// sizes taken from the stage that actually ran it (SqlStageIndex matches nodes across AQE
+// re-plans; exchange_sizes.h builds the sizes). Nodes kept: scan, exchange, join, aggregate
+// (a final aggregate, i.e. one whose input is an exchange), union; others are passed through.
+#ifndef AQESIM_TOOLS_EVENTLOG_SQL_PLAN_IMPORT_H_
+#define AQESIM_TOOLS_EVENTLOG_SQL_PLAN_IMPORT_H_
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "tools/eventlog/import_context.h"
+#include "tools/eventlog/sql_stage_index.h"
+
+namespace aqesim::eventlog {
+
+class SqlPlanImporter {
+ public:
+  SqlPlanImporter(ImportContext& ctx, const RecordedSqlExecution& execution)
+      : ctx_(ctx), ex_(execution), index_(ctx.app, execution) {}
+
+  /// The scenario's `plan`; adds the exchanges and joins to ctx.out, with the execution's
+  /// submitted stages.
+  nlohmann::json Build();
+
+ private:
+  /// The reducer count Spark gave a shuffle without a count of its own (initialPartitionNum
+  /// under AQE, else spark.sql.shuffle.partitions, default 200).
+  int ConfiguredPartitions() const;
+  /// Scan leaf -> the stage that ran it; counts scans per stage (to split input bytes).
+  void ScanPrepass(const SqlPlanNode& n);
+  nlohmann::json BuildNode(const SqlPlanNode& n, const std::string& ptr);
+  /// True when `n` imports as an exchange (passing through single-child nodes).
+  static bool LeadsToExchange(const SqlPlanNode& n);
+  nlohmann::json BuildScan(const SqlPlanNode& n, const std::string& ptr);
+  nlohmann::json BuildExchange(const SqlPlanNode& n, const SqlPlanNode& child, const std::string& ptr);
+  nlohmann::json BuildReusedExchange(const SqlPlanNode& n, const std::string& ptr);
+  nlohmann::json BuildJoin(const SqlPlanNode& n, const std::string& base, const SqlPlanNode& left,
+                           const SqlPlanNode& right, const std::string& ptr);
+  /// The stage that ran the first scan under `n` reached without crossing an exchange (a
+  /// broadcast's build side: the stage that collected it); nullopt when none ran one.
+  std::optional<int> StageOfScanBelow(const SqlPlanNode& n) const;
+
+  ImportContext& ctx_;
+  const RecordedSqlExecution& ex_;
+  SqlStageIndex index_;
+  std::unordered_map<const SqlPlanNode*, int> scan_stage_;
+  std::map<int, int> scans_in_stage_;
+  std::set<const RecordedJoin*> used_joins_;
+};
+
+}  // namespace aqesim::eventlog
+
+#endif  // AQESIM_TOOLS_EVENTLOG_SQL_PLAN_IMPORT_H_
