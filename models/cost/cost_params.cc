@@ -85,7 +85,14 @@ std::string CostParamRange(const CostParamInfo& info) {
     std::snprintf(buf, sizeof buf, "%g", v);
     return std::string(buf);
   };
-  return "[" + shown(info.min_value) + ", " + shown(info.max_value) + "]";
+  // Appended, not "[" + std::string&&: that trips a GCC 12 -Wrestrict false positive (GCC bug
+  // 105329), an error under AQESIM_WERROR.
+  std::string out = "[";
+  out += shown(info.min_value);
+  out += ", ";
+  out += shown(info.max_value);
+  out += "]";
+  return out;
 }
 
 bool CostParamInRange(const CostParamInfo& info, double value) {

@@ -192,8 +192,7 @@ TEST_CASE("Loader: costFile, relative to the scenario's folder; the scenario's c
     REQUIRE(bad.errors.size() == 2);
     CHECK(bad.errors[0].rfind(
               "cost/bad.json: /taskLaunchSecondz: unknown field \"taskLaunchSecondz\" of cost", 0) == 0);
-    CHECK(bad.errors[1] ==
-          "cost/bad.json: /scanSecondsPerByte: expected a number in [0, 1] (s/B), found -2");
+    CHECK(bad.errors[1] == "cost/bad.json: /scanSecondsPerByte: expected a number in [0, 1] (s/B), found -2");
   }
 }
 

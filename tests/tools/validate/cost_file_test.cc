@@ -29,7 +29,8 @@ TEST_CASE("Cost files: read and check (a scenario's costFile is the loader's)", 
     CHECK(errors[0] == dir.File("c.json") +
                            ": /tasklaunchseconds: unknown field \"tasklaunchseconds\" of cost; did you mean "
                            "\"taskLaunchSeconds\"?");
-    CHECK(errors[1] == dir.File("c.json") + ": /sortSecondsPerByte: expected a number in [0, 1] (s/B), found -1");
+    CHECK(errors[1] ==
+          dir.File("c.json") + ": /sortSecondsPerByte: expected a number in [0, 1] (s/B), found -1");
   }
   SECTION("a missing cost file") {
     std::vector<std::string> errors;
