@@ -9,14 +9,17 @@ set -euo pipefail
 root=${1:-"$(cd "$(dirname "$0")/../.." && pwd)"}
 cd "$root"
 
-# Rules, one a line: FOLDER (files under it), then `not` PREFIX (must not include it) or
+# Rules, one a line: FOLDER (files under it) or FILE, then `not` PREFIX (must not include it) or
 # `only` PREFIX... (may include nothing else of the project), then `--` and why.
 rules=$(cat <<'RULES'
 sim/ not models/ -- sim/ is the Spark-free kernel: tools -> models -> sim
 sim/ not tools/ -- sim/ is the Spark-free kernel: tools -> models -> sim
 models/ not tools/ -- models/ is below tools/: tools -> models -> sim
 models/aqe/ not models/engine/ -- the engine runs the AQE rules; the rules re-plan plan/ nodes and know nothing of the engine
-models/aqe/rules/ only models/aqe/ models/plan/ models/shuffle/ sim/ -- a rule works on the plan and the shuffle statistics only
+models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ -- a rule works on the plan and the shuffle statistics only
+models/aqe/rule.h only models/aqe/decision.h models/conf/spark_conf.h models/plan/ models/shuffle/ sim/ -- the rule interface: a plan, the SQL conf and the time, nothing of the optimizer or the engine
+models/aqe/decision.h only sim/ -- a decision is what a rule did, in plain values
+models/conf/ only models/conf/ sim/ -- Spark properties are the lowest model layer
 models/plan/ not models/engine/ models/aqe/ models/cost/ models/scenario/ -- the plan IR is below the rules, the engine and the loader
 models/shuffle/ not models/engine/ models/aqe/ models/cost/ models/scenario/ -- shuffle statistics are below the rules, the engine and the loader
 RULES
@@ -31,7 +34,7 @@ while IFS= read -r rule; do
   folder=${words[0]}
   kind=${words[1]}
   prefixes=("${words[@]:2}")
-  [ -d "$folder" ] || continue
+  [ -e "$folder" ] || continue
   include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)"'
   while IFS=: read -r file line text; do
     [[ "$text" =~ $include_re ]] || continue
@@ -48,7 +51,7 @@ while IFS= read -r rule; do
       echo "$file:$line: includes $header: $folder $kind ${prefixes[*]} ($why)"
       violations=$((violations + 1))
     fi
-  done < <(grep -rn --include='*.h' --include='*.cc' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$folder" | LC_ALL=C sort -t: -k1,1 -k2,2n)
+  done < <(grep -rHn --include='*.h' --include='*.cc' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$folder" | LC_ALL=C sort -t: -k1,1 -k2,2n)
 done <<<"$rules"
 
 if [ "$violations" -gt 0 ]; then
