@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "sim/fair_order.h"
+
 namespace aqesim {
 
 TaskScheduler::TaskScheduler(Simulator& sim, int executors, int slots_per_executor)
@@ -210,34 +212,6 @@ void TaskScheduler::Dispatch() {
     it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
   }
 }
-
-namespace {
-
-/// FairSchedulingAlgorithm's "comes first" for two schedulables (Spark's comparator, with the
-/// submission order as a last tie-break).
-struct FairKey {
-  int running = 0;
-  int min_share = 0;
-  int weight = 1;
-  std::string name;
-  int order = 0;
-};
-
-bool FairFirst(const FairKey& a, const FairKey& b) {
-  const bool a_needy = a.running < a.min_share, b_needy = b.running < b.min_share;
-  if (a_needy != b_needy) return a_needy;
-  auto ratio = [](int running, int denominator) {
-    return denominator > 0 ? static_cast<double>(running) / denominator
-                           : (running > 0 ? std::numeric_limits<double>::infinity() : 0.0);
-  };
-  const double ra = a_needy ? ratio(a.running, std::max(a.min_share, 1)) : ratio(a.running, a.weight);
-  const double rb = b_needy ? ratio(b.running, std::max(b.min_share, 1)) : ratio(b.running, b.weight);
-  if (ra != rb) return ra < rb;
-  if (a.name != b.name) return a.name < b.name;
-  return a.order < b.order;
-}
-
-}  // namespace
 
 void TaskScheduler::DispatchFair(SimTime now) {
   // Runnable sets by pool, in FIFO order within each.
