@@ -15,7 +15,7 @@
 namespace aqesim {
 
 const std::vector<std::string>& AqeOptimizerRuleNames() {
-  // AQEOptimizer's batches (spec §8.1), by the names excludedRules matches on.
+  // AQEOptimizer's batches (docs/aqe-behaviour.md §8.1), by the names excludedRules matches on.
   static const std::vector<std::string> names = {
       "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation",
       "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation",

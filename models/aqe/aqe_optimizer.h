@@ -5,9 +5,9 @@
 //  * Query-stage rules, on a new stage's subtree and on the final stage
 //    (AdaptiveSparkPlanExec.queryStageOptimizerRules):
 //      OptimizeSkewInRebalancePartitions → CoalesceShufflePartitions → OptimizeShuffleWithLocalRead
-//    Order matters: rebalance splitting leaves specs that coalescing must keep (spec §4.3);
-//    the local read reuses the coalesced spec count as its parallelism (spec §9).
-//  * Re-optimization, on the whole plan after stages complete (spec §2 step 4, §12.3):
+//    Order matters: rebalance splitting leaves specs that coalescing must keep (docs/aqe-behaviour.md §4.3);
+//    the local read reuses the coalesced spec count as its parallelism (docs/aqe-behaviour.md §9).
+//  * Re-optimization, on the whole plan after stages complete (docs/aqe-behaviour.md §2 step 4, §12.3):
 //      DynamicJoinSelection (AQEOptimizer, logical; excludable by
 //      spark.sql.adaptive.optimizer.excludedRules) → JoinSelection with runtime statistics →
 //      OptimizeSkewedJoin (with its extra-shuffle check) → cost gate (simpleCosting.scala).
@@ -51,7 +51,7 @@ class AqeOptimizer {
   std::vector<std::unique_ptr<AqeRule>> reoptimization_rules_;
 };
 
-/// Cost of a plan for the cost gate (spec §8.5): shuffle exchanges whose stage has not been
+/// Cost of a plan for the cost gate (docs/aqe-behaviour.md §8.5): shuffle exchanges whose stage has not been
 /// created yet; with forceOptimizeSkewedJoin, (-skew joins, shuffles) compared in order.
 struct PlanCost {
   int skew_joins = 0;

@@ -140,7 +140,7 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
   static const std::vector<ConfKeyInfo>* table = [] {
     auto* t = new std::vector<ConfKeyInfo>();
     const std::string a = "spark.sql.adaptive.";
-    // --- spark.sql.adaptive.* (SQLConf.scala; spec §10) ---
+    // --- spark.sql.adaptive.* (SQLConf.scala; docs/aqe-behaviour.md §10) ---
     t->push_back(BoolKey(a + "enabled", &SqlConf::adaptive_enabled));
     t->push_back(BoolKey(a + "forceApply", &SqlConf::adaptive_force_apply));
     t->push_back({a + "logLevel", [](const std::string& value, SqlConf*, std::vector<ConfProblem>*) {
@@ -214,7 +214,7 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
                          false});
                     return std::string();
                   }});
-    // Spark 2.x ExchangeCoordinator keys (spec §10 "legacy names").
+    // Spark 2.x ExchangeCoordinator keys (docs/aqe-behaviour.md §10 "legacy names").
     t->push_back(
         WithWarning(IntKey(a + "minNumPostShufflePartitions", &SqlConf::coalesce_min_partition_num, Positive,
                            "an integer > 0"),

@@ -2,7 +2,7 @@
 //
 // Keys, defaults and validity follow Spark 4.0's SQLConf.scala
 // (sql/catalyst/src/main/scala/org/apache/spark/sql/internal/SQLConf.scala) and
-// core/src/main/scala/org/apache/spark/internal/config/package.scala; see spec §10.
+// core/src/main/scala/org/apache/spark/internal/config/package.scala; see docs/aqe-behaviour.md §10.
 // Values parse as Spark parses them (models/conf/property_value.h: numbers, byte and time
 // strings, spark.master).
 #ifndef AQESIM_MODELS_CONF_SPARK_CONF_H_
@@ -89,7 +89,8 @@ struct SqlConf {
   SparkMaster master;                            // spark.master (unset: a cluster, not local mode)
 
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE
-  /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (spec §2.1).
+  /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (docs/aqe-behaviour.md
+  /// §2.1).
   int InitialShufflePartitions() const {
     if (adaptive_enabled && coalesce_partitions_enabled && initial_partition_num)
       return *initial_partition_num;
@@ -100,7 +101,7 @@ struct SqlConf {
   double NodeLocalityWaitSeconds() const {
     return locality_wait_node_seconds.value_or(locality_wait_seconds);
   }
-  /// Threshold for broadcast-by-size on runtime statistics (spec §8.3).
+  /// Threshold for broadcast-by-size on runtime statistics (docs/aqe-behaviour.md §8.3).
   int64_t RuntimeBroadcastThresholdBytes() const {
     return adaptive_auto_broadcast_join_threshold_bytes.value_or(auto_broadcast_join_threshold_bytes);
   }

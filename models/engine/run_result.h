@@ -1,6 +1,6 @@
 // RunResult: what one simulated run produced — per-stage times and bytes, per-task records,
 // and (for adaptive runs) every decision and every read's partition specs.
-// JSON shapes: ../shared/interface.md (`aqesim run --format json`, `aqesim explain`).
+// JSON shapes: docs/user-contract.md (`aqesim run --format json`, `aqesim explain`).
 #ifndef AQESIM_MODELS_ENGINE_RUN_RESULT_H_
 #define AQESIM_MODELS_ENGINE_RUN_RESULT_H_
 

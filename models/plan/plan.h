@@ -21,7 +21,7 @@ namespace aqesim {
 enum class PlanOp { kScan, kExchange, kJoin, kAggregate, kUnion, kFilter, kProject, kSort };
 
 /// Spark's ShuffleOrigin (sql/core/.../exchange/ShuffleExchangeExec.scala): which AQE rules
-/// may touch a shuffle (spec §1.3).
+/// may touch a shuffle (docs/aqe-behaviour.md §1.3).
 enum class ShuffleOrigin {
   kEnsureRequirements,
   kRepartitionByCol,
@@ -78,7 +78,8 @@ struct PlanNode {
   /// The partition-size matrix (absent: derived uniformly from the child's output).
   std::optional<SizesSpec> sizes;
   /// Uncompressed bytes written into the shuffle (Spark's exchange "data size" metric), used
-  /// for runtime broadcast decisions (spec §3.6). Absent: shuffle bytes × cost.compressionRatio.
+  /// for runtime broadcast decisions (docs/aqe-behaviour.md §3.6). Absent: shuffle bytes ×
+  /// cost.compressionRatio.
   std::optional<int64_t> data_size_bytes;
   /// MapStatus block size ÷ bytes written (JSON `reportedSizeRatio`, > 0): what the map tasks
   /// report to the driver, hence what AQE decides on, relative to the bytes they write and
@@ -87,7 +88,7 @@ struct PlanNode {
   /// run whose driver sizes sit outside what encoding the bytes read allows (a vendor build
   /// reporting uncompressed sizes) gets the ratio estimated by the importer.
   double reported_size_ratio = 1.0;
-  /// Per-stage advisory partition size (REBALANCE with an explicit size, spec §5 step 4).
+  /// Per-stage advisory partition size (REBALANCE with an explicit size, docs/aqe-behaviour.md §5 step 4).
   std::optional<int64_t> advisory_partition_size_bytes;
   /// True when the exchange produces a single partition (SinglePartition): never coalesced or
   /// locally read.

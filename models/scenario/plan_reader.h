@@ -1,5 +1,5 @@
 // Reading the `plan` of a scenario (plan nodes and their `sizes`), with diagnostics.
-// Format: ../shared/interface.md "Scenario JSON" and models/plan/plan.h.
+// Format: docs/user-contract.md §2 and models/plan/plan.h.
 #ifndef AQESIM_MODELS_SCENARIO_PLAN_READER_H_
 #define AQESIM_MODELS_SCENARIO_PLAN_READER_H_
 

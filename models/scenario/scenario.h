@@ -1,5 +1,5 @@
 // Scenario: one simulation input (cluster, Spark conf, cost overrides, plan with sizes),
-// and its loader. Format: ../shared/interface.md "Scenario JSON" (README.md documents it).
+// and its loader. Format: docs/user-contract.md §2 (README.md shows it by example).
 #ifndef AQESIM_MODELS_SCENARIO_SCENARIO_H_
 #define AQESIM_MODELS_SCENARIO_SCENARIO_H_
 

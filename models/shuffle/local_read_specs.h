@@ -3,7 +3,7 @@
 //
 // Mirrors OptimizeShuffleWithLocalRead.getPartitionSpecs / equallyDivide in
 // sql/core/src/main/scala/org/apache/spark/sql/execution/adaptive/OptimizeShuffleWithLocalRead.scala
-// (spec §9). Sizes are ignored: every block is assumed equal.
+// (docs/aqe-behaviour.md §9). Sizes are ignored: every block is assumed equal.
 #ifndef AQESIM_MODELS_SHUFFLE_LOCAL_READ_SPECS_H_
 #define AQESIM_MODELS_SHUFFLE_LOCAL_READ_SPECS_H_
 

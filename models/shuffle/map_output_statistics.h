@@ -3,7 +3,7 @@
 //
 // Mirrors core/src/main/scala/org/apache/spark/MapOutputTracker.scala (registered statuses,
 // getStatistics, getMapSizesByExecutorId as used by skew splitting) on top of MapStatus.scala
-// (spec §3). Shape: num_maps map tasks x num_reducers reducers; all sizes are bytes (int64).
+// (docs/aqe-behaviour.md §3). Shape: num_maps map tasks x num_reducers reducers; all sizes are bytes (int64).
 //
 // Modes:
 //  * kSpark: every map reports a CompressedMapStatus (#reducers <= minNumPartitionsToHighlyCompress)
@@ -53,10 +53,10 @@ class ReportedShuffleSizes {
   /// What MapStatus.getSizeForBlock(reducer) of map `map` returns, bytes.
   int64_t SizeForBlock(int map, int reducer) const;
   /// SizeForBlock(m, reducer) for every map m, in map order: the input of
-  /// createSkewPartitionSpecs (spec §4.7).
+  /// createSkewPartitionSpecs (docs/aqe-behaviour.md §4.7).
   std::vector<int64_t> MapSizesForReducer(int reducer) const;
-  /// MapOutputStatistics.bytesByPartitionId (spec §3.5): per reducer, the int64 sum over maps
-  /// of SizeForBlock.
+  /// MapOutputStatistics.bytesByPartitionId (docs/aqe-behaviour.md §3.5): per reducer, the int64 sum over
+  /// maps of SizeForBlock.
   const std::vector<int64_t>& BytesByPartitionId() const { return bytes_by_partition_id_; }
   /// Sum of BytesByPartitionId (int64, wrapping like Spark's long on overflow).
   int64_t TotalReportedBytes() const;

@@ -1,7 +1,7 @@
 // MapStatus: what one map task reports to the driver about the size of each of its shuffle
 // blocks (one block per reducer), and how lossy that report is.
 //
-// Mirrors core/src/main/scala/org/apache/spark/scheduler/MapStatus.scala (spec §3.1–§3.4):
+// Mirrors core/src/main/scala/org/apache/spark/scheduler/MapStatus.scala (docs/aqe-behaviour.md §3.1–§3.4):
 //  * CompressSize / DecompressSize: the one-byte log-1.1 encoding shared by both statuses.
 //  * CompressedMapStatus: one encoded byte per reducer.
 //  * HighlyCompressedMapStatus (used when #reducers > minNumPartitionsToHighlyCompress): an
@@ -64,7 +64,7 @@ const int64_t* DecompressTable();
 /// CompressSize of every element: out[i] = CompressSize(sizes[i]); `out` holds sizes.size() bytes.
 void CompressSizes(std::span<const int64_t> sizes_bytes, uint8_t* out);
 
-/// Spark's Utils.median of a list of sizes, integer arithmetic and at least 1 (spec §3.4):
+/// Spark's Utils.median of a list of sizes, integer arithmetic and at least 1 (docs/aqe-behaviour.md §3.4):
 /// sorted a of length n; even n: max((a[n/2] + a[n/2-1]) / 2, 1) with long division; odd n:
 /// max(a[n/2], 1). An empty list gives 1. Linear time (selection, no full sort).
 int64_t MedianBytes(std::span<const int64_t> sizes);
@@ -82,7 +82,7 @@ class CompressedMapStatus {
   std::vector<uint8_t> codes_;
 };
 
-/// One map task's HighlyCompressedMapStatus (spec §3.4).
+/// One map task's HighlyCompressedMapStatus (docs/aqe-behaviour.md §3.4).
 class HighlyCompressedMapStatus {
  public:
   HighlyCompressedMapStatus(std::span<const int64_t> block_sizes_bytes, const MapStatusConfig& config);

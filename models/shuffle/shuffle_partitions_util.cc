@@ -25,7 +25,8 @@ int64_t SumRange(const std::vector<int64_t>& bytes, int start, int end) {
   return total;
 }
 
-// attachDataSize (spec §4.5): each shuffle gets the ranges with its own bytes (0 without stats).
+// attachDataSize (docs/aqe-behaviour.md §4.5): each shuffle gets the ranges with its own bytes (0 without
+// stats).
 void AppendWithDataSize(const std::vector<CoalescedPartitionSpec>& ranges, const StatsList& stats,
                         std::vector<std::vector<ShufflePartitionSpec>>* out) {
   for (size_t s = 0; s < stats.size(); ++s) {

@@ -4,7 +4,7 @@
 //
 // Mirrors the per-join part of
 // sql/core/src/main/scala/org/apache/spark/sql/execution/adaptive/OptimizeSkewedJoin.scala
-// (spec §6 "Per join" and the side table). The plan-level parts (candidate joins, the
+// (docs/aqe-behaviour.md §6 "Per join" and the side table). The plan-level parts (candidate joins, the
 // extra-shuffle check, the cost gate) belong to the rule, not here. Sizes are bytes (int64).
 #ifndef AQESIM_MODELS_SHUFFLE_SKEW_JOIN_SPLIT_H_
 #define AQESIM_MODELS_SHUFFLE_SKEW_JOIN_SPLIT_H_
@@ -30,7 +30,7 @@ struct SkewJoinParams {
   int64_t skewed_partition_threshold_bytes = 256LL << 20;
 };
 
-/// Which side of a join may be split (spec §6 table): Inner/Cross both; LeftOuter/LeftSemi/
+/// Which side of a join may be split (docs/aqe-behaviour.md §6 table): Inner/Cross both; LeftOuter/LeftSemi/
 /// LeftAnti left only; RightOuter right only; FullOuter neither.
 bool CanSplitLeftSide(JoinType type);
 bool CanSplitRightSide(JoinType type);

@@ -1,5 +1,5 @@
 // Helpers for the end-to-end tests: run the aqesim binary on a scenario, capture its output,
-// and read the `aqesim explain` JSON (../../shared/interface.md "aqesim explain JSON").
+// and read the `aqesim explain` JSON (docs/user-contract.md §3).
 #ifndef AQESIM_TESTS_E2E_E2E_UTIL_H_
 #define AQESIM_TESTS_E2E_E2E_UTIL_H_
 

@@ -9,7 +9,7 @@
 namespace aqesim::e2e {
 namespace {
 
-TEST_CASE("aqesim validate --format json (interface.md shape)", "[e2e][validate]") {
+TEST_CASE("aqesim validate --format json (the user contract's shape)", "[e2e][validate]") {
   const CommandResult r = RunAqesim(
       {"validate", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "--format", "json", "-q"});
   REQUIRE(r.exit_code == 0);

@@ -1,6 +1,6 @@
 // Shared CLI plumbing: error types mapped to exit codes, atomic output files.
 //
-// Exit codes (../shared/interface.md): 0 ok; 2 invalid input or usage (one line per problem
+// Exit codes (docs/user-contract.md §1): 0 ok; 2 invalid input or usage (one line per problem
 // on stderr: "aqesim: error: FILE: /json/pointer: message"); 1 internal error.
 #ifndef AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_
 #define AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_

@@ -3,7 +3,7 @@
 // them as a cost file (a scenario's `cost` object). Prints the fit quality and, per log, the
 // replay errors before and after.
 //
-// nds_q72_dataproc_2_2 is the held-out log (../shared/eventlogs/README.md): calibrating on it
+// nds_q72_dataproc_2_2 is the held-out log (no global fit may see it; README, calibrate): calibrating on it
 // is refused unless --allow-held-out is given.
 #include <CLI/CLI.hpp>
 #include <cstdio>

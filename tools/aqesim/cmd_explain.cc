@@ -1,5 +1,5 @@
 // aqesim explain SCENARIO [--conf ...]: JSON of every adaptive decision and every read's
-// partition specs (../shared/interface.md "aqesim explain JSON").
+// partition specs (docs/user-contract.md §3).
 #include <iostream>
 
 #include "models/engine/run_result.h"

@@ -2,7 +2,7 @@
 // CustomShuffleReaderExec, 3.0-3.1), reconstructed from what the event log records about it.
 //
 // What the log holds for a read that coalesced R reducers into G partition specs
-// (../shared/eventlogs/FIELDS.md §2.5):
+// (SparkListenerDriverAccumUpdates and task metrics; AQEShuffleReadExec.scala's metrics):
 //  * the driver's size of each spec, "partition data size" (SparkListenerDriverAccumUpdates,
 //    one value per spec, spec order): the sum over the spec's reducers and all map tasks of
 //    the MapStatus-decoded block sizes (core/.../scheduler/MapStatus.scala: one byte per

@@ -1,4 +1,4 @@
-// Turns a RecordedApplication into a scenario (docs/interface.md "Scenario JSON") for one SQL
+// Turns a RecordedApplication into a scenario (docs/user-contract.md §2) for one SQL
 // execution or one job, and records which of its quantities were read from the log and which
 // were estimated. ImportScenario picks the selection and assembles the document; each concern
 // has its own file:

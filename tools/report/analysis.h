@@ -104,7 +104,7 @@ struct TuningFacts {
 /// Collects the facts of a single-configuration input (InputKind::kRun).
 TuningFacts FactsFromInput(const ReportInput& input);
 
-/// Median of sizes as OptimizeSkewedJoin takes it (spec §3.4): the mean of the two middle
+/// Median of sizes as OptimizeSkewedJoin takes it (docs/aqe-behaviour.md §3.4): the mean of the two middle
 /// values for an even count (integer division), at least 1; 0 when empty.
 int64_t MedianBytes(std::vector<int64_t> v);
 

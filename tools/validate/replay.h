@@ -156,7 +156,7 @@ void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* se
 /// their runs changed, e.g. during calibration).
 void Summarize(const eventlog::RecordedApplication& app, Validation* v);
 
-/// `aqesim validate --format json` (../shared/interface.md), plus basis, applicationSeconds,
+/// `aqesim validate --format json` (docs/user-contract.md §5), plus basis, applicationSeconds,
 /// per-stage selection/role/tasks and a summary.
 nlohmann::ordered_json ValidationToJson(const Validation& v);
 /// The table form: stages, makespan, decisions.

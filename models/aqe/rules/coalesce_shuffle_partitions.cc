@@ -50,7 +50,7 @@ bool ContainsExplodingJoin(ExecNode* n) {
   return found;
 }
 
-// collectCoalesceGroups (spec §5 step 2).
+// collectCoalesceGroups (docs/aqe-behaviour.md §5 step 2).
 void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out) {
   if (n->is_exchange()) {
     if (IsSupported(*n)) out->push_back({{n}, exploding});

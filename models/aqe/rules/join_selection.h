@@ -1,8 +1,8 @@
 // JoinSelection — mirrors sql/core/src/main/scala/org/apache/spark/sql/execution/SparkStrategies.scala
 // (JoinSelection) and sql/catalyst/.../optimizer/joins.scala (JoinSelectionHelper). Re-planning of joins with
-// runtime statistics (spec §8.3–8.4): broadcast by size with the adaptive threshold on materialized sides,
-// shuffled hash by hint or size, else sort-merge; a converted join loses the shuffles not yet started below
-// it.
+// runtime statistics (docs/aqe-behaviour.md §8.3–8.4): broadcast by size with the adaptive threshold on
+// materialized sides, shuffled hash by hint or size, else sort-merge; a converted join loses the shuffles not
+// yet started below it.
 #ifndef AQESIM_MODELS_AQE_RULES_JOIN_SELECTION_H_
 #define AQESIM_MODELS_AQE_RULES_JOIN_SELECTION_H_
 

@@ -1,8 +1,8 @@
 // OptimizeShuffleWithLocalRead — mirrors
 // sql/core/src/main/scala/org/apache/spark/sql/execution/adaptive/OptimizeShuffleWithLocalRead.scala.
-// Query-stage rule (spec §9): reads a broadcast build side, or a broadcast hash join's probe side, by mapper
-// (local shuffle read). Reverted when an operator above needs the shuffle's partitioning. Switch:
-// spark.sql.adaptive.localShuffleReader.enabled.
+// Query-stage rule (docs/aqe-behaviour.md §9): reads a broadcast build side, or a broadcast hash join's probe
+// side, by mapper (local shuffle read). Reverted when an operator above needs the shuffle's partitioning.
+// Switch: spark.sql.adaptive.localShuffleReader.enabled.
 #ifndef AQESIM_MODELS_AQE_RULES_OPTIMIZE_SHUFFLE_WITH_LOCAL_READ_H_
 #define AQESIM_MODELS_AQE_RULES_OPTIMIZE_SHUFFLE_WITH_LOCAL_READ_H_
 

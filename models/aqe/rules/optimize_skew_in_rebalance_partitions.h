@@ -1,7 +1,7 @@
 // OptimizeSkewInRebalancePartitions — mirrors
 // sql/core/src/main/scala/org/apache/spark/sql/execution/adaptive/OptimizeSkewInRebalancePartitions.scala.
-// Query-stage rule (spec §7): splits every REBALANCE partition larger than the advisory size by mapper
-// ranges. Switch: spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled.
+// Query-stage rule (docs/aqe-behaviour.md §7): splits every REBALANCE partition larger than the advisory size
+// by mapper ranges. Switch: spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled.
 #ifndef AQESIM_MODELS_AQE_RULES_OPTIMIZE_SKEW_IN_REBALANCE_PARTITIONS_H_
 #define AQESIM_MODELS_AQE_RULES_OPTIMIZE_SKEW_IN_REBALANCE_PARTITIONS_H_
 

@@ -1,8 +1,8 @@
 // OptimizeSkewedJoin — mirrors
 // sql/core/src/main/scala/org/apache/spark/sql/execution/adaptive/OptimizeSkewedJoin.scala. Re-optimization
-// rule (spec §6): splits skewed partitions of sort-merge and shuffled hash joins whose inputs are
-// materialized; all-or-nothing when a split would need an extra shuffle (forceOptimizeSkewedJoin adds it).
-// Switch: spark.sql.adaptive.skewJoin.enabled.
+// rule (docs/aqe-behaviour.md §6): splits skewed partitions of sort-merge and shuffled hash joins whose
+// inputs are materialized; all-or-nothing when a split would need an extra shuffle (forceOptimizeSkewedJoin
+// adds it). Switch: spark.sql.adaptive.skewJoin.enabled.
 #ifndef AQESIM_MODELS_AQE_RULES_OPTIMIZE_SKEWED_JOIN_H_
 #define AQESIM_MODELS_AQE_RULES_OPTIMIZE_SKEWED_JOIN_H_
 

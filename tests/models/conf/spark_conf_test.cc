@@ -19,7 +19,7 @@ TEST_CASE("EditDistance: Damerau-Levenshtein (optimal string alignment)", "[conf
   CHECK_FALSE(DidYouMean("xyz", {"scan", "sort"}));
 }
 
-TEST_CASE("ResolveSqlConf: defaults match spec §10", "[conf]") {
+TEST_CASE("ResolveSqlConf: defaults match docs/aqe-behaviour.md §10", "[conf]") {
   std::vector<ConfProblem> problems;
   const SqlConf c = ResolveSqlConf({}, &problems);
   CHECK(problems.empty());
@@ -152,7 +152,7 @@ TEST_CASE("ResolveSqlConf: unknown keys are warnings with a suggestion", "[conf]
   }
 }
 
-TEST_CASE("KnownConfKeys: every spec §10 key is known", "[conf]") {
+TEST_CASE("KnownConfKeys: every docs/aqe-behaviour.md §10 key is known", "[conf]") {
   const auto& keys = KnownConfKeys();
   for (const char* key :
        {"spark.sql.adaptive.enabled", "spark.sql.adaptive.logLevel",

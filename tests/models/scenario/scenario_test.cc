@@ -66,7 +66,7 @@ TEST_CASE("Loader: a minimal scenario loads with defaults", "[scenario]") {
   CHECK(s.cost.task_launch_seconds == 0.01);
 }
 
-TEST_CASE("Loader: the interface.md example loads", "[scenario]") {
+TEST_CASE("Loader: the user contract's example scenario loads", "[scenario]") {
   Loaded l = Load(R"({
   "name": "skewed-join", "description": "what it shows",
   "seed": 7,

@@ -18,7 +18,7 @@ TEST_CASE("LocalShuffleReadSpecs: LOCALREAD-01 fewer specs than mappers", "[shuf
   CHECK(specs.size() == v.at("expected").at("numTasks").get<size_t>());
 }
 
-TEST_CASE("LocalShuffleReadSpecs: spec §9 examples", "[shuffle][localread]") {
+TEST_CASE("LocalShuffleReadSpecs: docs/aqe-behaviour.md §9 examples", "[shuffle][localread]") {
   SECTION("2 mappers x 5 reducers, no coalescing: 4 tasks (LOCALREAD-04)") {
     const auto specs = LocalShuffleReadSpecs(2, 5, 5);
     CHECK(ToString(specs) == "[PM(0,0,3) PM(0,3,5) PM(1,0,3) PM(1,3,5)]");
