@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -198,4 +199,69 @@ TEST_CASE("report in headless Chromium: a sweep's report renders every chart, no
 }
 
 }  // namespace
+// A scenario whose name, description and every plan id hold markup: "<!--<script>" in the
+// chart data block once made the block an HTML comment that swallowed the rest of the page.
+fs::path HostileScenario(const Scratch& dir) {
+  std::ifstream in(std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json");
+  nlohmann::ordered_json s = nlohmann::ordered_json::parse(in);
+  const std::string evil = "<!--<script>";
+  s["name"] = "skew" + evil + "</script><b>";
+  s["description"] =
+      "line one\n# injected heading\n<script>alert(1)</script> [c](javascript:alert(1)) " + evil;
+  s["plan"]["id"] = "j1" + evil;
+  for (const char* side : {"left", "right"}) {
+    s["plan"][side]["id"] = std::string(side) + evil;
+    s["plan"][side]["child"]["id"] = std::string(side) + "-scan" + evil;
+  }
+  s["plan"]["left"]["sizes"]["csv"] = std::string(AQESIM_SOURCE_DIR) + "/scenarios/data/skew-left.csv";
+  const fs::path path = dir.path / "hostile.json";
+  std::ofstream(path) << s.dump(1);
+  return path;
+}
+
+TEST_CASE("report with <!--<script> in every name: the chart data stays data", "[e2e][report]") {
+  Scratch dir;
+  const fs::path scenario = HostileScenario(dir), page = dir.path / "hostile.html";
+  Run r = Exec(AQESIM_BINARY, {"report", scenario.string(), "-o", page.string()}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  const size_t open = html.find("<script type=\"application/json\" id=\"chart-specs\">");
+  REQUIRE(open != std::string::npos);
+  const size_t body = html.find('>', open) + 1, close = html.find("</script>", body);
+  REQUIRE(close != std::string::npos);
+  const std::string data = html.substr(body, close - body);
+  // No '<' at all inside the block: nothing the HTML parser reacts to; the names are there, escaped.
+  CHECK(data.find('<') == std::string::npos);
+  CHECK(data.find("\\u003c!--\\u003cscript\\u003e") != std::string::npos);
+  // The JSON is intact and still holds the names.
+  const nlohmann::json specs = nlohmann::json::parse(data);
+  CHECK(specs.size() >= 7);
+  // Elsewhere the names are HTML-escaped text.
+  CHECK(html.find("<!--<script>") == std::string::npos);
+  CHECK(html.find("<script>alert(1)") == std::string::npos);
+
+  Run md = Exec(AQESIM_BINARY, {"report", scenario.string(), "--format", "md"}, dir.path);
+  INFO(md.err);
+  REQUIRE(md.exit_code == 0);
+  // One heading line for the title, the description one paragraph line, nothing raw.
+  CHECK(md.out.find("\n# injected heading") == std::string::npos);
+  CHECK(md.out.find("<script") == std::string::npos);
+  CHECK(md.out.find("<!--") == std::string::npos);
+  CHECK(md.out.find("[c](javascript:") == std::string::npos);  // only as "\\[c\\](javascript:": text
+  CHECK(
+      md.out.find(
+          "line one \\# injected heading &lt;script&gt;alert(1)&lt;/script&gt; \\[c\\](javascript:alert(1)) "
+          "&lt;!--&lt;script&gt;\n") != std::string::npos);
+  CHECK(md.out.rfind("# aqesim tuning report — skew&lt;!--&lt;script&gt;&lt;/script&gt;&lt;b&gt;\n", 0) == 0);
+
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser check skipped");
+    return;
+  }
+  // Summary + 2 timelines + 2 exchanges before AQE + 2 reads after AQE, all rendered.
+  CheckInBrowser(chromium, page, "hostile-names-report.png", 7, dir);
+}
+
 }  // namespace aqesim::e2e

@@ -63,10 +63,25 @@ std::string ScriptSafe(std::string_view js) {
   return s;
 }
 
+// JSON inside <script type="application/json">: every '<', '>' and '&' (they occur only in
+// strings) as a \u escape, so no name can end the element ("</script"), open a comment
+// ("<!--", after which "<script" would keep the element open past its "</script>") or
+// start anything else the HTML parser reacts to. The data is the same JSON.
 std::string JsonForScript(const ojson& j) {
-  std::string s = j.dump();
-  for (size_t p = 0; (p = s.find("</", p)) != std::string::npos; p += 3) s.replace(p, 2, "<\\/");
-  return s;
+  const std::string s = j.dump();
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else
+      out += c;
+  }
+  return out;
 }
 
 double Real(const nlohmann::json& j, const char* key) {
@@ -519,25 +534,57 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
 
 // ---------------------------------------------------------------- Markdown
 
-std::string MdEsc(const std::string& s) {
+// Text from the input (names, descriptions, keys, values, messages) as one Markdown line of
+// literal text: line breaks (also U+2028/U+2029) and other control characters become spaces,
+// so nothing starts a heading, list or block further down; Markdown's inline punctuation is
+// backslash-escaped, so no emphasis, code, link ("[x](javascript:...)") or table cell forms,
+// and what would open a block at the start ("- ", "+ ", "= ", "1. ") is escaped there; '<',
+// '>' and '&' are character references, so no HTML or autolink passes through.
+std::string MdEsc(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else
+  out.reserve(s.size());
+  bool leading_digits = true;  // only digits so far: "12." or "12)" would start a list
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out += ' ';  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+      i += 2;
+    } else if (u < 0x20 || u == 0x7F) {
+      out += ' ';
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos ||
+               (i == 0 && (c == '-' || c == '+' || c == '=')) ||
+               (leading_digits && i > 0 && (c == '.' || c == ')'))) {
+      out += '\\';
       out += c;
+    } else {
+      out += c;
+    }
+    leading_digits = leading_digits && c >= '0' && c <= '9';
   }
   return out;
 }
 
 std::string RecommendationMd(const Recommendation& r) {
   std::string m = "## Recommendation\n\n**" + MdEsc(r.diagnosis) + "**\n\n";
-  if (!r.lines.empty())
-    m += "```properties\n" + r.SparkDefaults() + "```\n\n";
-  else
+  if (!r.lines.empty()) {
+    // A fence longer than any backtick run inside, so no value closes it.
+    const std::string body = r.SparkDefaults();
+    size_t longest = 0, run = 0;
+    for (char c : body) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+    const std::string fence(std::max<size_t>(3, longest + 1), '`');
+    m += fence + "properties\n" + body + fence + "\n\n";
+  } else
     m += "No configuration change.\n\n";
-  for (const std::string& w : r.warnings) m += "- ⚠ " + w + "\n";
-  for (const std::string& n : r.notes) m += "- " + n + "\n";
+  for (const std::string& w : r.warnings) m += "- ⚠ " + MdEsc(w) + "\n";
+  for (const std::string& n : r.notes) m += "- " + MdEsc(n) + "\n";
   if (!r.warnings.empty() || !r.notes.empty()) m += "\n";
   return m;
 }
@@ -571,14 +618,14 @@ std::string RenderMarkdownReport(const ReportInput& in) {
     const std::vector<std::string> keys = SweepKeys(info);
     SweepBest best;
     const Recommendation rec = RecommendFromSweep(in.sweep, &best);
-    m = "# aqesim sweep report — " + in.scenario_name + "\n\n" + std::to_string(in.sweep["rows"].size()) +
-        " points over ";
-    for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + std::string("`") + keys[i] + "`";
-    m += " (" + info.value("scenarioFile", "") + ").\n\n";
+    m = "# aqesim sweep report — " + MdEsc(in.scenario_name) + "\n\n" +
+        std::to_string(in.sweep["rows"].size()) + " points over ";
+    for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + MdEsc(keys[i]);
+    m += " (" + MdEsc(info.value("scenarioFile", "")) + ").\n\n";
     if (best.point) {
       m += "Best point " + std::to_string(*best.point) + ": ";
       for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
-        m += (i ? ", " : "") + std::string("`") + keys[i] + " = " + best.values[i] + "`";
+        m += (i ? ", " : "") + MdEsc(keys[i]) + " = " + MdEsc(best.values[i]);
       m += " — makespan " + Fixed(best.makespan_seconds, 2) + " s with AQE on";
       if (best.baseline_makespan_seconds)
         m += " (" + Fixed(*best.baseline_makespan_seconds, 2) + " s at the scenario's values)";
@@ -607,8 +654,8 @@ std::string RenderMarkdownReport(const ReportInput& in) {
     return m;
   }
   const TuningFacts facts = FactsFromInput(in);
-  m = "# aqesim tuning report — " + in.scenario_name + "\n\n";
-  if (!in.description.empty()) m += in.description + "\n\n";
+  m = "# aqesim tuning report — " + MdEsc(in.scenario_name) + "\n\n";
+  if (!in.description.empty()) m += MdEsc(in.description) + "\n\n";
   m += "## Summary\n\n";
   if (facts.has_aqe_off) m += "- makespan with AQE off: " + Fixed(facts.makespan_seconds_aqe_off, 2) + " s\n";
   if (facts.has_aqe_on) m += "- makespan with AQE on: " + Fixed(facts.makespan_seconds_aqe_on, 2) + " s\n";
@@ -627,7 +674,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
     m += "## AQE decisions\n\n";
     for (const auto& d : in.run_on["decisions"])
-      m += "- **" + d.value("rule", "") + "** " + d.value("message", "") + "\n";
+      m += "- **" + MdEsc(d.value("rule", "")) + "** " + MdEsc(d.value("message", "")) + "\n";
   }
   return m;
 }
