@@ -1,10 +1,13 @@
 // Reading a --properties-file (Spark's spark-defaults.conf format) into key/value pairs.
 //
-// Spark reads the file as java.util.Properties: a line is `key value`, `key=value` or
-// `key:value` (the key ends at the first unescaped whitespace, '=' or ':'); blank lines and
-// lines starting with '#' or '!' are comments. Lines are normalised to `key=value` and then
-// parsed with Boost.Program_options' config-file parser. Known difference from Java: as in
-// Boost, '#' starts a comment anywhere on a line (a warning says so when a value contains it).
+// Spark reads the file as java.util.Properties (UTF-8; Utils.getPropertiesFromFile trims each
+// value), and so does this reader: a logical line is `key value`, `key=value` or `key:value`
+// (the key ends at the first unescaped whitespace, '=' or ':'); a line ending in an odd number
+// of backslashes continues on the next; \t \n \r \f \uXXXX and \c escapes in keys and
+// values; blank lines and lines starting with '#' or '!' are comments ('#' elsewhere is part of
+// the value). Malformed UTF-8 bytes read as U+FFFD (as Java's decoder reads them). A key given
+// twice is a warning (the later value wins, as in Java); a malformed \uXXXX and a bare
+// "[section]" line (an INI header, not a property) are errors.
 #ifndef AQESIM_MODELS_SCENARIO_PROPERTIES_FILE_H_
 #define AQESIM_MODELS_SCENARIO_PROPERTIES_FILE_H_
 
