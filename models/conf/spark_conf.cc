@@ -60,12 +60,20 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
   // advisoryPartitionSizeInBytes falls back to the deprecated targetPostShuffleInputSize.
   const std::string kAdvisory = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
   const std::string kTarget = "spark.sql.adaptive.shuffle.targetPostShuffleInputSize";
+  // The first kMaxUnknownKeyWarnings unknown keys are warned one by one (with a suggestion,
+  // which compares with every known key); the rest in one line.
+  size_t unknown = 0;
+  std::string first_unlisted;
   for (const auto& [key, value] : raw) {
     const ConfKeyInfo* info = nullptr;
     for (const ConfKeyInfo& candidate : table)
       if (candidate.key == key) info = &candidate;
     if (info == nullptr && key.find_first_not_of(" \t") == std::string::npos) {
       problems->push_back({key, "expected a configuration key, found \"" + key + "\"", true});
+      continue;
+    }
+    if (info == nullptr && ++unknown > kMaxUnknownKeyWarnings) {
+      if (first_unlisted.empty()) first_unlisted = key;
       continue;
     }
     if (info == nullptr) {
@@ -81,6 +89,12 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
     if (!error.empty()) problems->push_back({key, error, true});
     for (ConfProblem& w : warnings) problems->push_back(std::move(w));
   }
+  if (unknown > kMaxUnknownKeyWarnings)
+    problems->push_back({first_unlisted,
+                         std::to_string(unknown - kMaxUnknownKeyWarnings) +
+                             " more unused or non-Spark configuration keys, from '" + first_unlisted +
+                             "' on, not listed one by one",
+                         false});
   if (raw.count(kAdvisory) == 0) {
     auto it = raw.find(kTarget);
     if (it != raw.end()) {

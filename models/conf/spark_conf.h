@@ -116,6 +116,8 @@ struct ConfProblem {
 
 /// Resolves raw strings into SqlConf. Unknown `spark.*` keys produce warnings ("unused
 /// configuration key ..., did you mean ...?"); invalid values of known keys produce errors.
+/// At most this many unknown keys are warned one by one; the others in one warning.
+inline constexpr size_t kMaxUnknownKeyWarnings = 20;
 SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems);
 
 /// Every key the simulator knows (for warnings and "did you mean").

@@ -18,6 +18,11 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
       if (p && p->tasks) {
         n->planned_partitions = *p->tasks;
       } else if (n->scan_tasks_from_sizes) {
+        if (*n->scan_tasks_from_sizes > kMaxPlannedTasks)
+          throw PlanError{p ? p->pointer : "/plan",
+                          "expected at most " + std::to_string(kMaxPlannedTasks) +
+                              " scan tasks (the rows of the exchange's sizes above), found " +
+                              std::to_string(*n->scan_tasks_from_sizes)};
         n->planned_partitions = *n->scan_tasks_from_sizes;
       } else {
         const int64_t split = std::max<int64_t>(1, conf.files_max_partition_bytes);

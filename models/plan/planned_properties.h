@@ -12,8 +12,9 @@
 
 namespace aqesim {
 
-/// Most tasks a planned operator may have (scan splits, CartesianProduct partitions).
-inline constexpr int64_t kMaxPlannedTasks = 100'000'000;
+/// Most tasks a planned operator may have (scan splits, CartesianProduct partitions): the
+/// scheduler holds about 100 bytes a task (10^8 tasks reached 11 GB). README "Input limits".
+inline constexpr int64_t kMaxPlannedTasks = 10'000'000;
 
 /// Sets planned_partitions and estimated_bytes of `node` from its children's (which must be
 /// set). Throws PlanError (plan_error.h) beyond kMaxPlannedTasks.

@@ -66,8 +66,9 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
   const std::string name = file.string();
   sink->FileRead(name);
   std::string text;
-  if (const int err = ReadInputFile(name, &text); err != 0) {  // never blocks on a FIFO
-    sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name + "): " + std::strerror(err));
+  if (const int err = ReadInputFile(name, &text, kMaxCostFileBytes); err != 0) {  // never blocks on a FIFO
+    sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name +
+                       "): " + InputFileError(err, kMaxCostFileBytes));
     return;
   }
   std::vector<Diagnostic> errors, warnings;
@@ -79,8 +80,9 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
 std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path,
                                                      std::vector<Diagnostic>* errors) {
   std::string text;
-  if (const int err = ReadInputFile(path, &text); err != 0) {  // never blocks on a FIFO
-    errors->push_back(Diagnostic{path, "", std::string("cannot read the cost file: ") + std::strerror(err)});
+  if (const int err = ReadInputFile(path, &text, kMaxCostFileBytes); err != 0) {  // never blocks on a FIFO
+    errors->push_back(
+        Diagnostic{path, "", "cannot read the cost file: " + InputFileError(err, kMaxCostFileBytes)});
     return std::nullopt;
   }
   CostParams scratch;

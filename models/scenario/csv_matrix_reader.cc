@@ -66,10 +66,10 @@ std::optional<SizeMatrix> ReadCsvMatrix(const Json& v, const std::string& pointe
   const std::string resolved = ResolvePath(dir, *path);
   sink->FileRead(resolved);
   std::string text;
-  if (const int err = ReadInputFile(resolved, &text); err != 0) {  // no hang on a FIFO
+  if (const int err = ReadInputFile(resolved, &text, kMaxCsvBytes); err != 0) {  // no hang on a FIFO
     std::string where = Json(*path).dump();
     if (resolved != *path) where += " (" + resolved + ")";
-    sink->Error(pointer, "cannot read csv file " + where + ": " + std::strerror(err));
+    sink->Error(pointer, "cannot read csv file " + where + ": " + InputFileError(err, kMaxCsvBytes));
     return std::nullopt;
   }
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM (spreadsheets write one)

@@ -5,10 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace aqesim {
 
-int ReadInputFile(const std::string& path, std::string* text) {
+int ReadInputFile(const std::string& path, std::string* text, size_t max_bytes) {
   text->clear();
   // O_NONBLOCK: opening a FIFO for reading otherwise waits until a writer opens it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -19,6 +20,8 @@ int ReadInputFile(const std::string& path, std::string* text) {
     err = errno;
   } else if (S_ISDIR(st.st_mode)) {
     err = EISDIR;
+  } else if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
+    err = EFBIG;  // refused before reading
   } else if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
     // Blocking from here: a FIFO with a writer is read to its end, without one it is at EOF.
     err = errno;
@@ -28,7 +31,7 @@ int ReadInputFile(const std::string& path, std::string* text) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
       text->append(buf, static_cast<size_t>(n));
-      if (!S_ISREG(st.st_mode) && text->size() > kMaxStreamBytes) err = EFBIG;
+      if (text->size() > max_bytes) err = EFBIG;  // a device or FIFO, or a file that grew
     } else if (n == 0) {
       break;
     } else if (errno != EINTR) {
@@ -36,8 +39,16 @@ int ReadInputFile(const std::string& path, std::string* text) {
     }
   }
   ::close(fd);
-  if (err != 0) text->clear();
+  if (err != 0) {
+    text->clear();
+    text->shrink_to_fit();
+  }
   return err;
+}
+
+std::string InputFileError(int err, size_t max_bytes) {
+  if (err == EFBIG) return "larger than " + std::to_string(max_bytes) + " bytes, the limit for this input";
+  return std::strerror(err);
 }
 
 }  // namespace aqesim

@@ -11,9 +11,21 @@ namespace aqesim {
 /// Reads all of `path` into `*text`; returns 0, or the errno value of the failure (EISDIR for
 /// a directory). A FIFO is opened without waiting for a writer: one that nobody writes to
 /// reads as empty instead of blocking forever; one being written (`<(...)`) is read to its end.
-/// What is not a regular file (a FIFO, /dev/zero) is read up to kMaxStreamBytes, then EFBIG.
+/// At most `max_bytes` are read: a regular file larger than that is refused before reading
+/// (EFBIG), what is not a regular file (a FIFO, /dev/zero) once it has given that many.
 inline constexpr size_t kMaxStreamBytes = size_t{1} << 30;
-int ReadInputFile(const std::string& path, std::string* text);
+/// Per kind of input (README "Input limits"): a scenario or a csv matrix 512 MiB (a dense
+/// matrix of the largest size, 2 x 10^8 cells, of one-digit cells), a cost file 1 MiB, a
+/// properties file 16 MiB.
+inline constexpr size_t kMaxScenarioBytes = size_t{512} << 20;
+inline constexpr size_t kMaxCsvBytes = size_t{512} << 20;
+inline constexpr size_t kMaxCostFileBytes = size_t{1} << 20;
+inline constexpr size_t kMaxPropertiesFileBytes = size_t{16} << 20;
+int ReadInputFile(const std::string& path, std::string* text, size_t max_bytes = kMaxStreamBytes);
+
+/// The reason of a ReadInputFile failure: strerror, or for EFBIG "larger than N bytes, the
+/// limit for this input".
+std::string InputFileError(int err, size_t max_bytes);
 
 }  // namespace aqesim
 

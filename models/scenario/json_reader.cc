@@ -4,7 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
+#include <utility>
 
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
@@ -15,7 +18,12 @@ namespace {
 // Positions of the tokens of `pointer` in `doc` (index of the key among its object's keys,
 // or the array index), as far as the pointer resolves. Lexicographic order of these
 // vectors is document order, with a parent before its descendants.
-std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer) {
+// Index of each key of the large objects looked up (a conf of 10^5 keys would otherwise be
+// searched key by key for each of its 10^5 warnings).
+using KeyIndex =
+    std::unordered_map<const Json*, std::unordered_map<std::string_view, std::pair<size_t, const Json*>>>;
+
+std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer, KeyIndex* key_index) {
   std::vector<size_t> position;
   const Json* cur = &doc;
   size_t start = 1;
@@ -31,7 +39,18 @@ std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer
         token += pointer[i];
       }
     }
-    if (cur->is_object()) {
+    if (cur->is_object() && cur->size() > 32) {
+      auto [cached, fresh] = key_index->try_emplace(cur);
+      if (fresh) {
+        size_t i = 0;
+        for (auto it = cur->begin(); it != cur->end(); ++it, ++i)
+          cached->second.emplace(it.key(), std::pair{i, &it.value()});
+      }
+      auto found = cached->second.find(token);
+      if (found == cached->second.end()) break;
+      position.push_back(found->second.first);
+      cur = found->second.second;
+    } else if (cur->is_object()) {
       size_t index = 0;
       const Json* next = nullptr;
       for (auto it = cur->begin(); it != cur->end(); ++it, ++index) {
@@ -116,6 +135,30 @@ size_t JsonNestingTooDeep(const std::string& text) {
   return std::string::npos;
 }
 
+size_t JsonObjectTooLarge(const std::string& text) {
+  std::vector<std::pair<bool, size_t>> open;  // per open container: object?, members so far
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+      if (!open.empty() && open.back().first && open.back().second == 0) open.back().second = 1;
+    } else if (c == '[' || c == '{') {
+      open.push_back({c == '{', 0});
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+    } else if (c == ',' && !open.empty() && open.back().first) {
+      if (++open.back().second > kMaxJsonObjectMembers) return i;
+    }
+  }
+  return std::string::npos;
+}
+
 std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
   // One frame per open container; the pointer of a key is built only when it is a duplicate
   // (a 100000-deep document must not build 100000 pointers).
@@ -188,10 +231,11 @@ void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors,
   };
   std::vector<Keyed> keyed;
   keyed.reserve(entries_.size());
+  KeyIndex key_index;
   for (const Entry& e : entries_) {
     std::vector<size_t> position;
     if (e.origin == ProblemOrigin::kDocument)
-      position = DocumentPosition(doc, e.sort_pointer);
+      position = DocumentPosition(doc, e.sort_pointer, &key_index);
     else
       position = {e.origin_position};
     keyed.push_back({static_cast<int>(e.origin), std::move(position), e.sequence, &e});

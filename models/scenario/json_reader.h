@@ -42,7 +42,14 @@ std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text);
 /// such a value recurses once per level (nlohmann's ordered_json copies an object's members
 /// when it grows), which overflows the stack.
 inline constexpr size_t kMaxJsonDepth = 10000;
+
 size_t JsonNestingTooDeep(const std::string& text);
+
+/// Byte offset of the comma that gives an object more than kMaxJsonObjectMembers members (the
+/// order-keeping JSON object inserts each key with a linear search: 10^5 keys took 9 s of
+/// CPU), or npos. Arrays are not limited here.
+inline constexpr size_t kMaxJsonObjectMembers = 10000;
+size_t JsonObjectTooLarge(const std::string& text);
 
 /// Where a problem came from, for ordering: the scenario document (by the document position
 /// of `sort_pointer`), then the --properties-file (by line), then --conf (by position).

@@ -75,6 +75,13 @@ bool ParseJsonText(const std::string& path, const std::string& text, Json* doc,
                            " deep, found deeper nesting"});
     return false;
   }
+  if (const size_t wide = JsonObjectTooLarge(text); wide != std::string::npos) {
+    const auto [line, col] = LineColumn(text, wide);
+    errors->push_back(
+        {path, "line " + std::to_string(line) + ", column " + std::to_string(col),
+         "expected objects of at most " + std::to_string(kMaxJsonObjectMembers) + " members, found more"});
+    return false;
+  }
   try {
     *doc = Json::parse(text);
   } catch (const Json::parse_error& e) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "models/plan/planned_properties.h"
 #include "models/scenario/plan_checks.h"
 
 namespace aqesim {
@@ -78,6 +79,12 @@ class PlanReader {
     if (depth > kMaxPlanDepth) {
       sink_->Error(pointer, "expected a plan at most " + std::to_string(kMaxPlanDepth) +
                                 " nodes deep, found deeper nesting");
+      return nullptr;
+    }
+    if (++nodes_ > kMaxPlanNodes) {
+      if (nodes_ == kMaxPlanNodes + 1)
+        sink_->Error(pointer, "expected a plan of at most " + std::to_string(kMaxPlanNodes) +
+                                  " nodes, found more from here on");
       return nullptr;
     }
     std::vector<PendingChild> children;
@@ -193,8 +200,8 @@ class PlanReader {
       node->rows =
           ReadInteger(v["rows"], PointerAppend(p, "rows"), 0, INT64_MAX, "a non-negative integer", sink_);
     if (v.contains("tasks")) {
-      if (auto t =
-              ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, INT32_MAX, "a positive integer", sink_))
+      if (auto t = ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, kMaxPlannedTasks,
+                               "a positive integer, at most " + std::to_string(kMaxPlannedTasks), sink_))
         node->tasks = static_cast<int>(*t);
     }
     if (v.contains("taskBytes")) ReadTaskBytes(v["taskBytes"], node);
@@ -338,6 +345,7 @@ class PlanReader {
   }
 
   std::string dir_;
+  int nodes_ = 0;
   DiagnosticSink* sink_;
 };
 

@@ -15,6 +15,9 @@ namespace aqesim {
 
 /// Deepest plan accepted (nodes from the root to a leaf); deeper nesting is an error.
 inline constexpr int kMaxPlanDepth = 1000;
+/// Largest plan accepted (nodes in all; README "Input limits"): a union's children are
+/// planned per task.
+inline constexpr int kMaxPlanNodes = 10'000;
 
 /// Reads an exchange's `sizes` (one of matrix, csv, marginals, generate). A relative csv
 /// path is resolved against `scenario_dir` ("" = current directory).

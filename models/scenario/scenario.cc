@@ -166,7 +166,21 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     }
     conf[key] = {value, origin};
   }
-  for (const auto& [key, entry] : conf) scenario->raw_conf[key] = entry.first;
+  for (auto it = conf.begin(); it != conf.end();) {
+    const auto& [key, entry] = *it;
+    if (key.size() > kMaxConfValueBytes || entry.first.size() > kMaxConfValueBytes) {
+      const bool long_key = key.size() > kMaxConfValueBytes;
+      AddProblem(&sink, true, entry.second,
+                 "expected a configuration " + std::string(long_key ? "key" : "value") + " of at most " +
+                     std::to_string(kMaxConfValueBytes) + " bytes, found " +
+                     std::to_string(long_key ? key.size() : entry.first.size()) + " bytes" +
+                     (long_key ? "" : " (key " + Json(key).dump() + ")"));
+      it = conf.erase(it);
+      continue;
+    }
+    scenario->raw_conf[key] = entry.first;
+    ++it;
+  }
   std::vector<ConfProblem> problems;
   scenario->conf = ResolveSqlConf(scenario->raw_conf, &problems);
   for (const ConfProblem& problem : problems) {
@@ -225,6 +239,28 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
       AddProblem(&sink, true, origin_of("spark.executor.cores"), message);
   }
 
+  // Work bounds (README "Input limits"): the scheduler holds a slot grid of executors x slots.
+  if (sink.error_count() == 0) {
+    const int64_t slots =
+        int64_t{cluster.executors} * (cluster.executor_cores / std::max(1, static_cast<int>(sc.task_cpus)));
+    std::string message;
+    if (cluster.executors > kMaxExecutors)
+      message = "expected at most " + std::to_string(kMaxExecutors) + " executors, found " +
+                std::to_string(cluster.executors);
+    else if (slots > kMaxTaskSlots)
+      message = "expected at most " + std::to_string(kMaxTaskSlots) +
+                " task slots (executors x cores / "
+                "spark.task.cpus), found " +
+                std::to_string(cluster.executors) + " x " +
+                std::to_string(slots / std::max(1, cluster.executors));
+    if (!message.empty()) {
+      if (!cluster_given.executors && sc.executor_instances)
+        AddProblem(&sink, true, origin_of("spark.executor.instances"), message);
+      else
+        sink.Error(cluster_given.executors ? "/cluster/executors" : "/cluster", message);
+    }
+  }
+
   LoadResult result;
   std::vector<Diagnostic> warnings;
   sink.Finish(doc, &result.errors, &warnings);
@@ -246,8 +282,9 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
   LoadResult result;
   std::string text;
-  if (const int err = ReadInputFile(path, &text); err != 0) {  // a FIFO nobody writes to reads as empty
-    result.errors.push_back({path, "", std::string("cannot read scenario: ") + std::strerror(err)});
+  if (const int err = ReadInputFile(path, &text, kMaxScenarioBytes);
+      err != 0) {  // a FIFO nobody writes to reads as empty
+    result.errors.push_back({path, "", "cannot read scenario: " + InputFileError(err, kMaxScenarioBytes)});
     return result;
   }
   Json doc;

@@ -17,6 +17,12 @@
 
 namespace aqesim {
 
+/// Work bounds checked when loading (README "Input limits").
+inline constexpr int kMaxExecutors = 1'000'000;
+inline constexpr int64_t kMaxTaskSlots = 10'000'000;
+/// A configuration value longer than this is refused (its key named), not parsed.
+inline constexpr size_t kMaxConfValueBytes = 65536;
+
 struct Scenario {
   std::string name;
   std::string description;

@@ -72,8 +72,10 @@ void RegisterReport(CLI::App& app) {
       format = out.size() > 3 && (out.substr(out.size() - 3) == ".md") ? "md" : "html";
     }
     std::string text;
-    if (const int err = ReadInputFile(o->scenario.path, &text); err != 0)  // no hang on a FIFO
-      throw InputError(o->scenario.path + ": cannot read the file: " + std::strerror(err));
+    if (const int err = ReadInputFile(o->scenario.path, &text, kMaxScenarioBytes);
+        err != 0)  // no hang on a FIFO
+      throw InputError(o->scenario.path +
+                       ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
     // Too deep to copy safely: the scenario loader reports it.
     const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
                                    ? nlohmann::json(nlohmann::json::value_t::discarded)

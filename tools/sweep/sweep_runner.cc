@@ -172,8 +172,9 @@ void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
-  if (const int err = ReadInputFile(spec.scenario_path, &text); err != 0) {
-    errors->push_back(spec.scenario_path + ": cannot read scenario: " + std::strerror(err));
+  if (const int err = ReadInputFile(spec.scenario_path, &text, kMaxScenarioBytes); err != 0) {
+    errors->push_back(spec.scenario_path +
+                      ": cannot read scenario: " + InputFileError(err, kMaxScenarioBytes));
     return std::nullopt;
   }
   // What only the file loader reports (too deep: converting the document would recurse per level).

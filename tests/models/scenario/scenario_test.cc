@@ -144,7 +144,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/bytes: expected a byte count (an integer or a byte string such as \"64m\"), found "
         "true",
         "s.json: /plan/rows: expected a non-negative integer, found -1",
-        "s.json: /plan/tasks: expected a positive integer, found 1.5"}},
+        "s.json: /plan/tasks: expected a positive integer, at most 10000000, found 1.5"}},
       {"byte counts",
        WithPlan(R"({"op": "union", "children": [
            {"op": "scan", "bytes": -5}, {"op": "scan", "bytes": 1.5}, {"op": "scan", "bytes": 1180591620717411303424},
