@@ -1,5 +1,6 @@
 // ClusterSpec: the modelled cluster: executors × cores, static or following a recorded
-// executor timeline (dynamic allocation as it happened).
+// executor timeline (dynamic allocation as it happened), and the stage-level resource profiles
+// its executors belong to (Spark 3.1+: core/.../resource/ResourceProfile.scala).
 #ifndef AQESIM_MODELS_CLUSTER_CLUSTER_H_
 #define AQESIM_MODELS_CLUSTER_CLUSTER_H_
 
@@ -11,6 +12,26 @@ namespace aqesim {
 
 /// One executor of a timeline: seconds from the start of the simulation (the query's
 /// submission) at which it registers and, optionally, stops taking tasks.
+/// A stage-level resource profile other than the default one (id 0, which the cluster's own
+/// fields and spark.task.cpus / spark.task.resource.gpu.amount describe): what each of its
+/// executors has and what each task takes. JSON: an entry of `cluster.resourceProfiles`.
+struct ResourceProfileSpec {
+  int id = 1;              // JSON `id`, >= 1, unique
+  int executor_cores = 1;  // JSON `executorCores`, > 0
+  int task_cpus = 1;       // JSON `taskCpus`, > 0
+  int executor_gpus = 0;   // JSON `executorGpus`, >= 0 (0: the profile's executors have none)
+  /// JSON `taskGpus`, > 0: GPUs each task takes (a fraction <= 0.5 shares one GPU among
+  /// floor(1 / amount) tasks, as Spark allows); unset: tasks take none.
+  std::optional<double> task_gpus;
+};
+
+/// Task slots of an executor with `executor_cores` cores and `executor_gpus` GPUs when each task
+/// takes `task_cpus` cores and `task_gpus` GPUs: the fewest the limiting resource allows
+/// (ResourceProfile.calculateTasksAndLimitingResource). A task amount <= 0.5 is a share of one
+/// GPU (floor(1 / amount) tasks per GPU); a larger one must be whole. 0 when a resource is short.
+int TaskSlotsPerExecutor(int executor_cores, int task_cpus, int executor_gpus,
+                         std::optional<double> task_gpus);
+
 struct ExecutorLifetime {
   double add_seconds = 0;                // <= 0: registered from the start
   std::optional<double> remove_seconds;  // none: never removed; > add_seconds
@@ -20,6 +41,9 @@ struct ExecutorLifetime {
   /// its first tasks of a stage are not a cold first wave (no executorStageWarmupSeconds, no
   /// coldCodeSlowdown). JSON `warmCode`.
   bool warm_code = false;
+  /// The resource profile it was started for (JSON `resourceProfile`, default 0): its cores,
+  /// GPUs and task amounts; a stage runs only on executors of its own profile.
+  int resource_profile = 0;
 };
 
 struct ClusterSpec {
@@ -55,9 +79,27 @@ struct ClusterSpec {
   /// earlier run of the same plan; they count as warm JVMs too): no first-wave warm-up or cold
   /// slowdown on them. JSON `warmCodeExecutors`, default 0. (Timeline: each entry's `warmCode`.)
   int warm_code_executors = 0;
+  /// GPUs per executor of the default profile (JSON `executorGpus`, Spark's
+  /// spark.executor.resource.gpu.amount); 0: no GPU. With spark.task.resource.gpu.amount they
+  /// may limit the slots per executor (TaskSlotsPerExecutor).
+  int executor_gpus = 0;
+  /// The other resource profiles (JSON `resourceProfiles`), referred to by executorTimeline
+  /// entries. Empty: every executor is of the default profile.
+  std::vector<ResourceProfileSpec> resource_profiles;
 
   int total_cores() const { return executors * executor_cores; }
+  /// The resource profile `id` (0: the default one, from the fields above), or null.
+  const ResourceProfileSpec* profile(int id) const;
 };
+
+/// Task slots of each executor the scheduler runs (the timeline's entries, else `executors`
+/// executors of the default profile): TaskSlotsPerExecutor of its profile, the default profile
+/// taking `task_cpus` (spark.task.cpus) and `task_gpus` (spark.task.resource.gpu.amount).
+std::vector<int> SlotsPerExecutor(const ClusterSpec& cluster, int task_cpus, std::optional<double> task_gpus);
+
+/// The scheduler's executors of resource profile `profile` (indexes as in SlotsPerExecutor);
+/// nullopt when every executor is of it (nothing to restrict), empty when none is.
+std::optional<std::vector<int>> ExecutorsOfProfile(const ClusterSpec& cluster, int profile);
 
 }  // namespace aqesim
 

@@ -277,6 +277,28 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
     t->push_back(
         IntKey("spark.default.parallelism", &SqlConf::default_parallelism, Positive, "an integer > 0"));
     t->push_back(IntKey("spark.task.cpus", &SqlConf::task_cpus, Positive, "an integer > 0"));
+    // Resource amounts (ResourceUtils: a task amount <= 0.5 shares one resource, else is whole).
+    t->push_back({"spark.task.resource.gpu.amount",
+                  [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+                    auto v = ParseDouble(value);
+                    if (!v || !(*v > 0) || (*v > 0.5 && std::floor(*v) != *v))
+                      return "expected a number > 0, either <= 0.5 or whole" + Found(value);
+                    conf->task_gpu_amount = *v;
+                    return std::string();
+                  }});
+    // Scheduling pools (TaskSchedulerImpl, FairSchedulableBuilder).
+    t->push_back(
+        {"spark.scheduler.mode", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+           const std::string v = Lower(Trim(value));
+           if (v != "fifo" && v != "fair") return "expected FIFO or FAIR" + Found(value);
+           conf->fair_scheduler = v == "fair";
+           return std::string();
+         }});
+    t->push_back(
+        {"spark.scheduler.pool", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+           conf->scheduler_pool = value.empty() ? "default" : value;
+           return std::string();
+         }});
     // Delay scheduling (core config/package.scala LOCALITY_WAIT*: timeConf in ms, default 3s).
     t->push_back(BoolKey("spark.shuffle.reduceLocality.enabled", &SqlConf::shuffle_reduce_locality_enabled));
     t->push_back(

@@ -82,6 +82,9 @@ struct SqlConf {
 
   std::optional<int> default_parallelism;        // spark.default.parallelism (unset → total cores)
   int task_cpus = 1;                             // spark.task.cpus (> 0)
+  std::optional<double> task_gpu_amount;         // spark.task.resource.gpu.amount (> 0; <= 0.5 or whole)
+  bool fair_scheduler = false;                   // spark.scheduler.mode: FIFO (default) or FAIR
+  std::string scheduler_pool = "default";        // spark.scheduler.pool (the query's pool; a job property)
   double memory_fraction = 0.6;                  // spark.memory.fraction, in (0,1]
   std::optional<int> executor_instances;         // spark.executor.instances (cluster wins; informational)
   std::optional<int> executor_cores;             // spark.executor.cores

@@ -16,6 +16,7 @@
 #include "models/engine/stage_graph.h"
 #include "models/engine/static_planner.h"
 #include "models/engine/task_work.h"
+#include "models/plan/plan_error.h"
 #include "models/plan/query_stage.h"
 #include "models/plan/stage_walk.h"
 #include "sim/rng.h"
@@ -35,19 +36,35 @@ int DefaultParallelism(const Scenario& s) {
   return std::max(2, s.cluster.total_cores());
 }
 
+/// The scheduler pool of the query's task sets (FAIR mode).
+constexpr int kQueryPool = 0;
+/// Spark's default resource profile: every SQL stage runs on it.
+constexpr int kDefaultProfile = 0;
+
 class Engine {
  public:
   Engine(const Scenario& s, bool adaptive)
       : s_(s),
         conf_(WithAdaptive(s.conf, adaptive)),
-        slots_per_executor_(std::max(1, s.cluster.executor_cores / std::max(1, s.conf.task_cpus))),
-        scheduler_(MakeScheduler(sim_, s.cluster, slots_per_executor_)),
+        slots_per_executor_(
+            std::max(1, TaskSlotsPerExecutor(s.cluster.executor_cores, s.conf.task_cpus,
+                                             s.cluster.executor_gpus, s.conf.task_gpu_amount))),
+        scheduler_(MakeScheduler(sim_, s)),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction),
         work_(conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled, NumExecutors()),
         executors_(s.cluster, NumExecutors(), s.cost.cold_code_window_seconds, s.cost.cold_code_slowdown > 0),
         result_(adaptive),
         planner_(sim_, conf_, DefaultParallelism(s), s.cost.replan_seconds, &graph_, &result_,
-                 [this](QueryStage* st) { Submit(st); }) {}
+                 [this](QueryStage* st) { Submit(st); }) {
+    if (s.conf.fair_scheduler) {
+      // spark.scheduler.mode=FAIR: the query's jobs run in its pool (spark.scheduler.pool); a
+      // pool Spark is not told about is FIFO with weight 1 and minShare 0.
+      scheduler_.SetMode(SchedulingMode::kFair);
+      PoolSpec pool;
+      pool.name = s.conf.scheduler_pool;
+      scheduler_.ConfigurePool(kQueryPool, pool);
+    }
+  }
 
   RunResult Run() {
     StaticPlan sp = PlanStatically(s_, conf_);
@@ -68,9 +85,16 @@ class Engine {
   }
 
  private:
-  /// Static cluster, or one executor per timeline entry (registrations and removals as events).
-  static TaskScheduler MakeScheduler(Simulator& sim, const ClusterSpec& cluster, int slots_per_executor) {
-    if (cluster.executor_timeline.empty()) return TaskScheduler(sim, cluster.executors, slots_per_executor);
+  /// Static cluster, or one executor per timeline entry (registrations and removals as events),
+  /// each with the slots of its resource profile.
+  static TaskScheduler MakeScheduler(Simulator& sim, const Scenario& s) {
+    const ClusterSpec& cluster = s.cluster;
+    const std::vector<int> slots = SlotsPerExecutor(cluster, s.conf.task_cpus, s.conf.task_gpu_amount);
+    if (cluster.executor_timeline.empty())
+      return TaskScheduler(sim, cluster.executors, slots.empty() ? 1 : slots.front());
+    return TaskScheduler(sim, Windows(cluster), slots);
+  }
+  static std::vector<ExecutorWindow> Windows(const ClusterSpec& cluster) {
     std::vector<ExecutorWindow> windows;
     for (const ExecutorLifetime& e : cluster.executor_timeline) {
       ExecutorWindow w;
@@ -82,7 +106,7 @@ class Engine {
                        : SimTime::Zero();
       windows.push_back(w);
     }
-    return TaskScheduler(sim, windows, slots_per_executor);
+    return windows;
   }
   int NumExecutors() const { return scheduler_.slots().executors(); }
   static SqlConf WithAdaptive(SqlConf c, bool adaptive) {
@@ -118,6 +142,14 @@ class Engine {
       t.end_seconds = rec.end.seconds();
     };
     spec.on_task_set_complete = [this, st, run](SimTime) { OnTasksDone(st, run); };
+    spec.pool = kQueryPool;
+    // A stage runs only on the executors of its resource profile (SQL stages: the default one).
+    if (std::optional<std::vector<int>> allowed = ExecutorsOfProfile(s_.cluster, kDefaultProfile)) {
+      if (allowed->empty())
+        throw PlanError("/cluster", st->name + " runs on resource profile " +
+                                        std::to_string(kDefaultProfile) + ", which no executor has");
+      spec.allowed_executors = std::move(*allowed);
+    }
     if (conf_.shuffle_reduce_locality_enabled && StageReadsShuffle(*st->subtree)) {
       spec.preferred_executors = [this, st](int task) { return locality_.Of(*st->subtree, task); };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());

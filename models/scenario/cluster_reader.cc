@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "models/scenario/resource_profiles_reader.h"
+
 namespace aqesim {
 
 namespace {
@@ -13,7 +15,8 @@ const std::vector<std::string> kClusterFields = {"executors",          "executor
                                                  "executorMemory",     "networkBytesPerSecond",
                                                  "diskBytesPerSecond", "driverNetworkBytesPerSecond",
                                                  "driverMemory",       "executorTimeline",
-                                                 "warmExecutors",      "warmCodeExecutors"};
+                                                 "warmExecutors",      "warmCodeExecutors",
+                                                 "executorGpus",       "resourceProfiles"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -42,7 +45,8 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       ok = false;
       continue;
     }
-    CheckFields(e, q, {"add", "remove", "warm", "warmCode"}, "an executor of the timeline", sink);
+    CheckFields(e, q, {"add", "remove", "warm", "warmCode", "resourceProfile"}, "an executor of the timeline",
+                sink);
     ExecutorLifetime life;
     if (!e.contains("add")) {
       sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
@@ -75,6 +79,18 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
         life.warm_code = *w;
       else
         ok = false;
+    }
+    if (e.contains("resourceProfile")) {
+      const std::string r = PointerAppend(q, "resourceProfile");
+      auto id =
+          ReadInteger(e["resourceProfile"], r, 0, 100'000, "a resource profile id (0: the default)", sink);
+      if (id && (*id == 0 || cluster->profile(static_cast<int>(*id)) != nullptr)) {
+        life.resource_profile = static_cast<int>(*id);
+      } else {
+        if (id)
+          sink->Error(r, "expected 0 or an id of /cluster/resourceProfiles, found " + std::to_string(*id));
+        ok = false;
+      }
     }
     out.push_back(life);
   }
@@ -146,6 +162,14 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
                              "a non-negative integer", sink))
       cluster->warm_code_executors = static_cast<int>(*n);
   }
+  if (v.contains("executorGpus")) {
+    if (auto n =
+            ReadInteger(v["executorGpus"], field("executorGpus"), 0, 100'000, "a non-negative integer", sink))
+      cluster->executor_gpus = static_cast<int>(*n);
+  }
+  // Profiles first: the timeline's entries refer to them.
+  if (v.contains("resourceProfiles"))
+    ReadResourceProfiles(v["resourceProfiles"], field("resourceProfiles"), &cluster->resource_profiles, sink);
   if (v.contains("executorTimeline"))
     ReadExecutorTimeline(v["executorTimeline"], field("executorTimeline"), cluster, sink);
   return given;

@@ -237,6 +237,11 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
       sink.Error("/cluster/executorCores", message);
     else
       AddProblem(&sink, true, origin_of("spark.executor.cores"), message);
+  } else if (sc.task_gpu_amount && TaskSlotsPerExecutor(cluster.executor_cores, sc.task_cpus,
+                                                        cluster.executor_gpus, sc.task_gpu_amount) < 1) {
+    sink.Error("/cluster/executorGpus", "expected GPUs for tasks of spark.task.resource.gpu.amount = " +
+                                            Json(*sc.task_gpu_amount).dump() + ", found " +
+                                            std::to_string(cluster.executor_gpus));
   }
 
   // Work bounds (README "Input limits"): the scheduler holds a slot grid of executors x slots.

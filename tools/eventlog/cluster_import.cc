@@ -10,6 +10,7 @@
 
 #include "models/conf/property_value.h"
 #include "sim/units.h"
+#include "tools/eventlog/resource_import.h"
 
 namespace aqesim::eventlog {
 namespace {
@@ -107,6 +108,10 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
     if (same_query.count(ex.executor_id)) e["warmCode"] = true;
+    if (const int rp = TimelineProfileOf(ex); rp != 0) {
+      e["resourceProfile"] = rp;  // a stage runs only on executors of its profile
+      changes = true;
+    }
     changes |= ex.added_time_ms > from_ms;
     if (removed) {
       e["remove"] = static_cast<double>(remove) / 1000.0;

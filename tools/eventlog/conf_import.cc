@@ -30,6 +30,8 @@ bool IsImportedConfKey(const std::string& key) {
       "spark.locality.wait",
       "spark.locality.wait.node",
       "spark.shuffle.reduceLocality.enabled",
+      "spark.task.cpus",
+      "spark.scheduler.mode",
   };
   for (const char* k : kExact) {
     if (key == k) return true;

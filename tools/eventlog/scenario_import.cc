@@ -8,6 +8,7 @@
 #include "tools/eventlog/import_context.h"
 #include "tools/eventlog/import_description.h"
 #include "tools/eventlog/rdd_job_import.h"
+#include "tools/eventlog/resource_import.h"
 #include "tools/eventlog/sql_plan_import.h"
 
 namespace aqesim::eventlog {
@@ -106,6 +107,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
 
   ImportedCluster cluster = ImportCluster(ctx, execution, job);
   json conf = ImportConf(ctx, execution);
+  ImportResources(app, &cluster.cluster, &conf);
   const std::string description = DescribeImport(app, out, what, cluster);
 
   std::sort(out.estimated.begin(), out.estimated.end());
