@@ -25,7 +25,13 @@ std::string Describe(const TaskEval& e) {
       std::to_string(w.stream_bytes.count()) + " ws " + std::to_string(w.working_set_bytes.count()) +
       " | in " + std::to_string(e.input_bytes) + " read " + std::to_string(e.shuffle_read_bytes) + " out " +
       std::to_string(e.output_bytes) + " | shares";
-  for (auto [p, b] : e.shares) s += " " + std::to_string(p) + ":" + std::to_string(b);
+  for (auto [p, b] : e.shares) {
+    // Appended, not " " + std::string&&: a GCC 12 -Wrestrict false positive (GCC bug 105329).
+    s += ' ';
+    s += std::to_string(p);
+    s += ':';
+    s += std::to_string(b);
+  }
   return s;
 }
 
