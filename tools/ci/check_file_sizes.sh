@@ -7,14 +7,13 @@ set -euo pipefail
 root=${1:-"$(cd "$(dirname "$0")/../.." && pwd)"}
 cd "$root"
 limit=400
-over=0
-while IFS= read -r file; do
-  lines=$(wc -l <"$file")
-  if [ "$lines" -gt "$limit" ]; then
-    echo "$file: $lines lines (limit $limit): split it along its concerns"
-    over=$((over + 1))
-  fi
-done < <(find sim models -type f \( -name '*.cc' -o -name '*.h' \) | LC_ALL=C sort)
+# One wc over every file (a process per file took 30 s on a loaded 2-core machine).
+mapfile -t long_files < <(find sim models -type f \( -name '*.cc' -o -name '*.h' \) -print0 | LC_ALL=C sort -z |
+                          xargs -0 -r wc -l | awk -v limit="$limit" '$2 != "total" && $1 > limit { print $2 ": " $1 }')
+over=${#long_files[@]}
+for entry in "${long_files[@]}"; do
+  echo "${entry%%: *}: ${entry##*: } lines (limit $limit): split it along its concerns"
+done
 if [ "$over" -gt 0 ]; then
   echo "check_file_sizes: $over file(s) over $limit lines" >&2
   exit 1

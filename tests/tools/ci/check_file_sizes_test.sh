@@ -13,7 +13,9 @@ if ! "$check" "$work" >"$work/clean.out" 2>&1; then
   echo "FAIL: the unmodified copy does not pass:" >&2; cat "$work/clean.out" >&2; exit 1
 fi
 grow() {  # FILE LINES: appends comment lines until the file has LINES lines
-  while [ "$(wc -l <"$work/$1")" -lt "$2" ]; do echo "// padding" >>"$work/$1"; done
+  local have
+  have=$(wc -l <"$work/$1")
+  for ((i = have; i < $2; i++)); do echo "// padding"; done >>"$work/$1"
 }
 grow sim/units.h 401
 grow models/plan/plan.h 400
