@@ -12,24 +12,11 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::cli {
 
 namespace {
-
-std::string Fixed(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string Pad(const std::string& s, size_t w, bool right) {
-  // Column widths count code points (→, ÷ are multi-byte).
-  size_t len = 0;
-  for (unsigned char c : s) len += (c & 0xC0) != 0x80;
-  if (len >= w) return s;
-  return right ? std::string(w - len, ' ') + s : s + std::string(w - len, ' ');
-}
 
 std::string StageTable(const RunResult& run) {
   const std::vector<std::string> head = {
@@ -45,24 +32,7 @@ std::string StageTable(const RunResult& run) {
          Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
          Fixed(skew)});
   }
-  std::vector<size_t> w(head.size());
-  auto width = [](const std::string& s) {
-    size_t len = 0;
-    for (unsigned char c : s) len += (c & 0xC0) != 0x80;
-    return len;
-  };
-  for (size_t i = 0; i < head.size(); ++i) {
-    w[i] = width(head[i]);
-    for (auto& r : rows) w[i] = std::max(w[i], width(r[i]));
-  }
-  std::ostringstream out;
-  auto line = [&](const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << Pad(r[i], w[i], i != 1);
-    out << "\n";
-  };
-  line(head);
-  for (auto& r : rows) line(r);
-  return out.str();
+  return TextTable(head, rows, [](size_t i) { return i != 1; });
 }
 
 std::string RunText(const RunResult& run) {

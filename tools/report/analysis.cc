@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "models/shuffle/map_status.h"
+
 namespace aqesim::report {
 
 namespace {
@@ -46,14 +48,6 @@ std::string_view SeverityName(Severity s) {
       return "critical";
   }
   return "none";
-}
-
-int64_t MedianBytes(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  const int64_t m = n % 2 ? v[n / 2] : (v[n / 2] + v[n / 2 - 1]) / 2;
-  return std::max<int64_t>(m, 1);
 }
 
 std::vector<StageRow> StageRows(const nlohmann::json& run) {
@@ -153,9 +147,9 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       if (truth.empty()) truth = seen;
       for (int64_t b : truth) s.true_total_bytes += b;
       s.true_max_bytes = truth.empty() ? 0 : *std::max_element(truth.begin(), truth.end());
-      s.true_median_bytes = MedianBytes(truth);
+      s.true_median_bytes = truth.empty() ? 0 : MedianBytes(truth);  // Spark's median, at least 1
       s.seen_max_bytes = seen.empty() ? 0 : *std::max_element(seen.begin(), seen.end());
-      s.seen_median_bytes = MedianBytes(seen);
+      s.seen_median_bytes = seen.empty() ? 0 : MedianBytes(seen);
       read_stats(off, s.id, &s.read_skew_ratio_aqe_off, &s.read_spill_bytes_aqe_off);
       read_stats(on, s.id, &s.read_skew_ratio_aqe_on, &s.read_spill_bytes_aqe_on);
       if (auto it = input.shuffle_partitioning.find(s.id); it != input.shuffle_partitioning.end()) {

@@ -104,10 +104,6 @@ struct TuningFacts {
 /// Collects the facts of a single-configuration input (InputKind::kRun).
 TuningFacts FactsFromInput(const ReportInput& input);
 
-/// Median of sizes as OptimizeSkewedJoin takes it (docs/aqe-behaviour.md §3.4): the mean of the two middle
-/// values for an even count (integer division), at least 1; 0 when empty.
-int64_t MedianBytes(std::vector<int64_t> v);
-
 }  // namespace aqesim::report
 
 #endif  // AQESIM_TOOLS_REPORT_ANALYSIS_H_

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/aqe/decision.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::report {
 
@@ -21,12 +22,6 @@ constexpr double kLargePartitionFactor = 2.0;
 
 const char* const kPartitionKeys[] = {"spark.sql.shuffle.partitions",
                                       "spark.sql.adaptive.coalescePartitions.initialPartitionNum"};
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string FactorString(double f) {
   char buf[32];

@@ -12,6 +12,7 @@
 #include "tools/report/analysis.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_assets.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::report {
 
@@ -22,12 +23,6 @@ constexpr double kMiB = 1024.0 * 1024.0;
 constexpr int kChartWidth = 820;
 // Charts of partition sizes are drawn for at most this many exchanges / reads.
 constexpr size_t kMaxSizeCharts = 8;
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string Esc(std::string_view s) {
   std::string out;

@@ -10,6 +10,7 @@
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
 #include "models/scenario/scenario.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::validate {
 namespace {
@@ -29,43 +30,14 @@ bool SelectionRanStages(const eventlog::RecordedApplication& app, const std::vec
   return false;
 }
 
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 std::string Percent(const std::optional<double>& v) {
   if (!v) return "-";
   return (*v >= 0 ? "+" : "") + Fixed(*v * 100, 1) + "%";
 }
 
-std::string Width(const std::string& s, size_t w, bool right) {
-  size_t len = 0;
-  for (unsigned char c : s) len += (c & 0xC0) != 0x80;
-  if (len >= w) return s;
-  return right ? std::string(w - len, ' ') + s : s + std::string(w - len, ' ');
-}
-
+/// validate's tables: the first three columns (selection, stage or kind, name or id) left-aligned.
 std::string Table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> w(head.size(), 0);
-  auto len = [](const std::string& s) {
-    size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
-  for (size_t i = 0; i < head.size(); ++i) {
-    w[i] = len(head[i]);
-    for (const auto& r : rows) w[i] = std::max(w[i], len(r[i]));
-  }
-  std::ostringstream out;
-  auto line = [&](const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << Width(r[i], w[i], i >= 3);
-    out << "\n";
-  };
-  line(head);
-  for (const auto& r : rows) line(r);
-  return out.str();
+  return TextTable(head, rows, [](size_t i) { return i >= 3; });
 }
 
 }  // namespace

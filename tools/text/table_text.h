@@ -1,0 +1,61 @@
+// Text for people: fixed-point numbers and plain-text tables whose columns line up, widths
+// counted in code points (→, ÷ and µ take several bytes in UTF-8). The one copy used by the
+// tables of `run`, `validate` and the report; header-only, so every tool library can use it.
+#ifndef AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
+#define AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace aqesim {
+
+/// `v` with `digits` digits after the point ("%.*f": 1.5 -> "1.50").
+inline std::string Fixed(double v, int digits = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+/// Code points of a UTF-8 string (bytes that do not continue a sequence).
+inline size_t CodePoints(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+/// `s` padded with spaces to `width` code points: on the left when `right` (right-aligned).
+inline std::string PadTo(const std::string& s, size_t width, bool right) {
+  const size_t n = CodePoints(s);
+  if (n >= width) return s;
+  return right ? std::string(width - n, ' ') + s : s + std::string(width - n, ' ');
+}
+
+/// `head` and `rows` as lines of columns two spaces apart, each as wide as its widest cell;
+/// column i is right-aligned when `right_aligned(i)`. Every row has head.size() cells.
+inline std::string TextTable(const std::vector<std::string>& head,
+                             const std::vector<std::vector<std::string>>& rows,
+                             const std::function<bool(size_t)>& right_aligned) {
+  std::vector<size_t> w(head.size(), 0);
+  for (size_t i = 0; i < head.size(); ++i) {
+    w[i] = CodePoints(head[i]);
+    for (const auto& r : rows) w[i] = std::max(w[i], CodePoints(r[i]));
+  }
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& r) {
+    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << PadTo(r[i], w[i], right_aligned(i));
+    out << "\n";
+  };
+  line(head);
+  for (const auto& r : rows) line(r);
+  return out.str();
+}
+
+}  // namespace aqesim
+
+#endif  // AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
