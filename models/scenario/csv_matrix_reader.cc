@@ -73,6 +73,13 @@ std::optional<SizeMatrix> ReadCsvMatrix(const Json& v, const std::string& pointe
     return std::nullopt;
   }
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // a UTF-8 BOM (spreadsheets write one)
+  // A UTF-16 text (a spreadsheet's "Unicode text": a BOM, or NUL bytes between ASCII digits)
+  // is one problem, not one per cell.
+  if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0 ||
+      (text.size() >= 2 && (text[0] == '\0' || text[1] == '\0'))) {
+    sink->Add(true, resolved, "line 1", pointer, "expected UTF-8 text, found UTF-16 (save the csv as UTF-8)");
+    return std::nullopt;
+  }
   std::istringstream in(text);
   size_t problems = 0;
   auto problem = [&](size_t line, size_t column, const std::string& message) {

@@ -12,17 +12,23 @@ namespace {
 
 constexpr size_t kChunkBytes = 1 << 20;
 
-/// N of "events_<N>_..." or -1.
-int64_t RollingIndex(const std::string& name) {
+constexpr int64_t kMaxRollingIndex = int64_t{1} << 40;
+
+/// N of "events_<N>_..." or -1; a part whose N is beyond kMaxRollingIndex is an error (it
+/// was ignored, which hid the parts missing before it).
+int64_t RollingIndex(const std::string& name, const std::string& directory) {
   constexpr std::string_view kPrefix = "events_";
   if (name.compare(0, kPrefix.size(), kPrefix) != 0) return -1;
   size_t i = kPrefix.size();
   int64_t n = 0;
   bool digits = false;
-  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && n < (int64_t{1} << 40)) {
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) {
     n = n * 10 + (name[i] - '0');
     digits = true;
     ++i;
+    if (n > kMaxRollingIndex)
+      throw EventLogError(directory + ": event log file " + name + ": expected a part number of at most " +
+                          std::to_string(kMaxRollingIndex));
   }
   if (!digits || i >= name.size() || name[i] != '_') return -1;
   return n;
@@ -37,7 +43,7 @@ std::vector<std::string> RollingEventLogFiles(const std::string& directory) {
   for (const auto& entry : fs::directory_iterator(directory, ec)) {
     if (!entry.is_regular_file(ec)) continue;
     const std::string name = entry.path().filename().string();
-    const int64_t n = RollingIndex(name);
+    const int64_t n = RollingIndex(name, directory);
     if (n >= 0) found.emplace_back(n, entry.path().string());
   }
   std::sort(found.begin(), found.end());
@@ -58,7 +64,7 @@ EventLogLineReader::EventLogLineReader(const std::string& path) {
     for (size_t i = 1; i < files_.size(); ++i) {
       const std::string a = fs::path(files_[i - 1]).filename().string(),
                         b = fs::path(files_[i]).filename().string();
-      const int64_t ia = RollingIndex(a), ib = RollingIndex(b);
+      const int64_t ia = RollingIndex(a, path), ib = RollingIndex(b, path);
       if (ib == ia)
         throw EventLogError(path + ": two event log files with index " + std::to_string(ia) + ": " + a +
                             ", " + b);
