@@ -54,8 +54,8 @@ class Engine {
         work_(conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled, NumExecutors()),
         executors_(s.cluster, NumExecutors(), s.cost.cold_code_window_seconds, s.cost.cold_code_slowdown > 0),
         result_(adaptive),
-        planner_(sim_, conf_, DefaultParallelism(s), s.cost.replan_seconds, &graph_, &result_,
-                 [this](QueryStage* st) { Submit(st); }) {
+        planner_(sim_, conf_, DefaultParallelism(s), s.driver.replan_seconds.value_or(s.cost.replan_seconds),
+                 &graph_, &result_, [this](QueryStage* st) { Submit(st); }) {
     if (s.conf.fair_scheduler) {
       // spark.scheduler.mode=FAIR: the query's jobs run in its pool (spark.scheduler.pool); a
       // pool Spark is not told about is FIFO with weight 1 and minShare 0.
@@ -81,7 +81,8 @@ class Engine {
     }
     sim_.Run();
     const ExecNode& final_plan = conf_.adaptive_enabled ? planner_.plan() : *static_plan_;
-    return result_.Finish(graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block);
+    return result_.Finish(graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
+                          s_.driver.end_seconds.value_or(0));
   }
 
  private:
@@ -114,12 +115,39 @@ class Engine {
     return c;
   }
 
-  /// Hands a created stage's tasks to the scheduler.
+  /// The recorded profile of a stage (by its name), or null.
+  const StageProfile* ProfileOf(const QueryStage& st) const {
+    auto it = s_.profiles.find(st.name);
+    return it == s_.profiles.end() ? nullptr : &it->second;
+  }
+
+  /// A created stage is submitted no earlier than the driver's recorded start and, when its
+  /// profile has a submission gap, that long after its trigger: the latest completion among the
+  /// stages it waits for, or the query's start (+ the driver's start) when it waits for none.
   void Submit(QueryStage* st) {
+    const SimTime start = SimTime::Seconds(s_.driver.start_seconds.value_or(0));
+    SimTime at = start;
+    if (const StageProfile* p = ProfileOf(*st); p != nullptr && p->submit_gap_seconds) {
+      SimTime trigger = start;
+      for (const QueryStage* parent : st->parents) trigger = std::max(trigger, parent->complete);
+      at = trigger + SimTime::Seconds(*p->submit_gap_seconds);
+    }
+    if (at > sim_.Now()) {
+      sim_.ScheduleAt(at, TaskScheduler::kTaskEndTier, [this, st] { SubmitNow(st); });
+    } else {
+      SubmitNow(st);
+    }
+  }
+
+  /// Hands a created stage's tasks to the scheduler.
+  void SubmitNow(QueryStage* st) {
     st->submitted = true;
     st->submit = sim_.Now();
     StageRun* run = &graph_.run(*st);
     run->tasks.assign(st->num_tasks, TaskResult{});
+    const StageProfile* profile = ProfileOf(*st);
+    if (profile != nullptr)
+      run->profiled.emplace(*profile, st->num_tasks, NumExecutors(), slots_per_executor_);
     // The executors' state for this code, looked up once.
     ExecutorState::CodeState* code = executors_.ForCode(StageCodeKey(*st->subtree));
     if (st->kind == StageKind::kShuffleMap) {
@@ -129,7 +157,8 @@ class Engine {
     TaskSetSpec spec;
     spec.priority = st->id;
     spec.num_tasks = st->num_tasks;
-    spec.launch_delay = SimTime::Seconds(s_.cost.stage_overhead_seconds);
+    spec.launch_delay =
+        SimTime::Seconds(profile != nullptr ? profile->launch_delay_seconds : s_.cost.stage_overhead_seconds);
     spec.duration = [this, st, run, code](int task, int executor) {
       return RunTask(st, run, code, task, executor);
     };
@@ -141,7 +170,15 @@ class Engine {
       t.start_seconds = rec.start.seconds();
       t.end_seconds = rec.end.seconds();
     };
-    spec.on_task_set_complete = [this, st, run](SimTime) { OnTasksDone(st, run); };
+    const double tail = profile != nullptr ? profile->tail_seconds : 0;
+    spec.on_task_set_complete = [this, st, run, tail](SimTime) {
+      if (tail <= 0) {
+        OnTasksDone(st, run);
+        return;
+      }
+      sim_.ScheduleIn(SimTime::Seconds(tail), TaskScheduler::kTaskEndTier,
+                      [this, st, run] { OnTasksDone(st, run); });
+    };
     spec.pool = kQueryPool;
     // A stage runs only on the executors of its resource profile (SQL stages: the default one).
     if (std::optional<std::vector<int>> allowed = ExecutorsOfProfile(s_.cluster, kDefaultProfile)) {
@@ -170,16 +207,21 @@ class Engine {
     } else if (st->kind == StageKind::kBroadcast) {
       run->broadcast_bytes += ev.output_bytes;
     }
-    const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(conf_.adaptive_enabled),
-                                  static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
-    executors_.PrepareTask(*code, executor, &ev.work);
-    const TaskCost c = cost_.EstimateTask(ev.work, seed);
-    executors_.TaskStarted(code, executor, c.cold_work_seconds);
     TaskResult& t = run->tasks[task];
     t.index = task;
     t.input_bytes = ev.input_bytes;
     t.shuffle_read_bytes = ev.shuffle_read_bytes;
     t.shuffle_write_bytes = ev.work.shuffle_write_bytes.count();
+    if (run->profiled) {  // the recorded profile, not the cost model
+      executors_.TaskStarted(code, executor, 0);
+      return SimTime::Seconds(
+          run->profiled->LaunchTask(task, executor, ev.input_bytes + ev.shuffle_read_bytes));
+    }
+    const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(conf_.adaptive_enabled),
+                                  static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
+    executors_.PrepareTask(*code, executor, &ev.work);
+    const TaskCost c = cost_.EstimateTask(ev.work, seed);
+    executors_.TaskStarted(code, executor, c.cold_work_seconds);
     t.spill_bytes = c.spill_bytes.count();
     return SimTime::Seconds(c.total_seconds());
   }
@@ -200,7 +242,10 @@ class Engine {
             ? st->subtree->shuffle->data->data_size_bytes
             : static_cast<int64_t>(static_cast<double>(run->broadcast_bytes) * s_.cost.compression_ratio);
     run->broadcast_bytes = relation;
-    const CostModel::BroadcastCost bc = cost_.EstimateBroadcast(Bytes(relation));
+    // A profiled broadcast's collect, ship and build are in the recorded gaps of the stages
+    // that wait for it (their submitGapSeconds start at its collect job's end).
+    const CostModel::BroadcastCost bc =
+        run->profiled ? CostModel::BroadcastCost{} : cost_.EstimateBroadcast(Bytes(relation));
     run->broadcast_seconds = bc.total_seconds();
     if (relation > conf_.max_broadcast_table_size_bytes) {
       result_.AddFailure(st->name + ": cannot broadcast a table of " + FormatBytes(relation) +

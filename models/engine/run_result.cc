@@ -54,6 +54,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
         {"name", s.name},
         {"kind", s.kind},
         {"operators", s.operators},
+        {"timeSource", s.time_source},
         {"tasks", s.tasks},
         {"submitSeconds", s.submit_seconds},
         {"completeSeconds", s.complete_seconds},

@@ -30,6 +30,9 @@ struct StageResult {
   int id = 0;
   std::string name;  // "e1 map", "j1 broadcast", "result"
   std::string kind;  // "ShuffleMapStage", "BroadcastStage", "ResultStage"
+  /// "profiled" (timed by the scenario's recorded profile of this stage) or "modelled" (the
+  /// cost model).
+  std::string time_source = "modelled";
   /// The operators its tasks run, top-down: "SortMergeJoin j1(read e1, read e2)".
   std::string operators;
   int tasks = 0;

@@ -86,6 +86,7 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
   r.submit_seconds = st.submit.seconds();
   r.complete_seconds = st.complete.seconds();
   r.broadcast_seconds = run.broadcast_seconds;
+  r.time_source = run.profiled ? "profiled" : "modelled";
   for (const TaskResult& t : run.tasks) {
     r.input_bytes += t.input_bytes;
     r.shuffle_read_bytes += t.shuffle_read_bytes;
@@ -107,7 +108,8 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
 }
 
 RunResult RunResultBuilder::Finish(const StageGraph& graph, const ExecNode& final_plan, TaskWorkModel* work,
-                                   const SqlConf& conf, double map_status_aggregate_seconds_per_block) {
+                                   const SqlConf& conf, double map_status_aggregate_seconds_per_block,
+                                   double end_seconds) {
   // Stages by id (with AQE, ids follow submission, not creation).
   std::vector<const QueryStage*> order;
   for (const QueryStage& st : graph.stages()) order.push_back(&st);
@@ -118,7 +120,7 @@ RunResult RunResultBuilder::Finish(const StageGraph& graph, const ExecNode& fina
     result_.stages.push_back(SummarizeStage(*st, graph.run(*st)));
     makespan = std::max(makespan, result_.stages.back().complete_seconds);
   }
-  result_.makespan_seconds = makespan;
+  result_.makespan_seconds = makespan + end_seconds;
   // The true bytes each recorded read's specs fetch (the stage ids are final now).
   for (size_t i = 0; i < recorded_reads_.size(); ++i) {
     const auto [st, node] = recorded_reads_[i];

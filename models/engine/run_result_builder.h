@@ -32,9 +32,10 @@ class RunResultBuilder {
   void RecordReads(const QueryStage& stage);
 
   /// The result, after the simulation ended. `map_status_aggregate_seconds_per_block`: the
-  /// cost parameter (the driver's MapOutputStatistics time per block).
+  /// cost parameter (the driver's MapOutputStatistics time per block); `end_seconds`: the
+  /// driver's time after the last stage (the scenario's recorded driver endSeconds, else 0).
   RunResult Finish(const StageGraph& graph, const ExecNode& final_plan, TaskWorkModel* work,
-                   const SqlConf& conf, double map_status_aggregate_seconds_per_block);
+                   const SqlConf& conf, double map_status_aggregate_seconds_per_block, double end_seconds);
 
  private:
   StageResult SummarizeStage(const QueryStage& stage, const StageRun& run) const;

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/engine/profiled_stage.h"
 #include "models/engine/run_result.h"
 #include "models/engine/task_work.h"
 #include "models/plan/exec_node.h"
@@ -29,6 +31,8 @@ struct StageRun {
   int64_t broadcast_bytes = 0;
   /// Broadcast stages: collect + ship + build, seconds (the broadcast's own time).
   double broadcast_seconds = 0;
+  /// The stage's recorded profile times its tasks (the scenario has a profile for its name).
+  std::optional<ProfiledStage> profiled;
 };
 
 class StageGraph {

@@ -18,6 +18,7 @@
 #include "models/scenario/json_reader.h"
 #include "models/scenario/json_text.h"
 #include "models/scenario/plan_reader.h"
+#include "models/scenario/profile_reader.h"
 #include "models/scenario/properties_file.h"
 
 namespace aqesim {
@@ -32,8 +33,9 @@ std::string Diagnostic::ToString() const {
 
 namespace {
 
-const std::vector<std::string> kTopLevelFields = {
-    "name", "description", "seed", "cluster", "conf", "costFile", "cost", "simulation", "plan", "estimated"};
+const std::vector<std::string> kTopLevelFields = {"name", "description", "seed",   "cluster",
+                                                  "conf", "costFile",    "cost",   "simulation",
+                                                  "plan", "profiles",    "driver", "estimated"};
 
 // Where a configuration value came from (the last writer wins), for messages and ordering.
 struct ConfOrigin {
@@ -121,6 +123,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     if (doc.contains("costFile")) ReadCostFile(doc["costFile"], dir, &scenario->cost, &sink);
     if (doc.contains("cost")) ReadCost(doc["cost"], &scenario->cost, &sink);
     if (doc.contains("simulation")) ReadSimulation(doc["simulation"], scenario.get(), &sink);
+    if (doc.contains("profiles")) ReadProfiles(doc["profiles"], "/profiles", &scenario->profiles, &sink);
+    if (doc.contains("driver")) ReadDriverStructure(doc["driver"], "/driver", &scenario->driver, &sink);
     if (doc.contains("estimated")) {
       // JSON pointers of the quantities an importer derived rather than read (informational).
       const Json& e = doc["estimated"];

@@ -4,6 +4,7 @@
 #define AQESIM_MODELS_SCENARIO_SCENARIO_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,7 +13,9 @@
 #include "models/cluster/cluster.h"
 #include "models/conf/spark_conf.h"
 #include "models/cost/cost_params.h"
+#include "models/cost/stage_profile.h"
 #include "models/plan/plan.h"
+#include "models/scenario/driver_structure.h"
 #include "models/shuffle/map_output_statistics.h"  // MapStatusMode (`simulation.mapStatus`)
 
 namespace aqesim {
@@ -38,6 +41,11 @@ struct Scenario {
   CostParams cost;
   MapStatusMode map_status_mode = MapStatusMode::kSpark;
   std::unique_ptr<PlanNode> plan;
+  /// Recorded stage profiles by stage name ("e3 map", "j2 broadcast", "result"; JSON
+  /// `profiles`): a stage with one is timed by it (models/cost/stage_profile.h).
+  std::map<std::string, StageProfile> profiles;
+  /// The recorded driver times (JSON `driver`).
+  DriverStructure driver;
   /// JSON pointers of quantities an importer estimated rather than read from a log
   /// (top-level `estimated`; informational).
   std::vector<std::string> estimated;

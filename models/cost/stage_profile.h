@@ -1,0 +1,102 @@
+// A recorded stage profile: how long the tasks of one stage took in a recorded run, summarised
+// so that a replay — or a what-if that resizes the stage's tasks — reproduces them. The
+// importer measures it (tools/eventlog); a scenario carries it under `profiles`, keyed by the
+// simulator's stage name ("e3 map", "j2 broadcast", "result"); the engine times a stage with
+// its profile when it has one, with the global cost model (cost_model.h) otherwise.
+// README "Recorded profiles" has the same formula.
+//
+// A task of a profiled stage takes
+//
+//   T = O[w] + (A + B · U) · R
+//
+//   w  first wave when the task is among the first S_e tasks of the stage launched on its
+//      executor (S_e = the executor's slots), later otherwise
+//   O  overheadSeconds[w]: the recorded median of (Finish − Launch − Executor Run Time):
+//      scheduler delay, task deserialization, result serialization and fetching
+//   U  the task's row-operations: rowOps × (task input bytes ÷ inputBytes) — rows in proportion
+//      to bytes, so a what-if that resizes a task resizes its rows; input bytes = bytes read
+//      from storage and from shuffles (broadcast relations aside); rowOps / tasks when the
+//      stage read nothing
+//   A  fixedSeconds, B secondsPerRowOp (run time per task and per row-operation; "rates" says
+//      how the importer identified them)
+//   R  the residual: recorded ÷ (O + A + B · U) of the recorded tasks. The critical task's own
+//      residual (the task whose end completed the recorded stage) when the replayed stage has
+//      the recorded task count; any other task draws from the table of its wave and of its
+//      third of the stage (by launch order within its wave: early, middle, late), at
+//      u = the (j+1)-th term of the base-2 van der Corput sequence for the j-th task drawn from
+//      that wave — deterministic and stratified: n draws cover a table evenly, no RNG.
+//      Tables hold 21 quantiles (0, 5, …, 100%), linearly interpolated.
+//
+// Driver times of the stage (seconds): launchDelaySeconds from submission to the first
+// possible launch (instead of stageOverheadSeconds), tailSeconds from its last task's end to
+// its completion, submitGapSeconds from its trigger — the latest completion among the stages it
+// waits for, or the query's start + driver startSeconds — to its submission.
+#ifndef AQESIM_MODELS_COST_STAGE_PROFILE_H_
+#define AQESIM_MODELS_COST_STAGE_PROFILE_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aqesim {
+
+/// Number of quantiles in a residual table (0%, 5%, …, 100%).
+inline constexpr int kResidualQuantiles = 21;
+
+struct StageProfile {
+  std::optional<int> recorded_stage;  // the recorded stage id (informational)
+  int tasks = 1;                      // the recorded stage's task count, >= 1
+  int64_t input_bytes = 0;            // Σ recorded task input bytes (storage + shuffle reads)
+  double row_ops = 0;                 // Σ recorded row-operations (see the header comment)
+  double overhead_first_wave_seconds = 0;
+  double overhead_later_seconds = 0;
+  double fixed_seconds = 0;       // A
+  double seconds_per_row_op = 0;  // B
+  std::string rates;              // "stage" | "log" | "fixed": how A and B were identified
+  /// residuals[0] first wave, residuals[1] later; each 1 to 3 tables (thirds of the wave in
+  /// launch order) of kResidualQuantiles non-decreasing values >= 0.
+  std::array<std::vector<std::vector<double>>, 2> residuals;
+  struct Critical {
+    int task = 0;  // its index (partition) in the stage
+    double residual = 1;
+  };
+  std::optional<Critical> critical;
+  double launch_delay_seconds = 0;
+  double tail_seconds = 0;
+  std::optional<double> submit_gap_seconds;
+  int resource_profile = 0;
+  std::string operators;  // the recorded stage's operators (informational)
+};
+
+/// The time of one profiled stage's tasks, drawn as they launch (the header comment's formula).
+/// One per stage run; deterministic for a given launch order.
+class ProfiledStageTimes {
+ public:
+  /// `num_tasks`: the replayed stage's tasks; `total_slots`: the cluster's task slots (the
+  /// first wave is expected to take min(num_tasks, total_slots) of them).
+  ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots);
+
+  /// Seconds of task `task` (its partition index), reading `input_bytes`, launched in the first
+  /// wave on its executor or not. Call once per task, in launch order.
+  double TaskSeconds(int task, int64_t input_bytes, bool first_wave);
+
+  /// Row-operations of a task reading `input_bytes` (U).
+  double RowOps(int64_t input_bytes) const;
+
+ private:
+  const StageProfile& profile_;
+  int num_tasks_;
+  std::array<int, 2> expected_{};  // expected tasks per wave
+  std::array<int, 2> drawn_{};     // tasks drawn per wave so far
+};
+
+/// The base-2 van der Corput sequence: 1 → 0.5, 2 → 0.25, 3 → 0.75, 4 → 0.125, …
+double VanDerCorput(uint64_t n);
+/// A quantile table (kResidualQuantiles values at 0, 5, …, 100%) at u ∈ [0, 1], interpolated.
+double QuantileAt(const std::vector<double>& table, double u);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_COST_STAGE_PROFILE_H_

@@ -1,0 +1,209 @@
+#include "models/scenario/profile_reader.h"
+
+#include <limits>
+
+namespace aqesim {
+namespace {
+
+const std::vector<std::string> kProfileFields = {
+    "recordedStage",    "tasks",           "inputBytes", "rowOps",   "overheadSeconds",    "fixedSeconds",
+    "secondsPerRowOp",  "rates",           "residuals",  "critical", "launchDelaySeconds", "tailSeconds",
+    "submitGapSeconds", "resourceProfile", "operators"};
+
+bool NonNegative(double d) { return d >= 0; }
+
+std::optional<double> Seconds(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
+  return ReadNumber(v, pointer, NonNegative, "a number of seconds >= 0", sink);
+}
+
+/// A residual table: kResidualQuantiles non-decreasing numbers >= 0.
+std::optional<std::vector<double>> ReadTable(const Json& v, const std::string& pointer,
+                                             DiagnosticSink* sink) {
+  if (!v.is_array() || v.size() != static_cast<size_t>(kResidualQuantiles)) {
+    sink->Error(pointer, "expected an array of " + std::to_string(kResidualQuantiles) +
+                             " residual quantiles (0, 5, ..., 100%), found " + DescribeJson(v));
+    return std::nullopt;
+  }
+  std::vector<double> out;
+  bool ok = true;
+  for (size_t i = 0; i < v.size(); ++i) {
+    auto q = ReadNumber(v[i], PointerAppend(pointer, i), NonNegative, "a residual >= 0", sink);
+    if (!q) {
+      ok = false;
+      continue;
+    }
+    if (!out.empty() && *q < out.back()) {
+      sink->Error(PointerAppend(pointer, i),
+                  "quantiles must not decrease: " + DescribeJson(v[i]) + " after " + DescribeJson(v[i - 1]));
+      ok = false;
+    }
+    out.push_back(*q);
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+void ReadResiduals(const Json& v, const std::string& pointer, StageProfile* p, DiagnosticSink* sink) {
+  if (!v.is_object()) {
+    sink->Error(pointer,
+                "expected an object {\"firstWave\": [...], \"later\": [...]}, found " + DescribeJson(v));
+    return;
+  }
+  CheckFields(v, pointer, {"firstWave", "later"}, "a profile's residuals", sink);
+  const char* waves[2] = {"firstWave", "later"};
+  for (int w = 0; w < 2; ++w) {
+    if (!v.contains(waves[w])) continue;
+    const std::string wp = PointerAppend(pointer, waves[w]);
+    const Json& tables = v[waves[w]];
+    if (!tables.is_array() || tables.empty() || tables.size() > 3) {
+      sink->Error(wp, "expected 1 to 3 residual tables (thirds of the wave), found " + DescribeJson(tables));
+      continue;
+    }
+    for (size_t i = 0; i < tables.size(); ++i) {
+      if (auto t = ReadTable(tables[i], PointerAppend(wp, i), sink)) p->residuals[w].push_back(std::move(*t));
+    }
+  }
+}
+
+void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, DiagnosticSink* sink) {
+  if (!v.is_object()) {
+    sink->Error(pointer, "expected a stage profile (an object), found " + DescribeJson(v));
+    return;
+  }
+  CheckFields(v, pointer, kProfileFields, "a stage profile", sink);
+  constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
+  if (v.contains("recordedStage")) {
+    if (auto s =
+            ReadInteger(v["recordedStage"], pointer + "/recordedStage", 0, kMaxInt, "a stage id >= 0", sink))
+      p->recorded_stage = static_cast<int>(*s);
+  }
+  if (!v.contains("tasks")) {
+    sink->Error(pointer, "missing field \"tasks\" (the recorded stage's task count)");
+  } else if (auto t = ReadInteger(v["tasks"], pointer + "/tasks", 1, kMaxInt, "a positive integer", sink)) {
+    p->tasks = static_cast<int>(*t);
+  }
+  if (v.contains("inputBytes")) {
+    if (auto b =
+            ReadByteCount(v["inputBytes"], pointer + "/inputBytes", ByteCountOptions{false, false}, sink))
+      p->input_bytes = *b;
+  }
+  if (v.contains("rowOps")) {
+    if (auto r = ReadNumber(v["rowOps"], pointer + "/rowOps", NonNegative, "a number >= 0", sink))
+      p->row_ops = *r;
+  }
+  if (v.contains("overheadSeconds")) {
+    const Json& o = v["overheadSeconds"];
+    const std::string op = pointer + "/overheadSeconds";
+    if (!o.is_object()) {
+      sink->Error(op, "expected an object {\"firstWave\": s, \"later\": s}, found " + DescribeJson(o));
+    } else {
+      CheckFields(o, op, {"firstWave", "later"}, "a profile's overheads", sink);
+      if (o.contains("firstWave")) {
+        if (auto s = Seconds(o["firstWave"], op + "/firstWave", sink)) p->overhead_first_wave_seconds = *s;
+      }
+      if (o.contains("later")) {
+        if (auto s = Seconds(o["later"], op + "/later", sink)) p->overhead_later_seconds = *s;
+      }
+    }
+  }
+  if (v.contains("fixedSeconds")) {
+    if (auto s = Seconds(v["fixedSeconds"], pointer + "/fixedSeconds", sink)) p->fixed_seconds = *s;
+  }
+  if (v.contains("secondsPerRowOp")) {
+    if (auto s = Seconds(v["secondsPerRowOp"], pointer + "/secondsPerRowOp", sink))
+      p->seconds_per_row_op = *s;
+  }
+  if (v.contains("rates")) {
+    auto parse = [](const std::string& s) -> std::optional<std::string> {
+      if (s == "stage" || s == "log" || s == "fixed") return s;
+      return std::nullopt;
+    };
+    if (auto r = ReadEnum<std::string>(v["rates"], pointer + "/rates", parse, {"stage", "log", "fixed"},
+                                       "a rate source", sink))
+      p->rates = *r;
+  }
+  if (v.contains("residuals")) ReadResiduals(v["residuals"], pointer + "/residuals", p, sink);
+  if (v.contains("critical")) {
+    const Json& c = v["critical"];
+    const std::string cp = pointer + "/critical";
+    if (!c.is_object()) {
+      sink->Error(cp, "expected an object {\"task\": index, \"residual\": r}, found " + DescribeJson(c));
+    } else {
+      CheckFields(c, cp, {"task", "residual"}, "a profile's critical task", sink);
+      StageProfile::Critical crit;
+      bool ok = c.contains("task") && c.contains("residual");
+      if (!ok) sink->Error(cp, "expected both \"task\" and \"residual\"");
+      if (c.contains("task")) {
+        if (auto t = ReadInteger(c["task"], cp + "/task", 0, kMaxInt, "a task index >= 0", sink)) {
+          crit.task = static_cast<int>(*t);
+        } else {
+          ok = false;
+        }
+      }
+      if (c.contains("residual")) {
+        if (auto r = ReadNumber(c["residual"], cp + "/residual", NonNegative, "a residual >= 0", sink)) {
+          crit.residual = *r;
+        } else {
+          ok = false;
+        }
+      }
+      if (ok) p->critical = crit;
+    }
+  }
+  if (v.contains("launchDelaySeconds")) {
+    if (auto s = Seconds(v["launchDelaySeconds"], pointer + "/launchDelaySeconds", sink))
+      p->launch_delay_seconds = *s;
+  }
+  if (v.contains("tailSeconds")) {
+    if (auto s = Seconds(v["tailSeconds"], pointer + "/tailSeconds", sink)) p->tail_seconds = *s;
+  }
+  if (v.contains("submitGapSeconds")) {
+    if (auto s = Seconds(v["submitGapSeconds"], pointer + "/submitGapSeconds", sink))
+      p->submit_gap_seconds = *s;
+  }
+  if (v.contains("resourceProfile")) {
+    if (auto r = ReadInteger(v["resourceProfile"], pointer + "/resourceProfile", 0, kMaxInt,
+                             "a resource profile id >= 0", sink))
+      p->resource_profile = static_cast<int>(*r);
+  }
+  if (v.contains("operators")) {
+    if (auto s = ReadString(v["operators"], pointer + "/operators", sink)) p->operators = *s;
+  }
+}
+
+}  // namespace
+
+void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::string, StageProfile>* out,
+                  DiagnosticSink* sink) {
+  if (!v.is_object()) {
+    sink->Error(pointer, "expected an object of stage name -> profile, found " + DescribeJson(v));
+    return;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string p = PointerAppend(pointer, it.key());
+    if (it.key().empty()) {
+      sink->Error(p, "a profile needs a stage name (\"e1 map\", \"j1 broadcast\", \"result\")");
+      continue;
+    }
+    StageProfile profile;
+    ReadProfile(it.value(), p, &profile, sink);
+    (*out)[it.key()] = std::move(profile);
+  }
+}
+
+void ReadDriverStructure(const Json& v, const std::string& pointer, DriverStructure* out,
+                         DiagnosticSink* sink) {
+  if (!v.is_object()) {
+    sink->Error(pointer, "expected an object {\"startSeconds\", \"endSeconds\", \"replanSeconds\"}, found " +
+                             DescribeJson(v));
+    return;
+  }
+  CheckFields(v, pointer, {"startSeconds", "endSeconds", "replanSeconds"}, "the driver times", sink);
+  if (v.contains("startSeconds"))
+    out->start_seconds = Seconds(v["startSeconds"], pointer + "/startSeconds", sink);
+  if (v.contains("endSeconds")) out->end_seconds = Seconds(v["endSeconds"], pointer + "/endSeconds", sink);
+  if (v.contains("replanSeconds"))
+    out->replan_seconds = Seconds(v["replanSeconds"], pointer + "/replanSeconds", sink);
+}
+
+}  // namespace aqesim

@@ -1,0 +1,26 @@
+// Reading a scenario's recorded stage profiles (`profiles`) and driver times (`driver`);
+// every problem is reported at its JSON pointer (json_reader.h). Formats: README "Scenario
+// format"; meanings: models/cost/stage_profile.h, driver_structure.h.
+#ifndef AQESIM_MODELS_SCENARIO_PROFILE_READER_H_
+#define AQESIM_MODELS_SCENARIO_PROFILE_READER_H_
+
+#include <map>
+#include <string>
+
+#include "models/cost/stage_profile.h"
+#include "models/scenario/driver_structure.h"
+#include "models/scenario/json_reader.h"
+
+namespace aqesim {
+
+/// `profiles`: an object of stage name → profile.
+void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::string, StageProfile>* out,
+                  DiagnosticSink* sink);
+
+/// `driver`: {"startSeconds", "endSeconds", "replanSeconds"}.
+void ReadDriverStructure(const Json& v, const std::string& pointer, DriverStructure* out,
+                         DiagnosticSink* sink);
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_SCENARIO_PROFILE_READER_H_
