@@ -16,7 +16,8 @@
 //   U  the task's row-operations: rowOps × (task input bytes ÷ inputBytes) — rows in proportion
 //      to bytes, so a what-if that resizes a task resizes its rows; input bytes = bytes read
 //      from storage and from shuffles (broadcast relations aside); rowOps / tasks when the
-//      stage read nothing
+//      stage read nothing. rowOps = the recorded stage's records read (Σ Input Records +
+//      Shuffle Records Read of its tasks)
 //   A  fixedSeconds, B secondsPerRowOp (run time per task and per row-operation; "rates" says
 //      how the importer identified them)
 //   R  the residual: recorded ÷ (O + A + B · U) of the recorded tasks. The critical task's own

@@ -20,15 +20,16 @@ namespace {
 
 std::string StageTable(const RunResult& run) {
   const std::vector<std::string> head = {
-      "stage", "runs",         "tasks",         "submit s", "complete s",         "duration s",
-      "input", "shuffle read", "shuffle write", "spill",    "task min/med/max s", "max÷med"};
+      "stage", "runs",         "tasks",         "timed", "submit s",           "complete s", "duration s",
+      "input", "shuffle read", "shuffle write", "spill", "task min/med/max s", "max÷med"};
   std::vector<std::vector<std::string>> rows;
   for (const StageResult& s : run.stages) {
     const double skew = s.task_median_seconds > 0 ? s.task_max_seconds / s.task_median_seconds : 0;
     rows.push_back(
-        {std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks), Fixed(s.submit_seconds),
-         Fixed(s.complete_seconds), Fixed(s.duration_seconds()), FormatBytes(s.input_bytes),
-         FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes), FormatBytes(s.spill_bytes),
+        {std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks), s.time_source,
+         Fixed(s.submit_seconds), Fixed(s.complete_seconds), Fixed(s.duration_seconds()),
+         FormatBytes(s.input_bytes), FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes),
+         FormatBytes(s.spill_bytes),
          Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
          Fixed(skew)});
   }

@@ -22,10 +22,12 @@ struct ValidateArgs {
   std::string cost;
   std::string output = "-";
   bool quiet = false;
+  bool no_profile = false;
 };
 
 void RunValidate(const ValidateArgs& args) {
   validate::ReplayOptions options;
+  options.profiles = !args.no_profile;
   if (!args.cost.empty()) {
     std::vector<std::string> errors;
     options.cost = validate::ReadCostFile(args.cost, &errors);
@@ -57,6 +59,8 @@ void RegisterValidate(CLI::App& app) {
   cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--cost", args->cost, "cost file (from aqesim calibrate) merged over the imported cost");
   cmd->add_option("-o,--output", args->output, "write here instead of stdout");
+  cmd->add_flag("--no-profile", args->no_profile,
+                "time every stage by the cost model (ignore the log's recorded stage profiles)");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunValidate(*args); });
 }

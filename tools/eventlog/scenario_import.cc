@@ -10,6 +10,7 @@
 #include "tools/eventlog/rdd_job_import.h"
 #include "tools/eventlog/resource_import.h"
 #include "tools/eventlog/sql_plan_import.h"
+#include "tools/eventlog/stage_profile_import.h"
 
 namespace aqesim::eventlog {
 
@@ -122,6 +123,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   doc["plan"] = std::move(plan);
   doc["estimated"] = out.estimated;
   out.scenario = std::move(doc);
+  if (options.profiles) AddStageProfiles(app, &out, warnings);
   return out;
 }
 

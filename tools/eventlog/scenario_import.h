@@ -34,6 +34,9 @@ struct ImportOptions {
   std::optional<int> job_id;
   /// Scenario name; default: the log's file name without codec extension.
   std::string name;
+  /// Add the recorded stage profiles and driver times (stage_profile_import.h); calibration
+  /// imports without them (it fits the global cost model).
+  bool profiles = true;
 };
 
 /// An exchange of the imported plan and what the log says about it.

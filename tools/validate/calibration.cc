@@ -138,6 +138,7 @@ std::vector<LogResult> Evaluate(const std::vector<const eventlog::RecordedApplic
   for (const auto* app : apps) {
     ReplayOptions o;
     o.cost = cost;
+    o.profiles = false;  // the global cost model is what calibration fits
     std::vector<std::string> ignored;
     Validation v = ValidateApplication(*app, o, &ignored);
     out.push_back(Summarise(v));

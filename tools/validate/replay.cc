@@ -192,6 +192,7 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
         const StageResult& s = sel.run.stages[*m.simulated_index];
         c.simulated_tasks = s.tasks;
         c.simulated_seconds = s.duration_seconds();
+        c.time_source = s.time_source;
       }
       if (m.recorded_stage_id) {
         const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
@@ -311,7 +312,8 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
   const auto replays = SelectReplays(app);
   if (replays.empty()) throw eventlog::EventLogError(app.path + ": no SQL execution or job ran a stage");
   v.basis = replays.front().second.execution_id ? "sqlExecutions" : "jobs";
-  for (const auto& [label, import_options] : replays) {
+  for (auto [label, import_options] : replays) {
+    import_options.profiles = options.profiles;
     if (!options.only.empty() &&
         std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
       continue;
@@ -391,6 +393,7 @@ ordered_json ValidationToJson(const Validation& v) {
     s["floorRelativeError"] = num(c.floor_relative_error);
     s["selection"] = c.selection;
     s["simulatedStage"] = c.simulated_name;
+    s["timeSource"] = c.time_source.empty() ? ordered_json(nullptr) : ordered_json(c.time_source);
     s["role"] = c.role;
     s["recordedTasks"] = c.recorded_tasks;
     s["simulatedTasks"] = c.simulated_tasks;
@@ -441,13 +444,14 @@ std::string ValidationToTable(const Validation& v) {
     std::string name = c.name.size() > 32 ? c.name.substr(0, 31) + "…" : c.name;
     rows.push_back({c.selection, c.stage_id ? std::to_string(*c.stage_id) : "-", name,
                     c.simulated_name.empty() ? "-" : c.simulated_name,
+                    c.time_source.empty() ? "-" : c.time_source,
                     std::to_string(c.recorded_tasks) + " / " + std::to_string(c.simulated_tasks),
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
                     c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error),
                     c.floor_seconds ? Fixed(*c.floor_seconds, 3) : "-", Percent(c.floor_relative_error)});
   }
-  out << Table({"selection", "stage", "name", "simulated", "tasks rec/sim", "recorded s", "simulated s",
-                "error", "floor s", "floor error"},
+  out << Table({"selection", "stage", "name", "simulated", "timed", "tasks rec/sim", "recorded s",
+                "simulated s", "error", "floor s", "floor error"},
                rows);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "

@@ -76,6 +76,7 @@ struct StageComparison {
   std::string name;             // recorded stage name ("count at <console>:25")
   std::string simulated_name;   // "e1 map"
   std::string role;
+  std::string time_source;  // the simulated stage's: "profiled" | "modelled" ("" when none)
   int recorded_tasks = 0;
   int simulated_tasks = 0;
   std::optional<double> recorded_seconds;
@@ -123,6 +124,9 @@ struct ReplayOptions {
   nlohmann::json cost = nlohmann::json::object();
   /// Only these selections (by label); empty: all.
   std::vector<std::string> only;
+  /// Import each selection's recorded stage profiles and driver times (the engine times a
+  /// profiled stage by them); false: every stage by the cost model (`--no-profile`, calibrate).
+  bool profiles = true;
 };
 
 /// What to replay: one ImportOptions per SQL execution whose jobs ran stages; when there is

@@ -1,0 +1,72 @@
+// Imported stage profiles against values read from the raw events of a small log (the
+// TaskEnd / StageSubmitted / StageCompleted fields of aqeshuffle_eventlog, extracted with a
+// separate script: Launch/Finish Time, Executor Run Time, Records Read, Bytes Read).
+#include "tools/eventlog/stage_profile_import.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/tools/eventlog/test_util.h"
+
+namespace aqesim::eventlog {
+namespace {
+
+using nlohmann::json;
+using testing::Fixture;
+
+TEST_CASE("AddStageProfiles: aqeshuffle's stages as recorded", "[eventlog][profile]") {
+  const RecordedApplication app = ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr);
+  std::vector<std::string> warnings;
+  const ImportedScenario imported = ImportScenario(app, ImportOptions{}, &warnings);
+  const json& profiles = imported.scenario.at("profiles");
+  // Stage 4: the sort-merge join's map side, 13 tasks on local[12] (12 slots): 12 first-wave
+  // tasks (median Finish - Launch - Executor Run Time 85.5 ms), 1 later (18 ms); 20,000,000
+  // records and 101,409,496 bytes read; submitted 1651694312247, first launch ...2259 (12 ms,
+  // every slot free), last task end ...4794, completed ...4796 (2 ms); the last task to end
+  // is index 12.
+  const json& e1 = profiles.at("e1 map");
+  CHECK(e1.at("recordedStage") == 4);
+  CHECK(e1.at("tasks") == 13);
+  CHECK(e1.at("rowOps").get<double>() == 20000000.0);
+  CHECK(e1.at("inputBytes") == 101409496);
+  CHECK(e1.at("overheadSeconds").at("firstWave").get<double>() == Approx(0.0855));
+  CHECK(e1.at("overheadSeconds").at("later").get<double>() == Approx(0.018));
+  CHECK(e1.at("launchDelaySeconds").get<double>() == Approx(0.012));
+  CHECK(e1.at("tailSeconds").get<double>() == Approx(0.002));
+  CHECK(e1.at("critical").at("task") == 12);
+  CHECK(e1.at("rates") == "stage");                       // its tasks read 0.4-2.5 M records each
+  CHECK(e1.at("residuals").at("firstWave").size() == 1);  // 12 tasks: one table
+  // Stage 0: range() map stage, no records read: fixed rates; submitted ...0413, first launch
+  // ...0585 (172 ms), last end ...2036, completed ...2051 (15 ms).
+  const json& e2 = profiles.at("e2 map");
+  CHECK(e2.at("recordedStage") == 0);
+  CHECK(e2.at("rates") == "fixed");
+  CHECK(e2.at("secondsPerRowOp").get<double>() == 0.0);
+  CHECK(e2.at("launchDelaySeconds").get<double>() == Approx(0.172));
+  CHECK(e2.at("tailSeconds").get<double>() == Approx(0.015));
+  CHECK(profiles.at("result").at("recordedStage") == 8);
+  // Execution start 1651694310051 -> first submission ...0413: 0.362 s.
+  CHECK(imported.scenario.at("driver").at("startSeconds").get<double>() == Approx(0.362));
+
+  ImportOptions without;
+  without.profiles = false;
+  CHECK_FALSE(ImportScenario(app, without, &warnings).scenario.contains("profiles"));
+}
+
+TEST_CASE("PlanStageParents: exchanges and broadcast builds end a stage", "[eventlog][profile]") {
+  const json plan = {
+      {"op", "join"},
+      {"id", "j1"},
+      {"strategy", "BroadcastHashJoin"},
+      {"buildSide", "BuildRight"},
+      {"left", {{"op", "exchange"}, {"id", "e1"}, {"child", {{"op", "scan"}, {"id", "s1"}}}}},
+      {"right", {{"op", "exchange"}, {"id", "e2"}, {"child", {{"op", "scan"}, {"id", "s2"}}}}}};
+  const auto parents = PlanStageParents(plan);
+  CHECK(parents.at("result") == std::vector<std::string>{"j1 broadcast", "e1 map"});
+  CHECK(parents.at("j1 broadcast") == std::vector<std::string>{"e2 map"});
+  CHECK(parents.at("e1 map").empty());
+}
+
+}  // namespace
+}  // namespace aqesim::eventlog

@@ -1,0 +1,389 @@
+#include "tools/eventlog/stage_profile_import.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace aqesim::eventlog {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kQuantiles = 21;   // 0, 5, ..., 100%
+constexpr int kThirds = 3;       // launch-order thirds of a wave
+constexpr int kMinPerThird = 5;  // fewer tasks per third: one table
+constexpr double kMinCv = 0.1;   // U must vary this much for a stage's own fit
+constexpr double kMinR2 = 0.3;   // and the fit explain this much
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// kQuantiles quantiles of `v` (linear interpolation between order statistics).
+std::vector<double> Quantiles(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::vector<double> out;
+  for (int j = 0; j < kQuantiles; ++j) {
+    const double pos = static_cast<double>(j) / (kQuantiles - 1) * static_cast<double>(v.size() - 1);
+    const size_t lo = static_cast<size_t>(pos);
+    const size_t hi = std::min(lo + 1, v.size() - 1);
+    out.push_back(v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo)));
+  }
+  return out;
+}
+
+double Round(double x, double unit) { return std::round(x / unit) * unit; }
+
+/// One successful task of a profiled stage.
+struct Task {
+  const RecordedTask* t = nullptr;
+  bool first_wave = false;
+  double u = 0;      // records read
+  double bytes = 0;  // input + shuffle bytes read
+  double run = 0;    // Executor Run Time, s
+  double wall = 0;   // Finish − Launch, s
+};
+
+struct Rates {
+  double a = 0, b = 0;
+  std::string how;
+};
+
+/// Least squares of run on U (the header comment's "stage" rates), or nullopt.
+std::optional<Rates> FitStage(const std::vector<Task>& tasks) {
+  std::vector<const Task*> use;
+  for (const Task& t : tasks)
+    if (!t.first_wave) use.push_back(&t);
+  if (use.size() < 3) {
+    use.clear();
+    for (const Task& t : tasks) use.push_back(&t);
+  }
+  const double n = static_cast<double>(use.size());
+  if (use.size() < 3) return std::nullopt;
+  double mx = 0, my = 0;
+  for (const Task* t : use) mx += t->u / n, my += t->run / n;
+  double sxx = 0, sxy = 0, syy = 0;
+  for (const Task* t : use) {
+    sxx += (t->u - mx) * (t->u - mx);
+    sxy += (t->u - mx) * (t->run - my);
+    syy += (t->run - my) * (t->run - my);
+  }
+  if (sxx <= 0 || mx <= 0 || std::sqrt(sxx / n) < kMinCv * mx || syy <= 0) return std::nullopt;
+  Rates r{my - sxy / sxx * mx, sxy / sxx, "stage"};
+  if (r.a < 0) {
+    double xx = 0, xy = 0;
+    for (const Task* t : use) xx += t->u * t->u, xy += t->u * t->run;
+    r = Rates{0, xy / xx, "stage"};
+  }
+  double ss = 0;
+  for (const Task* t : use) ss += (t->run - r.a - r.b * t->u) * (t->run - r.a - r.b * t->u);
+  if (r.b <= 0 || 1 - ss / syy < kMinR2) return std::nullopt;
+  return r;
+}
+
+/// The last successful attempt per partition, in (launch, index) order, with first waves.
+std::vector<Task> SuccessfulTasks(const RecordedApplication& app, const RecordedStage& st) {
+  std::map<int, const RecordedTask*> by_index;
+  for (const RecordedTask& t : st.tasks)
+    if (t.successful) by_index[t.index] = &t;
+  std::vector<Task> out;
+  for (const auto& [index, t] : by_index) {
+    Task k;
+    k.t = t;
+    k.u = static_cast<double>(SaturatingAdd(t->input_records, t->shuffle_records_read));
+    k.bytes = static_cast<double>(SaturatingAdd(t->input_bytes, t->shuffle_bytes_read()));
+    k.run = static_cast<double>(std::max<int64_t>(t->executor_run_time_ms, 0)) / 1000.0;
+    k.wall = static_cast<double>(std::max<int64_t>(t->wall_ms(), 0)) / 1000.0;
+    out.push_back(k);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Task& a, const Task& b) {
+    return std::tie(a.t->launch_time_ms, a.t->index) < std::tie(b.t->launch_time_ms, b.t->index);
+  });
+  std::map<std::string, int> slots, launched;
+  for (const RecordedExecutor& ex : app.executors) slots[ex.executor_id] = app.SlotsOf(ex);
+  for (Task& k : out) {
+    auto s = slots.find(k.t->executor_id);
+    k.first_wave = launched[k.t->executor_id]++ < (s == slots.end() ? 1 : s->second);
+  }
+  return out;
+}
+
+/// Submission → first launch, less the wait for a slot (the header comment).
+double LaunchDelaySeconds(const RecordedApplication& app, const RecordedStage& st, int64_t submit_ms,
+                          int64_t first_launch_ms) {
+  std::set<std::string> ids;
+  int capacity = 0;
+  for (const RecordedExecutor& ex : app.executors) {
+    if ((ex.executor_id == "driver") != app.local_mode || ex.resource_profile_id != st.resource_profile_id)
+      continue;
+    const std::optional<int64_t> until = app.OffersTasksUntilMs(ex);
+    if (ex.added_time_ms > submit_ms || (until && *until <= submit_ms)) continue;
+    ids.insert(ex.executor_id);
+    capacity += app.SlotsOf(ex);
+  }
+  int running = 0;
+  std::optional<int64_t> first_end;
+  for (const auto& [id, other] : app.stages) {
+    for (const RecordedTask& t : other.tasks) {
+      if (!ids.count(t.executor_id)) continue;
+      if (t.launch_time_ms <= submit_ms && t.finish_time_ms > submit_ms) ++running;
+      if (t.finish_time_ms >= submit_ms && t.finish_time_ms <= first_launch_ms &&
+          (!first_end || t.finish_time_ms < *first_end))
+        first_end = t.finish_time_ms;
+    }
+  }
+  const int64_t delay =
+      (running < capacity || !first_end) ? first_launch_ms - submit_ms : first_launch_ms - *first_end;
+  return static_cast<double>(std::max<int64_t>(delay, 0)) / 1000.0;
+}
+
+void CollectParents(const json& node, std::vector<std::string>* parents);
+
+/// The stages a node's part of a stage waits for: exchanges end it, a broadcast join's build
+/// side is a stage of its own.
+void CollectParents(const json& node, std::vector<std::string>* parents) {
+  if (!node.is_object()) return;
+  const std::string op = node.value("op", "");
+  const std::string id = node.value("id", "");
+  if (op == "exchange") {
+    parents->push_back(id + " map");
+    return;
+  }
+  if (op == "join" && node.value("strategy", "").rfind("Broadcast", 0) == 0) {
+    const bool left_builds = node.value("buildSide", "BuildRight") == "BuildLeft";
+    parents->push_back(id + " broadcast");
+    if (node.contains(left_builds ? "right" : "left"))
+      CollectParents(node[left_builds ? "right" : "left"], parents);
+    return;
+  }
+  for (const char* key : {"child", "left", "right"})
+    if (node.contains(key)) CollectParents(node[key], parents);
+  if (node.contains("children") && node["children"].is_array())
+    for (const json& c : node["children"]) CollectParents(c, parents);
+}
+
+void WalkStages(const json& node, std::map<std::string, std::vector<std::string>>* out) {
+  if (!node.is_object()) return;
+  const std::string op = node.value("op", "");
+  const std::string id = node.value("id", "");
+  if (op == "exchange" && node.contains("child")) {
+    CollectParents(node["child"], &(*out)[id + " map"]);
+  } else if (op == "join" && node.value("strategy", "").rfind("Broadcast", 0) == 0) {
+    const bool left_builds = node.value("buildSide", "BuildRight") == "BuildLeft";
+    if (node.contains(left_builds ? "left" : "right"))
+      CollectParents(node[left_builds ? "left" : "right"], &(*out)[id + " broadcast"]);
+  }
+  for (const char* key : {"child", "left", "right"})
+    if (node.contains(key)) WalkStages(node[key], out);
+  if (node.contains("children") && node["children"].is_array())
+    for (const json& c : node["children"]) WalkStages(c, out);
+}
+
+/// Window of the selection: start and (when logged) end, ms.
+std::pair<std::optional<int64_t>, std::optional<int64_t>> SelectionWindow(const RecordedApplication& app,
+                                                                          const ImportedScenario& imported) {
+  if (imported.execution_id) {
+    auto it = app.executions.find(*imported.execution_id);
+    if (it != app.executions.end()) return {it->second.start_time_ms, it->second.end_time_ms};
+  } else if (imported.job_id) {
+    auto it = app.jobs.find(*imported.job_id);
+    if (it != app.jobs.end()) return {it->second.submission_time_ms, it->second.completion_time_ms};
+  }
+  return {std::nullopt, std::nullopt};
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<std::string>> PlanStageParents(const json& plan) {
+  std::map<std::string, std::vector<std::string>> out;
+  CollectParents(plan, &out["result"]);
+  WalkStages(plan, &out);
+  return out;
+}
+
+std::map<int, std::string> ProfiledStageNames(const RecordedApplication& app,
+                                              const ImportedScenario& imported) {
+  std::map<int, std::string> names;
+  std::vector<int> submitted;
+  for (int s : imported.stage_ids) {
+    const RecordedStage* st = app.stage(s);
+    if (st != nullptr && st->submitted) submitted.push_back(s);
+  }
+  auto in_selection = [&](int s) {
+    return std::find(submitted.begin(), submitted.end(), s) != submitted.end();
+  };
+  for (const ImportedExchange& ex : imported.exchanges)
+    if (ex.map_stage_id && in_selection(*ex.map_stage_id)) names.emplace(*ex.map_stage_id, ex.id + " map");
+  for (const ImportedJoin& j : imported.joins)
+    if (j.build_stage_id && in_selection(*j.build_stage_id))
+      names.emplace(*j.build_stage_id, j.id + " broadcast");
+  for (auto it = submitted.rbegin(); it != submitted.rend(); ++it) {
+    if (names.count(*it)) continue;
+    names.emplace(*it, "result");
+    break;
+  }
+  return names;
+}
+
+void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported, std::vector<std::string>*) {
+  const auto [start, end] = SelectionWindow(app, *imported);
+  const std::map<int, std::string> names = ProfiledStageNames(app, *imported);
+  // Recorded submission and completion per simulated name.
+  std::map<std::string, int64_t> complete_ms;
+  std::optional<int64_t> first_submit, last_complete;
+  for (const auto& [id, name] : names) {
+    const RecordedStage& st = *app.stage(id);
+    if (st.tasks.empty()) continue;
+    int64_t last_finish = 0;
+    for (const RecordedTask& t : st.tasks) last_finish = std::max(last_finish, t.finish_time_ms);
+    complete_ms[name] = std::max(st.completion_time_ms.value_or(last_finish), last_finish);
+  }
+  for (int s : imported->stage_ids) {
+    const RecordedStage* st = app.stage(s);
+    if (st == nullptr || !st->submitted || st->tasks.empty()) continue;
+    if (st->submission_time_ms && (!first_submit || *st->submission_time_ms < *first_submit))
+      first_submit = st->submission_time_ms;
+    for (const RecordedTask& t : st->tasks)
+      last_complete = std::max(last_complete.value_or(t.finish_time_ms), t.finish_time_ms);
+    if (st->completion_time_ms) last_complete = std::max(*last_complete, *st->completion_time_ms);
+  }
+  if (!start || !first_submit || complete_ms.empty()) return;
+  const double start_seconds = static_cast<double>(std::max<int64_t>(*first_submit - *start, 0)) / 1000.0;
+  const int64_t origin_ms = *start + std::max<int64_t>(*first_submit - *start, 0);
+  const std::map<std::string, std::vector<std::string>> parents =
+      PlanStageParents(imported->scenario["plan"]);
+
+  // Rates of the log's stages that identify their own ("stage"): their median B.
+  std::vector<double> stage_bs;
+  for (const auto& [id, st] : app.stages) {
+    if (st.tasks.empty()) continue;
+    if (auto r = FitStage(SuccessfulTasks(app, st))) stage_bs.push_back(r->b);
+  }
+  const std::optional<double> log_b =
+      stage_bs.empty() ? std::nullopt : std::optional<double>(Median(stage_bs));
+
+  json profiles = json::object();
+  std::optional<double> min_gap;
+  for (const auto& [id, name] : names) {
+    const RecordedStage& st = *app.stage(id);
+    std::vector<Task> tasks = SuccessfulTasks(app, st);
+    if (tasks.empty()) continue;
+    double row_ops = 0, input_bytes = 0;
+    std::vector<double> o_first, o_later, runs, us;
+    for (const Task& k : tasks) {
+      row_ops += k.u;
+      input_bytes += k.bytes;
+      (k.first_wave ? o_first : o_later).push_back(std::max(0.0, k.wall - k.run));
+      runs.push_back(k.run);
+      us.push_back(k.u);
+    }
+    const double of = o_first.empty() ? Median(o_later) : Median(o_first);
+    const double ol = o_later.empty() ? of : Median(o_later);
+    Rates rates;
+    if (row_ops <= 0) {
+      rates = Rates{Median(runs), 0, "fixed"};
+    } else if (auto r = FitStage(tasks)) {
+      rates = *r;
+    } else if (log_b) {
+      rates = Rates{std::max(0.0, Median(runs) - *log_b * Median(us)), *log_b, "log"};
+    } else {
+      rates = Rates{Median(runs), 0, "fixed"};
+    }
+    // Residuals against what the engine computes for each task (U ∝ bytes).
+    auto u_engine = [&](const Task& k) {
+      return input_bytes > 0 ? row_ops * k.bytes / input_bytes : row_ops / static_cast<double>(tasks.size());
+    };
+    std::vector<double> res(tasks.size());
+    size_t critical = 0;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const Task& k = tasks[i];
+      const double modelled = (k.first_wave ? of : ol) + rates.a + rates.b * u_engine(k);
+      res[i] = modelled > 0 ? k.wall / modelled : 1.0;
+      if (std::tie(k.t->finish_time_ms, k.t->index) >
+          std::tie(tasks[critical].t->finish_time_ms, tasks[critical].t->index))
+        critical = i;
+    }
+    json residuals = json::object();
+    for (int w = 0; w < 2; ++w) {
+      const bool first = w == 0;
+      std::vector<size_t> group;
+      for (size_t i = 0; i < tasks.size(); ++i)
+        if (tasks[i].first_wave == first) group.push_back(i);
+      if (group.empty()) continue;
+      const bool keep_critical = tasks[critical].first_wave == first && group.size() == 1;
+      std::vector<double> all;
+      for (size_t i : group)
+        if (i != critical || keep_critical) all.push_back(res[i]);
+      if (all.empty()) continue;
+      const size_t n = group.size();
+      const size_t k = n >= static_cast<size_t>(kThirds * kMinPerThird) ? kThirds : 1;
+      json tables = json::array();
+      for (size_t part = 0; part < k; ++part) {
+        std::vector<double> v;
+        for (size_t g = part * n / k; g < (part + 1) * n / k; ++g)
+          if (group[g] != critical || keep_critical) v.push_back(res[group[g]]);
+        json table = json::array();
+        for (double q : Quantiles(v.empty() ? all : v)) table.push_back(Round(q, 1e-4));
+        tables.push_back(std::move(table));
+      }
+      residuals[first ? "firstWave" : "later"] = std::move(tables);
+    }
+    int64_t first_launch = tasks.front().t->launch_time_ms, last_finish = 0;
+    for (const Task& k : tasks) last_finish = std::max(last_finish, k.t->finish_time_ms);
+    for (const RecordedTask& t : st.tasks) first_launch = std::min(first_launch, t.launch_time_ms);
+    const int64_t submit = std::min(st.submission_time_ms.value_or(first_launch), first_launch);
+
+    json p = json::object();
+    p["recordedStage"] = id;
+    p["tasks"] = static_cast<int>(tasks.size());
+    p["inputBytes"] = static_cast<int64_t>(input_bytes);
+    p["rowOps"] = row_ops;
+    p["overheadSeconds"] = {{"firstWave", Round(of, 1e-4)}, {"later", Round(ol, 1e-4)}};
+    p["fixedSeconds"] = Round(rates.a, 1e-6);
+    p["secondsPerRowOp"] = rates.b;
+    p["rates"] = rates.how;
+    p["residuals"] = std::move(residuals);
+    p["critical"] = {{"task", tasks[critical].t->index}, {"residual", Round(res[critical], 1e-4)}};
+    p["launchDelaySeconds"] = LaunchDelaySeconds(app, st, submit, first_launch);
+    p["tailSeconds"] = static_cast<double>(std::max<int64_t>(complete_ms[name] - last_finish, 0)) / 1000.0;
+    // The trigger: the latest recorded completion of the stages it waits for, else the origin.
+    int64_t trigger = origin_ms;
+    bool known = true, has_parents = false;
+    auto ps = parents.find(name);
+    if (ps != parents.end()) {
+      for (const std::string& parent : ps->second) {
+        auto c = complete_ms.find(parent);
+        if (c == complete_ms.end()) {
+          known = false;
+          continue;
+        }
+        has_parents = true;
+        trigger = std::max(trigger, c->second);
+      }
+    } else {
+      known = false;
+    }
+    if (known && submit >= trigger) {
+      const double gap = static_cast<double>(submit - trigger) / 1000.0;
+      p["submitGapSeconds"] = gap;
+      if (has_parents) min_gap = std::min(min_gap.value_or(gap), gap);
+    }
+    if (st.resource_profile_id != 0) p["resourceProfile"] = st.resource_profile_id;
+    profiles[name] = std::move(p);
+  }
+  json driver = json::object();
+  driver["startSeconds"] = start_seconds;
+  driver["endSeconds"] = end && last_complete && *end > *last_complete
+                             ? static_cast<double>(*end - *last_complete) / 1000.0
+                             : 0.0;
+  if (min_gap) driver["replanSeconds"] = *min_gap;
+  imported->scenario["profiles"] = std::move(profiles);
+  imported->scenario["driver"] = std::move(driver);
+}
+
+}  // namespace aqesim::eventlog
