@@ -30,7 +30,7 @@ bool IsImportedConfKey(const std::string& key) {
       "spark.locality.wait",
       "spark.locality.wait.node",
       "spark.shuffle.reduceLocality.enabled",
-      "spark.task.cpus",
+      "spark.task.cpus",  // slots per executor = cores / task cpus
       "spark.scheduler.mode",
   };
   for (const char* k : kExact) {
