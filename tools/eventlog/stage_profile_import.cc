@@ -264,8 +264,9 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     if (st.tasks.empty()) continue;
     if (auto r = FitStage(SuccessfulTasks(app, st))) stage_bs.push_back(r->b);
   }
-  const std::optional<double> log_b =
-      stage_bs.empty() ? std::nullopt : std::optional<double>(Median(stage_bs));
+  // (A plain double and a flag: GCC 12 warns maybe-uninitialized on an optional built in a ?:.)
+  const bool have_log_b = !stage_bs.empty();
+  const double log_b = have_log_b ? Median(stage_bs) : 0.0;
 
   json profiles = json::object();
   std::optional<double> min_gap;
@@ -289,8 +290,8 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
       rates = Rates{Median(runs), 0, "fixed"};
     } else if (auto r = FitStage(tasks)) {
       rates = *r;
-    } else if (log_b) {
-      rates = Rates{std::max(0.0, Median(runs) - *log_b * Median(us)), *log_b, "log"};
+    } else if (have_log_b) {
+      rates = Rates{std::max(0.0, Median(runs) - log_b * Median(us)), log_b, "log"};
     } else {
       rates = Rates{Median(runs), 0, "fixed"};
     }
