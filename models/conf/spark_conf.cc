@@ -68,6 +68,11 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
     const ConfKeyInfo* info = nullptr;
     for (const ConfKeyInfo& candidate : table)
       if (candidate.key == key) info = &candidate;
+    if (IsVariantKey(key)) {
+      std::string error = ApplyVariantKey(key, value, &conf.variants);
+      if (!error.empty()) problems->push_back({key, error, true});
+      continue;
+    }
     if (info == nullptr && key.find_first_not_of(" \t") == std::string::npos) {
       problems->push_back({key, "expected a configuration key, found \"" + key + "\"", true});
       continue;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/conf/property_value.h"
+#include "models/conf/variants.h"
 
 namespace aqesim {
 
@@ -90,6 +91,7 @@ struct SqlConf {
   std::optional<int> executor_cores;             // spark.executor.cores
   std::optional<int64_t> executor_memory_bytes;  // spark.executor.memory
   SparkMaster master;                            // spark.master (unset: a cluster, not local mode)
+  VariantSwitches variants;                      // aqesim.variant.* (models/conf/variants.h), all off
 
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE
   /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (docs/aqe-behaviour.md

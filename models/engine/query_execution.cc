@@ -272,8 +272,13 @@ class Engine {
     if (!conf_.adaptive_enabled) return 0;
     d.reported = std::make_unique<ReportedShuffleSizes>(
         ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode, d.reported_size_ratio));
-    return static_cast<double>(d.actual.num_maps()) * d.num_reducers *
-           s_.cost.map_status_aggregate_seconds_per_block;
+    double blocks = static_cast<double>(d.actual.num_maps()) * d.num_reducers;
+    // LAS variants: the driver also decompresses every status once for its exact totals.
+    if (conf_.variants.las_exact_reducer_totals || conf_.variants.las_split_by_exact_totals) {
+      d.exact_totals = AccumulateExactReducerTotals(d.actual, d.reported_size_ratio);
+      blocks += static_cast<double>(d.exact_totals->decompressed_blocks);
+    }
+    return blocks * s_.cost.map_status_aggregate_seconds_per_block;
   }
 
   void StageDone(QueryStage* st, double driver_seconds) {

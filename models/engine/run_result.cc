@@ -109,6 +109,12 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
                          {"reportedSizeRatio", e.reported_size_ratio},
                          {"driverMapStatusBytes", e.driver_map_status_bytes},
                          {"driverAggregationSeconds", e.driver_aggregation_seconds}});
+    if (e.driver_exact_totals_bytes) {
+      exchanges.back()["exactBytesByPartitionId"] = e.exact_bytes_by_partition_id;
+      exchanges.back()["driverExactTotalsBytes"] = *e.driver_exact_totals_bytes;
+      exchanges.back()["driverDecompressedBlocks"] = e.driver_decompressed_blocks;
+      exchanges.back()["driverDecompressSeconds"] = e.driver_decompress_seconds;
+    }
   }
   json decisions = json::array();
   for (const Decision& d : run.decisions) decisions.push_back(DecisionToJson(d));
@@ -130,10 +136,12 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
     if (!j.build_side.empty()) o["buildSide"] = j.build_side;
     joins.push_back(std::move(o));
   }
-  return {{"scenario", scenario_name},         {"adaptive", run.adaptive},
-          {"exchanges", std::move(exchanges)}, {"decisions", std::move(decisions)},
-          {"reads", std::move(reads)},         {"joins", std::move(joins)},
-          {"failures", run.failures}};
+  json out = {{"scenario", scenario_name},         {"adaptive", run.adaptive},
+              {"exchanges", std::move(exchanges)}, {"decisions", std::move(decisions)},
+              {"reads", std::move(reads)},         {"joins", std::move(joins)},
+              {"failures", run.failures}};
+  if (!run.variants.empty()) out["variants"] = run.variants;
+  return out;
 }
 
 }  // namespace aqesim

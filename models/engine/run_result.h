@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,12 @@ struct ExchangeExplain {
   double reported_size_ratio = 1.0;       // MapStatus size ÷ bytes written (`reportedSizeRatio`)
   int64_t driver_map_status_bytes = 0;    // driver heap held by the statuses
   double driver_aggregation_seconds = 0;  // getStatistics time on the driver
+  /// Variant las.exactReducerTotals / splitByExactTotals: the exact totals' driver heap, the
+  /// blocks decompressed for them and that time (absent without the variants).
+  std::optional<int64_t> driver_exact_totals_bytes;
+  int64_t driver_decompressed_blocks = 0;
+  double driver_decompress_seconds = 0;
+  std::vector<int64_t> exact_bytes_by_partition_id;
 };
 
 struct ReadExplain {
@@ -94,6 +101,8 @@ struct RunResult {
   /// reports times.
   std::vector<std::string> failures;
   std::vector<std::string> warnings;
+  /// Named variants that were on (models/conf/variants.h), e.g. "las.exactReducerTotals".
+  std::vector<std::string> variants;
 };
 
 /// `runs[]` element of `aqesim run --format json` (tasks included when `with_tasks`).

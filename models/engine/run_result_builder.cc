@@ -40,6 +40,13 @@ ExchangeExplain SummarizeExchange(const ExecNode& exchange, const SqlConf& conf,
     e.driver_map_status_bytes = d.reported->DriverMemoryBytes();
     e.driver_aggregation_seconds =
         static_cast<double>(e.map_tasks) * e.num_partitions * map_status_aggregate_seconds_per_block;
+    if (d.exact_totals) {
+      e.exact_bytes_by_partition_id = d.exact_totals->bytes_by_partition_id;
+      e.driver_exact_totals_bytes = d.exact_totals->driver_bytes;
+      e.driver_decompressed_blocks = d.exact_totals->decompressed_blocks;
+      e.driver_decompress_seconds =
+          static_cast<double>(d.exact_totals->decompressed_blocks) * map_status_aggregate_seconds_per_block;
+    }
   } else {
     e.map_status =
         std::string(MapStatusKindName(ChooseMapStatusKind(d.num_reducers, MapStatusConfigOf(conf))));
@@ -121,6 +128,7 @@ RunResult RunResultBuilder::Finish(const StageGraph& graph, const ExecNode& fina
     makespan = std::max(makespan, result_.stages.back().complete_seconds);
   }
   result_.makespan_seconds = makespan + end_seconds;
+  result_.variants = conf.variants.EnabledNames();
   // The true bytes each recorded read's specs fetch (the stage ids are final now).
   for (size_t i = 0; i < recorded_reads_.size(); ++i) {
     const auto [st, node] = recorded_reads_[i];

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/plan/plan.h"
+#include "models/shuffle/las_exact_reducer_totals.h"
 #include "models/shuffle/map_output_statistics.h"
 #include "models/shuffle/partition_spec.h"
 #include "models/shuffle/shuffle_sizes.h"
@@ -43,6 +44,9 @@ struct ShuffleData {
   ShuffleSizes actual;
   /// What the driver sees (MapStatus) of `actual`, set when the map stage completes.
   std::unique_ptr<ReportedShuffleSizes> reported;
+  /// Variants las.exactReducerTotals / las.splitByExactTotals only: the driver's exact
+  /// per-reducer totals, set with `reported`.
+  std::optional<ExactReducerTotals> exact_totals;
   /// Executor that ran each actual map task (for local vs remote fetch).
   std::vector<int> map_executor;
   /// Uncompressed bytes (exchange "data size" metric), used for broadcast decisions.

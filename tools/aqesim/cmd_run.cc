@@ -12,6 +12,7 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/aqesim/variant_comparison.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::cli {
@@ -73,10 +74,14 @@ void RegisterRun(CLI::App& app) {
     if (o->aqe != "on") adaptive.push_back(false);
     if (o->aqe != "off") adaptive.push_back(true);
     const std::vector<RunResult> runs = SimulateOrThrow(*scenario, adaptive);
+    // Named variants on: Spark's plan and each variant's beside the scenario's run.
+    const std::vector<VariantRun> variant_rows =
+        o->aqe != "off" ? SimulateVariantComparison(scenario.get(), runs.back()) : std::vector<VariantRun>{};
     std::string text;
     if (o->format == "json") {
       nlohmann::ordered_json j = {{"scenario", scenario->name}, {"runs", nlohmann::ordered_json::array()}};
       for (const RunResult& r : runs) j["runs"].push_back(RunToJson(r, o->tasks));
+      if (!variant_rows.empty()) j["variantComparison"] = VariantComparisonJson(variant_rows);
       text = j.dump(2) + "\n";
     } else {
       text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) +
@@ -86,6 +91,7 @@ void RegisterRun(CLI::App& app) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
       }
+      if (!variant_rows.empty()) text += "\n" + VariantComparisonText(variant_rows);
     }
     WriteOutputAtomically(o->output, text, scenario->input_files);
   });

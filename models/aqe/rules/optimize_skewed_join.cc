@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "models/aqe/rules/las_skew_join_view.h"
 #include "models/plan/plan_queries.h"
 #include "models/plan/planned_properties.h"
 #include "models/shuffle/skew_join_split.h"
@@ -109,9 +110,23 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     if (!IsCandidate(*n)) return;
     ExecNode& l = n->child(0);
     ExecNode& r = n->child(1);
-    const SkewJoinSplitResult res =
-        SplitSkewedJoin(n->source->join_type, *l.shuffle->data->reported, *r.shuffle->data->reported, params);
-    if (!res.specs) return;
+    // Spark's decision, or the named variants' (las_skew_join_view.h) when some are on.
+    const VariantSkewJoinDecision vd =
+        SplitSkewedJoinWithVariants(n->source->join_type, *l.shuffle->data, *r.shuffle->data, params,
+                                    ctx.conf.variants, ctx.conf.accurate_block_threshold_bytes);
+    const SkewJoinSplitResult& res = vd.result;
+    const std::string variant_note = VariantChangeNote(vd);
+    if (!res.specs) {
+      if (!variant_note.empty()) {
+        Decision d;
+        d.rule = std::string(name());
+        d.message = n->id + ": not split (" + res.reason + ")" + variant_note;
+        d.at = ctx.now;
+        d.fields = {{"join", n->id}, {"applied", false}, {"variants", vd.changed_by}};
+        decisions.push_back(std::move(d));
+      }
+      return;
+    }
     l.shuffle->read_specs = res.specs->left;
     r.shuffle->read_specs = res.specs->right;
     n->join->is_skew_join = true;
@@ -144,7 +159,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
                 FormatBytes(m.left_skew_threshold_bytes) + ", target " +
                 FormatBytes(m.left_target_size_bytes) + "; right threshold " +
                 FormatBytes(m.right_skew_threshold_bytes) + ", target " +
-                FormatBytes(m.right_target_size_bytes) + ")";
+                FormatBytes(m.right_target_size_bytes) + ")" + variant_note;
     d.at = ctx.now;
     nlohmann::json ls = nlohmann::json::array(), rs = nlohmann::json::array();
     for (auto& x : m.left_splits) ls.push_back({{"reducer", x.reducer}, {"pieces", x.num_pieces}});
@@ -161,6 +176,11 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
                 {"leftTargetSizeBytes", m.left_target_size_bytes},
                 {"rightTargetSizeBytes", m.right_target_size_bytes},
                 {"tasks", res.specs->left.size()}};
+    if (!vd.changed_by.empty()) {
+      d.fields["variants"] = vd.changed_by;
+      d.fields["sparkTasks"] =
+          vd.spark->specs ? nlohmann::json(vd.spark->specs->left.size()) : nlohmann::json();
+    }
     decisions.push_back(std::move(d));
   });
   // A split undone above and not decided again: the plan lost a skew join.

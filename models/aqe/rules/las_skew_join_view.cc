@@ -1,0 +1,77 @@
+#include "models/aqe/rules/las_skew_join_view.h"
+
+#include "models/shuffle/las_split_by_exact_totals.h"
+
+namespace aqesim {
+namespace {
+
+bool SkewVariantsOn(const VariantSwitches& v) {
+  return v.las_exact_reducer_totals || v.las_split_by_exact_totals;
+}
+
+SkewJoinSplitResult Decide(JoinType type, const ShuffleData& l, const ShuffleData& r,
+                           const SkewJoinParams& params, const VariantSwitches& v, int64_t threshold) {
+  auto bytes = [&](const ShuffleData& d) -> const std::vector<int64_t>& {
+    if (v.las_exact_reducer_totals && d.exact_totals) return d.exact_totals->bytes_by_partition_id;
+    return d.reported->BytesByPartitionId();
+  };
+  auto map_sizes = [&](const ShuffleData& d) -> MapSizesForReducerFn {
+    const ReportedShuffleSizes* rep = d.reported.get();
+    if (v.las_split_by_exact_totals && d.exact_totals) {
+      const std::vector<int64_t>* totals = &d.exact_totals->bytes_by_partition_id;
+      return [rep, totals, threshold](int reducer) {
+        return MapSizesFromExactTotal(rep->MapSizesForReducer(reducer),
+                                      (*totals)[static_cast<size_t>(reducer)], threshold);
+      };
+    }
+    return [rep](int reducer) { return rep->MapSizesForReducer(reducer); };
+  };
+  return SplitSkewedJoin(type, bytes(l), bytes(r), map_sizes(l), map_sizes(r), params);
+}
+
+bool SameOutcome(const SkewJoinSplitResult& a, const SkewJoinSplitResult& b) {
+  if (a.specs.has_value() != b.specs.has_value()) return false;
+  if (!a.specs) return true;
+  return a.specs->left == b.specs->left && a.specs->right == b.specs->right;
+}
+
+}  // namespace
+
+VariantSkewJoinDecision SplitSkewedJoinWithVariants(JoinType type, const ShuffleData& l, const ShuffleData& r,
+                                                    const SkewJoinParams& params,
+                                                    const VariantSwitches& variants, int64_t threshold) {
+  VariantSkewJoinDecision out;
+  out.result = Decide(type, l, r, params, variants, threshold);
+  if (!SkewVariantsOn(variants)) return out;
+  SkewJoinSplitResult spark = Decide(type, l, r, params, VariantSwitches{}, threshold);
+  if (SameOutcome(spark, out.result)) return out;
+  struct Named {
+    const char* name;
+    bool VariantSwitches::*field;
+  };
+  const Named skew_variants[] = {{"las.exactReducerTotals", &VariantSwitches::las_exact_reducer_totals},
+                                 {"las.splitByExactTotals", &VariantSwitches::las_split_by_exact_totals}};
+  for (const Named& n : skew_variants) {
+    if (!(variants.*(n.field))) continue;
+    VariantSwitches without = variants;
+    without.*(n.field) = false;
+    if (!SameOutcome(Decide(type, l, r, params, without, threshold), out.result))
+      out.changed_by.push_back(n.name);
+  }
+  if (out.changed_by.empty())
+    for (const Named& n : skew_variants)
+      if (variants.*(n.field)) out.changed_by.push_back(n.name);
+  out.spark = std::move(spark);
+  return out;
+}
+
+std::string VariantChangeNote(const VariantSkewJoinDecision& d) {
+  if (d.changed_by.empty() || !d.spark) return "";
+  std::string names;
+  for (const std::string& n : d.changed_by) names += (names.empty() ? "" : ", ") + n;
+  const std::string spark =
+      d.spark->specs ? std::to_string(d.spark->specs->left.size()) + " tasks" : d.spark->reason;
+  return " — variant " + names + " changed this decision (Spark: " + spark + ")";
+}
+
+}  // namespace aqesim

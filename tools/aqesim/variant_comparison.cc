@@ -1,0 +1,97 @@
+#include "tools/aqesim/variant_comparison.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "tools/aqesim/simulate.h"
+
+namespace aqesim::cli {
+namespace {
+
+std::string Label(const std::vector<std::string>& variants) {
+  if (variants.empty()) return "Apache Spark (no variant)";
+  std::string s;
+  for (const std::string& v : variants) s += (s.empty() ? "" : " + ") + v;
+  return s;
+}
+
+int TotalTasks(const RunResult& r) {
+  int n = 0;
+  for (const StageResult& s : r.stages) n += s.tasks;
+  return n;
+}
+
+int SkewJoins(const RunResult& r) {
+  int n = 0;
+  for (const JoinExplain& j : r.joins) n += j.is_skew_join ? 1 : 0;
+  return n;
+}
+
+std::vector<const Decision*> ChangedByVariants(const RunResult& r) {
+  std::vector<const Decision*> out;
+  for (const Decision& d : r.decisions)
+    if (d.fields.contains("variants")) out.push_back(&d);
+  return out;
+}
+
+}  // namespace
+
+std::vector<VariantRun> SimulateVariantComparison(Scenario* scenario, const RunResult& with_all) {
+  const VariantSwitches enabled = scenario->conf.variants;
+  const std::vector<std::string> names = enabled.EnabledNames();
+  std::vector<VariantRun> rows;
+  if (names.empty()) return rows;
+  std::vector<VariantSwitches> settings{VariantSwitches{}};
+  if (names.size() > 1) {
+    for (const VariantInfo& v : KnownVariants()) {
+      if (!(enabled.*(v.field))) continue;
+      VariantSwitches one;
+      one.*(v.field) = true;
+      settings.push_back(one);
+    }
+  }
+  for (const VariantSwitches& s : settings) {
+    scenario->conf.variants = s;
+    try {
+      rows.push_back({s.EnabledNames(), SimulateOrThrow(*scenario, true)});
+    } catch (...) {
+      scenario->conf.variants = enabled;
+      throw;
+    }
+  }
+  scenario->conf.variants = enabled;
+  rows.push_back({names, with_all});
+  return rows;
+}
+
+std::string VariantComparisonText(const std::vector<VariantRun>& rows) {
+  std::ostringstream out;
+  out << "variants side by side (AQE on; seconds from the same cost model, to compare, not to read "
+         "absolutely):\n";
+  for (const VariantRun& row : rows) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %-60s makespan %10.3f s  %7d tasks  %d skew join(s)\n",
+                  Label(row.variants).c_str(), row.run.makespan_seconds, TotalTasks(row.run),
+                  SkewJoins(row.run));
+    out << buf;
+    for (const Decision* d : ChangedByVariants(row.run))
+      out << "    " << d->rule << " " << d->message << "\n";
+  }
+  return out.str();
+}
+
+nlohmann::ordered_json VariantComparisonJson(const std::vector<VariantRun>& rows) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const VariantRun& row : rows) {
+    nlohmann::ordered_json changed = nlohmann::ordered_json::array();
+    for (const Decision* d : ChangedByVariants(row.run)) changed.push_back(d->message);
+    out.push_back({{"variants", row.variants},
+                   {"makespanSeconds", row.run.makespan_seconds},
+                   {"tasks", TotalTasks(row.run)},
+                   {"skewJoins", SkewJoins(row.run)},
+                   {"decisionsChangedByVariants", std::move(changed)}});
+  }
+  return out;
+}
+
+}  // namespace aqesim::cli
