@@ -114,28 +114,8 @@ std::string PointerAppend(const std::string& pointer, size_t index) {
   return pointer + "/" + std::to_string(index);
 }
 
-size_t JsonNestingTooDeep(const std::string& text) {
-  size_t depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::string::npos;
-}
-
-size_t JsonObjectTooLarge(const std::string& text) {
+JsonShape ScanJsonShape(const std::string& text) {
+  JsonShape shape;
   std::vector<std::pair<bool, size_t>> open;  // per open container: object?, members so far
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -150,14 +130,21 @@ size_t JsonObjectTooLarge(const std::string& text) {
       if (!open.empty() && open.back().first && open.back().second == 0) open.back().second = 1;
     } else if (c == '[' || c == '{') {
       open.push_back({c == '{', 0});
+      if (open.size() > kMaxJsonDepth) {
+        shape.too_deep = i;
+        return shape;
+      }
     } else if ((c == ']' || c == '}') && !open.empty()) {
       open.pop_back();
     } else if (c == ',' && !open.empty() && open.back().first) {
-      if (++open.back().second > kMaxJsonObjectMembers) return i;
+      if (++open.back().second > kMaxJsonObjectMembers && shape.too_wide == std::string::npos)
+        shape.too_wide = i;
     }
   }
-  return std::string::npos;
+  return shape;
 }
+
+size_t JsonNestingTooDeep(const std::string& text) { return ScanJsonShape(text).too_deep; }
 
 std::vector<DuplicateKey> FindDuplicateKeys(const std::string& text) {
   // One frame per open container; the pointer of a key is built only when it is a duplicate

@@ -45,11 +45,20 @@ inline constexpr size_t kMaxJsonDepth = 10000;
 
 size_t JsonNestingTooDeep(const std::string& text);
 
-/// Byte offset of the comma that gives an object more than kMaxJsonObjectMembers members (the
+/// An object with more than kMaxJsonObjectMembers members is refused before parsing too (the
 /// order-keeping JSON object inserts each key with a linear search: 10^5 keys took 9 s of
-/// CPU), or npos. Arrays are not limited here.
+/// CPU). Arrays are not limited here.
 inline constexpr size_t kMaxJsonObjectMembers = 10000;
-size_t JsonObjectTooLarge(const std::string& text);
+
+/// Both limits from one pass over `text` (outside strings): `too_deep` is the offset of the
+/// first '[' or '{' nested deeper than kMaxJsonDepth (the scan stops there), `too_wide` the
+/// offset of the first comma that gives an object more than kMaxJsonObjectMembers members;
+/// npos where the text is within the limit.
+struct JsonShape {
+  size_t too_deep = std::string::npos;
+  size_t too_wide = std::string::npos;
+};
+JsonShape ScanJsonShape(const std::string& text);
 
 /// Where a problem came from, for ordering: the scenario document (by the document position
 /// of `sort_pointer`), then the --properties-file (by line), then --conf (by position).

@@ -68,14 +68,15 @@ std::string EscapeBytes(const std::string& text, bool escape_non_ascii) {
 bool ParseJsonText(const std::string& path, const std::string& text, Json* doc,
                    std::vector<Diagnostic>* errors) {
   const size_t before = errors->size();
-  if (const size_t deep = JsonNestingTooDeep(text); deep != std::string::npos) {
+  const JsonShape shape = ScanJsonShape(text);
+  if (const size_t deep = shape.too_deep; deep != std::string::npos) {
     const auto [line, col] = LineColumn(text, deep);
     errors->push_back({path, "line " + std::to_string(line) + ", column " + std::to_string(col),
                        "expected arrays and objects nested at most " + std::to_string(kMaxJsonDepth) +
                            " deep, found deeper nesting"});
     return false;
   }
-  if (const size_t wide = JsonObjectTooLarge(text); wide != std::string::npos) {
+  if (const size_t wide = shape.too_wide; wide != std::string::npos) {
     const auto [line, col] = LineColumn(text, wide);
     errors->push_back(
         {path, "line " + std::to_string(line) + ", column " + std::to_string(col),
