@@ -58,6 +58,7 @@ bool IsKnownIgnoredEvent(std::string_view name) {
 const std::unordered_map<std::string_view, ListenerEventReplay::Handler>& ListenerEventReplay::Handlers() {
   static const std::unordered_map<std::string_view, Handler> kHandlers = {
       {"SparkListenerLogStart", &ListenerEventReplay::OnLogStart},
+      {"DBCEventLoggingListenerMetadata", &ListenerEventReplay::OnVendorLogStart},
       {"SparkListenerApplicationStart", &ListenerEventReplay::OnApplicationStart},
       {"SparkListenerApplicationEnd", &ListenerEventReplay::OnApplicationEnd},
       {"SparkListenerEnvironmentUpdate", &ListenerEventReplay::OnEnvironmentUpdate},
@@ -93,6 +94,13 @@ void ListenerEventReplay::Apply(const json& e, const std::string& where) {
 }
 
 void ListenerEventReplay::OnLogStart(const json& e) { app_->spark_version = StringField(e, "Spark Version"); }
+
+void ListenerEventReplay::OnVendorLogStart(const json& e) {
+  // Databricks writes its own first event instead of SparkListenerLogStart, with the same
+  // "Spark Version" field; a LogStart, when a log has both, wins.
+  const std::string version = StringField(e, "Spark Version");
+  if (!version.empty() && !app_->spark_version) app_->spark_version = version;
+}
 
 void ListenerEventReplay::OnApplicationStart(const json& e) {
   app_->app_id = StringField(e, "App ID");

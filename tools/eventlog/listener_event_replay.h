@@ -37,6 +37,8 @@ class ListenerEventReplay {
   static const std::unordered_map<std::string_view, Handler>& Handlers();
 
   void OnLogStart(const nlohmann::json& e);
+  /// Databricks' DBCEventLoggingListenerMetadata: the Spark version when no LogStart gave one.
+  void OnVendorLogStart(const nlohmann::json& e);
   void OnApplicationStart(const nlohmann::json& e);
   void OnApplicationEnd(const nlohmann::json& e);
   void OnEnvironmentUpdate(const nlohmann::json& e);

@@ -154,6 +154,28 @@ TEST_CASE("ReadEventLog: rolling eventlog_v2 directory with mixed codecs", "[eve
   CHECK(warnings.empty());
 }
 
+TEST_CASE("ReadEventLog: a Databricks log's version comes from its own first event", "[eventlog]") {
+  // Databricks writes DBCEventLoggingListenerMetadata (with "Spark Version") instead of
+  // SparkListenerLogStart (corpus/xgboost_eventlog: {"Event":"DBCEventLoggingListenerMetadata",
+  // "Spark Version":"3.2.1","Timestamp":1671662142504,"Rollover Number":0,...}).
+  testing::TempDir dir;
+  const std::string text = testing::AqeShuffleText();
+  const std::string log_start = "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.2.1\"}\n";
+  REQUIRE(text.rfind(log_start, 0) == 0);
+  const std::string vendor =
+      "{\"Event\":\"DBCEventLoggingListenerMetadata\",\"Spark Version\":\"3.3.0\",\"Rollover Number\":0}\n";
+  std::vector<std::string> warnings;
+  testing::WriteBytes(dir.File("databricks.json"), vendor + text.substr(log_start.size()));
+  const RecordedApplication app = ReadEventLog(dir.File("databricks.json"), &warnings);
+  CHECK(app.spark_version == "3.3.0");
+  CHECK_FALSE(AnyContains(warnings, "DBCEventLoggingListenerMetadata"));  // known, not "unknown event"
+  // Both events: Spark's own LogStart wins, in either order.
+  testing::WriteBytes(dir.File("both.json"), vendor + text);
+  CHECK(ReadEventLog(dir.File("both.json"), nullptr).spark_version == "3.2.1");
+  testing::WriteBytes(dir.File("both-after.json"), log_start + vendor + text.substr(log_start.size()));
+  CHECK(ReadEventLog(dir.File("both-after.json"), nullptr).spark_version == "3.2.1");
+}
+
 TEST_CASE("ReadEventLog: unreadable input is an EventLogError", "[eventlog]") {
   testing::TempDir dir;
   CHECK_THROWS_WITH(ReadEventLog(dir.File("missing.zstd"), nullptr), Catch::Contains("no such file"));
