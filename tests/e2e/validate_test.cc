@@ -69,3 +69,26 @@ TEST_CASE("aqesim validate / calibrate: bad input exits 2", "[e2e][validate]") {
 
 }  // namespace
 }  // namespace aqesim::e2e
+
+namespace aqesim::e2e {
+namespace {
+
+TEST_CASE("an imported final stage rooted at a sort over a shuffle is coalesced, not read locally",
+          "[e2e][import]") {
+  // pandas_execs execution 3 ran with AQE off (Spark 3.1.1's default); with AQE on, Spark hands
+  // the final stage's plan (FlatMapGroupsInPandas > Sort > shuffle read) to
+  // OptimizeShuffleWithLocalRead, which leaves it alone: the plan is not the shuffle itself.
+  const testing::TempDir dir("aqesim_import_root_sort");
+  const std::string scenario = dir.File("exec3.json");
+  REQUIRE(RunAqesim({"import-eventlog", SourcePath("tests/data/eventlogs/pandas_execs_eventlog.zstd"),
+                     "--execution", "3", "-o", scenario, "-q"})
+              .exit_code == 0);
+  const CommandResult r = RunAqesim({"explain", scenario, "--conf", "spark.sql.adaptive.enabled=true"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json explain = nlohmann::json::parse(r.stdout_text);
+  CHECK(DecisionsOf(explain, "OptimizeShuffleWithLocalRead").empty());
+  CHECK(DecisionsOf(explain, "CoalesceShufflePartitions").size() == 1);
+}
+
+}  // namespace
+}  // namespace aqesim::e2e

@@ -82,7 +82,10 @@ json SqlPlanImporter::BuildNode(const SqlPlanNode& n, const std::string& ptr) {
     node["child"] = BuildNode(*kids[0], ptr + "/child");
     return node;
   }
-  if (kids.size() == 1) return BuildNode(*kids[0], ptr);
+  if (kids.size() == 1) {
+    if (ptr == "/plan" && !IsPlanWrapper(base) && LeadsToExchange(*kids[0])) return BuildRootOperator(n, ptr);
+    return BuildNode(*kids[0], ptr);
+  }
   ctx_.warnings->push_back("plan node " + n.node_name + " with " + std::to_string(kids.size()) +
                            " children imported as a union");
   json node = {{"op", "union"}, {"id", ctx_.NextId("u")}};
@@ -91,6 +94,32 @@ json SqlPlanImporter::BuildNode(const SqlPlanNode& n, const std::string& ptr) {
     children.push_back(BuildNode(*kids[i], ptr + "/children/" + std::to_string(i)));
   node["children"] = std::move(children);
   return node;
+}
+
+json SqlPlanImporter::BuildRootOperator(const SqlPlanNode& n, const std::string& ptr) {
+  // The operators between the root and the exchange run in the final stage; Spark hands that
+  // stage's whole plan to OptimizeShuffleWithLocalRead, which reads the shuffle locally only when
+  // the plan *is* the shuffle (docs/aqe-behaviour.md §9). One node keeps that: "sort" when the
+  // chain sorts (its cost is a sort's), "project" otherwise.
+  bool sorts = false;
+  const SqlPlanNode* below = &n;
+  while (!IsExchangeNode(BaseNodeName(below->node_name)) &&
+         BaseNodeName(below->node_name) != "ReusedExchange") {
+    sorts = sorts || BaseNodeName(below->node_name) == "Sort";
+    below = MainChildren(*below).front();
+  }
+  json node = {{"op", sorts ? "sort" : "project"}, {"id", ctx_.NextId(sorts ? "sort" : "project")}};
+  node["child"] = BuildNode(*below, ptr + "/child");
+  return node;
+}
+
+bool SqlPlanImporter::IsPlanWrapper(const std::string& base) {
+  // Nodes that run nothing of their own: the adaptive root, code-generation stages and the
+  // row/columnar adapters.
+  for (const char* w :
+       {"AdaptiveSparkPlan", "WholeStageCodegen", "InputAdapter", "ColumnarToRow", "RowToColumnar"})
+    if (base.rfind(w, 0) == 0) return true;
+  return false;
 }
 
 bool SqlPlanImporter::LeadsToExchange(const SqlPlanNode& n) {

@@ -36,6 +36,9 @@ class SqlPlanImporter {
   nlohmann::json BuildNode(const SqlPlanNode& n, const std::string& ptr);
   /// True when `n` imports as an exchange (passing through single-child nodes).
   static bool LeadsToExchange(const SqlPlanNode& n);
+  static bool IsPlanWrapper(const std::string& base);
+  /// The plan's root when operators sit between it and an exchange: one sort/project node.
+  nlohmann::json BuildRootOperator(const SqlPlanNode& n, const std::string& ptr);
   nlohmann::json BuildScan(const SqlPlanNode& n, const std::string& ptr);
   nlohmann::json BuildExchange(const SqlPlanNode& n, const SqlPlanNode& child, const std::string& ptr);
   nlohmann::json BuildReusedExchange(const SqlPlanNode& n, const std::string& ptr);

@@ -274,3 +274,30 @@ TEST_CASE("ImportScenario: skewed scan stages get per-task taskBytes", "[eventlo
 
 }  // namespace
 }  // namespace aqesim::eventlog
+
+namespace aqesim::eventlog {
+namespace {
+
+TEST_CASE("ImportScenario: operators between the root and an exchange stay as one node",
+          "[eventlog][import]") {
+  // pandas_execs execution 3 (read by hand from its SQLExecutionStart): AdaptiveSparkPlan >
+  // FlatMapGroupsInPandas > WholeStageCodegen (2) > Sort > InputAdapter > Exchange
+  // hashpartitioning(id#29L, 200), ENSURE_REQUIREMENTS. The final stage runs the sort and the UDF
+  // over the shuffle read; imported without them, its root would be the exchange itself, which
+  // OptimizeShuffleWithLocalRead reads locally (docs/aqe-behaviour.md §9) where Spark does not.
+  const RecordedApplication app = ReadEventLog(Fixture("pandas_execs_eventlog.zstd"), nullptr);
+  ImportOptions exec3;
+  exec3.execution_id = 3;
+  const json plan = ImportScenario(app, exec3, nullptr).scenario["plan"];
+  CHECK(plan["op"] == "sort");
+  REQUIRE(plan.contains("child"));
+  CHECK(plan["child"]["op"] == "exchange");
+  // An aggregate over its exchange is kept as before (aqeshuffle: aggregate <- exchange).
+  const json agg = ImportScenario(ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr), {}, nullptr)
+                       .scenario["plan"];
+  CHECK(agg["op"] == "aggregate");
+  CHECK(agg["child"]["op"] == "exchange");
+}
+
+}  // namespace
+}  // namespace aqesim::eventlog
