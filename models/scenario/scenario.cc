@@ -170,6 +170,16 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     }
     conf[key] = {value, origin};
   }
+  // --- --cost FILE: a cost file from the command line wins over `costFile` and `cost` ---
+  if (!overrides.cost_file.empty()) {
+    sink.FileRead(overrides.cost_file);
+    std::vector<Diagnostic> errors;
+    if (auto params = ReadCostFileParameters(overrides.cost_file, &errors)) {
+      ReadCost(*params, &scenario->cost, &sink);  // checked by ReadCostFileParameters: nothing to report
+    }
+    for (const Diagnostic& d : errors)
+      sink.Add(true, d.file, d.pointer, "", d.message, ProblemOrigin::kCommandLine);
+  }
   for (auto it = conf.begin(); it != conf.end();) {
     const auto& [key, entry] = *it;
     if (key.size() > kMaxConfValueBytes || entry.first.size() > kMaxConfValueBytes) {

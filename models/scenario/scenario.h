@@ -72,6 +72,9 @@ struct ConfOverrides {
   std::string properties_file;
   /// --conf KEY=VALUE, in order (later wins).
   std::vector<std::pair<std::string, std::string>> conf;
+  /// --cost FILE: a cost file (`aqesim calibrate -o`) whose parameters win over the scenario's
+  /// `costFile` and `cost`; its problems are reported as "FILE: /parameter: message".
+  std::string cost_file;
 };
 
 struct LoadResult {

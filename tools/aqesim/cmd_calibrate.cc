@@ -42,6 +42,45 @@ std::string Pct(const std::optional<double>& v, bool sign = true) {
   return buf;
 }
 
+/// |x| of an optional error; nullopt stays nullopt.
+std::optional<double> Magnitude(const std::optional<double>& v) {
+  if (!v) return std::nullopt;
+  return v < 0 ? -*v : *v;
+}
+
+/// The ways the fitted cost is worse than the cost it started from (the defaults, or --cost):
+/// a fit that explains the task times worse than their mean (R² < 0), and each log whose replay
+/// error (median |stage error| or |makespan error|) grows. The file is still written — the
+/// caller asked for it — but never silently.
+std::vector<std::string> WorseThanBefore(const validate::CalibrationResult& result) {
+  std::vector<std::string> out;
+  char buf[512];
+  if (result.quality.task_rows + result.quality.stage_rows > 0 && result.quality.r_squared < 0) {
+    std::snprintf(
+        buf, sizeof buf,
+        "calibrate: the fit's R² is %.3f: the fitted parameters predict the recorded task times worse "
+        "than their mean (the logs cannot separate the model's terms); check the replay errors below",
+        result.quality.r_squared);
+    out.emplace_back(buf);
+  }
+  for (size_t i = 0; i < result.after.size() && i < result.before.size(); ++i) {
+    const auto& b = result.before[i];
+    const auto& a = result.after[i];
+    const auto bs = Magnitude(b.median_abs_stage_error), as = Magnitude(a.median_abs_stage_error);
+    const auto bm = Magnitude(b.makespan_relative_error), am = Magnitude(a.makespan_relative_error);
+    const bool stage_worse = bs && as && *as > *bs;
+    const bool makespan_worse = bm && am && *am > *bm;
+    if (!stage_worse && !makespan_worse) continue;
+    out.push_back(
+        "calibrate: " + std::filesystem::path(a.log).filename().string() +
+        " replays worse with the fitted cost than with the cost it started from (median |stage error| " +
+        Pct(b.median_abs_stage_error, false) + " → " + Pct(a.median_abs_stage_error, false) + ", makespan " +
+        Pct(b.makespan_relative_error) + " → " + Pct(a.makespan_relative_error) +
+        "); the file is written, but do not use it for this job without reading its values");
+  }
+  return out;
+}
+
 void RunCalibrate(const CalibrateArgs& args) {
   validate::CalibrationOptions options;
   if (!args.base_cost.empty()) {
@@ -87,6 +126,8 @@ void RunCalibrate(const CalibrateArgs& args) {
                            ": the logs' task times cannot be replayed (see the warnings); nothing written");
   }
   if (!out_of_range.empty()) throw InputError(out_of_range);
+  for (const std::string& w : WorseThanBefore(result))
+    Warn(w);  // not muted by --quiet: it is about the output
   std::vector<std::string> inputs = args.logs;
   inputs.push_back(args.base_cost);
   WriteOutputAtomically(args.output, result.cost.dump(2) + "\n", inputs);

@@ -1,5 +1,6 @@
-// `aqesim import-eventlog LOG -o SCENARIO.json [--execution ID | --job ID] [--name NAME]`:
-// reads a Spark event log (tools/eventlog) and writes a scenario reconstructed from it.
+// `aqesim import-eventlog LOG -o SCENARIO.json [--execution ID | --job ID] [--name NAME] [--cost COST.json]`:
+// reads a Spark event log (tools/eventlog) and writes a scenario reconstructed from it; --cost
+// writes a cost file's parameters into the scenario's `cost` (over what the import measured).
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include "tools/aqesim/commands.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
+#include "tools/validate/cost_file.h"
 
 namespace aqesim::cli {
 namespace {
@@ -19,10 +21,17 @@ struct ImportEventlogArgs {
   int64_t execution_id = -1;
   int job_id = -1;
   std::string name;
+  std::string cost;
   bool quiet = false;
 };
 
 void RunImportEventlog(const ImportEventlogArgs& args) {
+  nlohmann::json cost;  // read first: a bad cost file costs no import
+  if (!args.cost.empty()) {
+    std::vector<std::string> errors;
+    cost = validate::ReadCostFile(args.cost, &errors);
+    if (!errors.empty()) throw InputError(errors);
+  }
   std::vector<std::string> warnings;
   eventlog::ImportedScenario imported;
   try {
@@ -38,7 +47,8 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
   if (!args.quiet) {
     for (const auto& w : warnings) Warn(w);
   }
-  WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n", {args.log});
+  for (const auto& [name, value] : cost.items()) imported.scenario["cost"][name] = value;
+  WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n", {args.log, args.cost});
 }
 
 }  // namespace
@@ -54,6 +64,9 @@ void RegisterImportEventlog(CLI::App& app) {
                                "SQL execution id to import (default: the one with most shuffle bytes)");
   cmd->add_option("--job", args->job_id, "job id to import as an RDD job")->excludes(exec);
   cmd->add_option("--name", args->name, "scenario name (default: the log's file name)");
+  cmd->add_option(
+      "--cost", args->cost,
+      "cost file (from aqesim calibrate) written into the scenario's cost, over the imported values");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print warnings");
   cmd->callback([args]() { RunImportEventlog(*args); });
 }

@@ -1,4 +1,4 @@
-// aqesim report INPUT -o REPORT.html|REPORT.md [--format html|md] [--conf KEY=VALUE]...
+// aqesim report INPUT -o REPORT.html|REPORT.md [--format html|md] [--conf KEY=VALUE]... [--cost COST.json]
 //                [--properties-file FILE]
 // INPUT is a scenario (simulated here, AQE off and on: the fullest report), the output of
 // `aqesim run --format json --tasks`, or the JSON output of `aqesim sweep`
@@ -49,7 +49,7 @@ void CheckSweepRows(const nlohmann::json& doc, const std::string& path, std::vec
 
 void RegisterReport(CLI::App& app) {
   struct Options {
-    ScenarioArgs scenario;  // path = INPUT; --conf/--properties-file apply to a scenario input
+    ScenarioArgs scenario;  // path = INPUT; --conf/--properties-file/--cost apply to a scenario input
     std::string output = "-";
     std::string format;
   };
@@ -62,6 +62,8 @@ void RegisterReport(CLI::App& app) {
                   "Spark configuration KEY=VALUE for a scenario input (repeatable)");
   cmd->add_option("--properties-file", o->scenario.properties_file,
                   "spark-defaults.conf-style file, scenario input");
+  cmd->add_option("--cost", o->scenario.cost_file,
+                  "cost file (from aqesim calibrate) for a scenario input; wins over its costFile and cost");
   cmd->add_option("-o,--output", o->output, "REPORT.html or REPORT.md (default stdout)");
   cmd->add_option("--format", o->format, "html or md (default: from the output's extension, else html)")
       ->check(CLI::IsMember({"html", "md"}));
@@ -81,7 +83,7 @@ void RegisterReport(CLI::App& app) {
                                    ? nlohmann::json(nlohmann::json::value_t::discarded)
                                    : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     report::ReportInput input;
-    std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file};
+    std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file, o->scenario.cost_file};
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
       auto scenario = LoadOrThrow(o->scenario, o->output);  // also reports JSON syntax errors
       inputs = scenario->input_files;
@@ -104,8 +106,8 @@ void RegisterReport(CLI::App& app) {
         return out;
       };
     } else {
-      if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty())
-        throw InputError("--conf and --properties-file apply to a scenario input, not to " +
+      if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty() || !o->scenario.cost_file.empty())
+        throw InputError("--conf, --properties-file and --cost apply to a scenario input, not to " +
                          o->scenario.path);
       std::vector<std::string> errors;
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);

@@ -1,5 +1,5 @@
 // aqesim sweep SCENARIO|SWEEP_DEF --grid KEY=V1,V2,... [--grid ...] [--threads N]
-//              [--shard K/N|auto|auto/N] [--conf KEY=VALUE]... [--properties-file FILE]
+//              [--shard K/N|auto|auto/N] [--conf KEY=VALUE]... [--properties-file FILE] [--cost FILE]
 //              [--keep-journal] -o OUT.csv|OUT.json|FOLDER/ [--format csv|json]
 // Simulates every point of the grids' cartesian product (AQE off and on) on N threads; rows
 // come out in grid order whatever N is. Finished points are journaled to OUT.journal as they
@@ -113,6 +113,7 @@ void RegisterSweep(CLI::App& app) {
     spec.scenario_path = o->scenario.path;
     ReadSweepDefinition(o->scenario.path, &spec, &errors);
     spec.overrides.properties_file = o->scenario.properties_file;
+    spec.overrides.cost_file = o->scenario.cost_file;
     for (const std::string& kv : o->scenario.conf) {
       const size_t eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) {
@@ -160,7 +161,8 @@ void RegisterSweep(CLI::App& app) {
 
     // Refused before hours of simulation, not after; the journal is written as soon as the
     // first point is done, so it must not be an input either.
-    std::vector<std::string> inputs = {o->scenario.path, spec.scenario_path, o->scenario.properties_file};
+    std::vector<std::string> inputs = {o->scenario.path, spec.scenario_path, o->scenario.properties_file,
+                                       o->scenario.cost_file};
     CheckOutputIsNotInput(output, inputs);
     CheckOutputIsNotInput(spec.journal_path, inputs);
     std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);

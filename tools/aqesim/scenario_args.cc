@@ -9,11 +9,15 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
   cmd->add_option("--conf", args->conf, "Spark configuration KEY=VALUE (repeatable; wins over the others)");
   cmd->add_option("--properties-file", args->properties_file,
                   "spark-defaults.conf-style file of Spark properties (wins over the scenario's conf)");
+  cmd->add_option(
+      "--cost", args->cost_file,
+      "cost file (from aqesim calibrate) whose parameters win over the scenario's costFile and cost");
 }
 
 ConfOverrides OverridesOf(const ScenarioArgs& args) {
   ConfOverrides ov;
   ov.properties_file = args.properties_file;
+  ov.cost_file = args.cost_file;
   for (const std::string& kv : args.conf) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -25,7 +29,8 @@ ConfOverrides OverridesOf(const ScenarioArgs& args) {
 }
 
 std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output) {
-  CheckOutputIsNotInput(output, {args.path, args.properties_file});  // also when the scenario is bad
+  CheckOutputIsNotInput(output,
+                        {args.path, args.properties_file, args.cost_file});  // also when the scenario is bad
   LoadResult res = LoadScenarioFile(args.path, OverridesOf(args));
   if (!res.errors.empty()) {
     std::vector<std::string> lines;

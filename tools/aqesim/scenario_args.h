@@ -1,4 +1,4 @@
-// Options every scenario-consuming subcommand shares: SCENARIO, --conf, --properties-file;
+// Options every scenario-consuming subcommand shares: SCENARIO, --conf, --properties-file, --cost;
 // and loading with diagnostics turned into exit code 2.
 #ifndef AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
 #define AQESIM_TOOLS_AQESIM_SCENARIO_ARGS_H_
@@ -16,6 +16,7 @@ struct ScenarioArgs {
   std::string path;
   std::vector<std::string> conf;  // KEY=VALUE
   std::string properties_file;
+  std::string cost_file;
 };
 
 void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);

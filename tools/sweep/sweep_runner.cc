@@ -246,6 +246,11 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
     fp += props;
   }
   for (const auto& [k, v] : spec.overrides.conf) fp += "\nconf:" + k + "=" + v;
+  if (!spec.overrides.cost_file.empty()) {  // a journal made with other cost parameters is not resumed
+    std::string cost;
+    ReadFile(spec.overrides.cost_file, &cost);
+    fp += "\ncost:" + cost;
+  }
   for (const GridAxis& a : spec.axes) {
     fp += "\ngrid:" + a.key;
     for (const std::string& v : a.values) fp += "\x1f" + v;
@@ -267,6 +272,7 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   for (const auto& [k, v] : s.raw_conf) scenario_conf[k] = v;
   p.info = {{"scenario", s.name}, {"scenarioFile", spec.scenario_path}};
   if (!spec.overrides.properties_file.empty()) p.info["propertiesFile"] = spec.overrides.properties_file;
+  if (!spec.overrides.cost_file.empty()) p.info["costFile"] = spec.overrides.cost_file;
   p.info["conf"] = conf_args;
   p.info["grid"] = grid;
   p.info["points"] = p.num_points;
