@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 aqesim="${1:-${root}/build/tools/aqesim}"
-logs="${2:-/work/shared/eventlogs}"
+logs="${2:-${root}/../shared/eventlogs}"  # the shared logs beside the checkout
 out="${root}/scenarios/recorded"
 mkdir -p "${out}"
 for log in "${logs}"/*; do

@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 aqesim="${1:-${root}/build/tools/aqesim}"
-logs="${2:-/work/shared/eventlogs}"
+logs="${2:-${root}/../shared/eventlogs}"  # the shared logs beside the checkout
 out="${root}/results/calibration"
 fit_logs=(aqeshuffle_eventlog.zstd customshuffle_eventlog.zstd eventlog_4nodes_8cores_dynamic_alloc.zstd
           join_agg_on_yarn_eventlog.zstd application_1472176676028_407508_1)
