@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/engine/ensure_requirements.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_error.h"
 #include "models/plan/planned_properties.h"
@@ -209,6 +210,7 @@ StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {
   Planner planner(scenario, conf, &out);
   out.root = planner.Build(*scenario.plan, nullptr);
   planner.SelectJoins(out.root.get());
+  EnsureRequirements(out.root.get(), conf, &out.inserted_sources, &out.decisions);
   planner.MaterializeExchanges(out.root.get());
   return out;
 }

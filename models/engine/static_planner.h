@@ -3,6 +3,8 @@
 //  * EnsureRequirements (sql/core/.../exchange/EnsureRequirements.scala): every shuffle gets
 //    spark.sql.shuffle.partitions reducers, or coalescePartitions.initialPartitionNum when AQE
 //    and coalescing are on; a user repartition(n) keeps n.
+//  * EnsureRequirements inserts the shuffles a join or aggregate needs and the scenario left
+//    out (ensure_requirements.h), after join selection.
 //  * JoinSelection (sql/core/.../SparkStrategies.scala) on the planner's estimates: a
 //    sort-merge or shuffled-hash join whose buildable side is estimated at most
 //    spark.sql.autoBroadcastJoinThreshold becomes a broadcast hash join, and the shuffles
@@ -11,6 +13,7 @@
 #ifndef AQESIM_MODELS_ENGINE_STATIC_PLANNER_H_
 #define AQESIM_MODELS_ENGINE_STATIC_PLANNER_H_
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +27,9 @@ namespace aqesim {
 
 struct StaticPlan {
   std::unique_ptr<ExecNode> root;
+  /// Scenario nodes of the exchanges EnsureRequirements inserted (ensure_requirements.h); the
+  /// plan points at them, so they live as long as the plan is used.
+  std::deque<PlanNode> inserted_sources;
   std::vector<Decision> decisions;    // static join selections
   std::vector<std::string> warnings;  // resampled matrices etc.
 };

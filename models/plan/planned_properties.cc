@@ -39,9 +39,12 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
       break;
     }
     case PlanOp::kExchange:
+      // Before the exchange is materialised: the count it was given (numPartitions; 1 for an
+      // exchange EnsureRequirements inserts for AllTuples), else the configured one.
       n->planned_partitions = n->shuffle && n->shuffle->data->num_reducers > 0
                                   ? n->shuffle->data->num_reducers
-                                  : conf.InitialShufflePartitions();
+                              : n->source && n->source->num_partitions ? *n->source->num_partitions
+                                                                       : conf.InitialShufflePartitions();
       n->estimated_bytes = est_override(n->child(0).estimated_bytes);
       break;
     case PlanOp::kJoin: {

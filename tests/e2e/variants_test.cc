@@ -92,5 +92,25 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "EnsureRequirements: two scans joined without bucketing get two exchanges of shuffle.partitions reducers",
+    "[e2e][ensure]") {
+  const std::string file = "scenarios/variants/ensure-requirements-two-scans.json";
+  for (const char* aqe : {"false", "true"}) {
+    const json ex = Explain(file, {std::string("spark.sql.adaptive.enabled=") + aqe});
+    const std::vector<json> inserted = DecisionsOf(ex, "EnsureRequirements");
+    REQUIRE(inserted.size() == 2);
+    CHECK(inserted[0]["exchange"] == "a-exchange");
+    CHECK(inserted[1]["exchange"] == "b-exchange");
+    CHECK(ExchangeById(ex, "a-exchange").at("numPartitions") == 200);
+    CHECK(ExchangeById(ex, "b-exchange").at("numPartitions") == 200);
+  }
+  // spark.sql.shuffle.partitions decides the count; initialPartitionNum does when AQE coalesces.
+  const json p64 = Explain(file, {"spark.sql.adaptive.enabled=false", "spark.sql.shuffle.partitions=64"});
+  CHECK(ExchangeById(p64, "a-exchange").at("numPartitions") == 64);
+  const json initial = Explain(file, {"spark.sql.adaptive.coalescePartitions.initialPartitionNum=400"});
+  CHECK(ExchangeById(initial, "b-exchange").at("numPartitions") == 400);
+}
+
 }  // namespace
 }  // namespace aqesim::e2e
