@@ -34,16 +34,17 @@ const OpFields& FieldsOf(PlanOp op) {
       {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes"}, {"bytes"}}},
       {PlanOp::kExchange,
        {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio",
-         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes"},
+         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows"},
         {"child"}}},
       {PlanOp::kJoin,
        {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity",
-         "estimatedBytes"},
+         "estimatedBytes", "rows"},
         {"left", "right"}}},
-      {PlanOp::kAggregate, {{"op", "id", "child", "grouped", "selectivity", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kAggregate,
+       {{"op", "id", "child", "grouped", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
-      {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes"}, {"child"}}},
-      {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
+      {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kSort, {{"op", "id", "child", "estimatedBytes"}, {"child"}}},
   };
   return kFields.at(op);
@@ -145,6 +146,9 @@ class PlanReader {
     if (v.contains("estimatedBytes"))
       node->estimated_bytes =
           ReadByteCount(v["estimatedBytes"], PointerAppend(pointer, "estimatedBytes"), {}, sink_);
+    if (v.contains("rows"))
+      node->rows = ReadInteger(v["rows"], PointerAppend(pointer, "rows"), 0, INT64_MAX,
+                               "a non-negative integer", sink_);
     if (v.contains("selectivity")) {
       if (auto s = ReadNumber(
               v["selectivity"], PointerAppend(pointer, "selectivity"), [](double x) { return x >= 0; },
@@ -196,9 +200,6 @@ class PlanReader {
     if (v.contains("bytes")) {
       if (auto b = ReadByteCount(v["bytes"], PointerAppend(p, "bytes"), {}, sink_)) node->scan_bytes = *b;
     }
-    if (v.contains("rows"))
-      node->rows =
-          ReadInteger(v["rows"], PointerAppend(p, "rows"), 0, INT64_MAX, "a non-negative integer", sink_);
     if (v.contains("tasks")) {
       if (auto t = ReadInteger(v["tasks"], PointerAppend(p, "tasks"), 1, kMaxPlannedTasks,
                                "a positive integer, at most " + std::to_string(kMaxPlannedTasks), sink_))

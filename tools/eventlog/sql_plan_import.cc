@@ -80,6 +80,7 @@ json SqlPlanImporter::BuildNode(const SqlPlanNode& n, const std::string& ptr) {
     json node = {{"op", "aggregate"}, {"id", ctx_.NextId("a")}};
     if (n.simple_string.find("keys=[]") != std::string::npos) node["grouped"] = false;
     node["child"] = BuildNode(*kids[0], ptr + "/child");
+    SetOutputRows(n, &node);
     return node;
   }
   if (kids.size() == 1) {
@@ -240,6 +241,12 @@ json SqlPlanImporter::BuildExchange(const SqlPlanNode& n, const SqlPlanNode& chi
     node["reportedSizeRatio"] = ex.reported_size_ratio;
     ctx_.Estimated(ptr + "/reportedSizeRatio");
   }
+  // Records written: the exchange's SQL metric, else the map stage's Shuffle Records Written.
+  if (auto rows = index_.MetricTotalAllStages(twin->MetricId("shuffle records written"))) {
+    node["rows"] = *rows;
+  } else if (map_stage->shuffle_records_written > 0) {
+    node["rows"] = map_stage->shuffle_records_written;
+  }
   if (auto ds = twin->MetricId("data size")) {
     const int64_t data_size = index_.MetricTotal(ds, map_stage->stage_id);
     if (data_size > 0) {
@@ -285,6 +292,7 @@ json SqlPlanImporter::BuildJoin(const SqlPlanNode& n, const std::string& base, c
   }
   node["left"] = BuildNode(left, ptr + "/left");
   node["right"] = BuildNode(right, ptr + "/right");
+  SetOutputRows(n, &node);
   if (base == "BroadcastHashJoin" || base == "BroadcastNestedLoopJoin") {
     j.build_stage_id = StageOfScanBelow(node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right);
   }
@@ -301,6 +309,13 @@ json SqlPlanImporter::BuildJoin(const SqlPlanNode& n, const std::string& base, c
   }
   ctx_.out->joins.push_back(std::move(j));
   return node;
+}
+
+void SqlPlanImporter::SetOutputRows(const SqlPlanNode& n, json* node) const {
+  const SqlPlanNode* twin = index_.Twin(n, "number of output rows");
+  if (twin == nullptr) return;
+  if (auto rows = index_.MetricTotalAllStages(twin->MetricId("number of output rows")))
+    (*node)["rows"] = *rows;
 }
 
 std::optional<int> SqlPlanImporter::StageOfScanBelow(const SqlPlanNode& n) const {

@@ -47,6 +47,9 @@ class SqlPlanImporter {
   /// The stage that ran the first scan under `n` reached without crossing an exchange (a
   /// broadcast's build side: the stage that collected it); nullopt when none ran one.
   std::optional<int> StageOfScanBelow(const SqlPlanNode& n) const;
+  /// `rows` of a join or aggregate: the SQL metric "number of output rows" of the node that
+  /// ran, summed over its tasks (nothing when no task updated it).
+  void SetOutputRows(const SqlPlanNode& n, nlohmann::json* node) const;
 
   ImportContext& ctx_;
   const RecordedSqlExecution& ex_;

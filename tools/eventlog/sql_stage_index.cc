@@ -84,6 +84,16 @@ int64_t SqlStageIndex::MetricTotal(std::optional<int64_t> id, int stage) const {
   return it == metric_totals_.end() ? 0 : it->second;
 }
 
+std::optional<int64_t> SqlStageIndex::MetricTotalAllStages(std::optional<int64_t> id) const {
+  if (!id) return std::nullopt;
+  auto it = stages_of_metric_.find(*id);
+  if (it == stages_of_metric_.end()) return std::nullopt;
+  int64_t total = 0;
+  for (int stage : std::set<int>(it->second.begin(), it->second.end()))
+    total = SaturatingAdd(total, MetricTotal(id, stage));
+  return total;
+}
+
 const SqlPlanNode* SqlStageIndex::ExchangeByWriteMetric(int64_t id) const {
   const SqlPlanNode* found = nullptr;
   std::function<void(const SqlPlanNode&)> walk = [&](const SqlPlanNode& n) {

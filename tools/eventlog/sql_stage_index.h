@@ -42,6 +42,9 @@ class SqlStageIndex {
                                      std::optional<int> exclude = std::nullopt) const;
   /// Sum of the successful tasks' updates of metric `id` in `stage`.
   int64_t MetricTotal(std::optional<int64_t> id, int stage) const;
+  /// Sum of the successful tasks' updates of metric `id` over every stage; nullopt when no
+  /// task updated it.
+  std::optional<int64_t> MetricTotalAllStages(std::optional<int64_t> id) const;
   /// The exchange node (any plan of the execution, latest first) whose "shuffle bytes
   /// written" is `id`.
   const SqlPlanNode* ExchangeByWriteMetric(int64_t id) const;

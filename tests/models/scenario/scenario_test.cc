@@ -250,7 +250,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "LeftAnti), found \"Sideways\"",
         "s.json: /plan/child: unknown field \"child\" of a join node (known fields: op, id, strategy, "
         "joinType, "
-        "buildSide, hints, left, right, selectivity, estimatedBytes)",
+        "buildSide, hints, left, right, selectivity, estimatedBytes, rows)",
         "s.json: /plan/hints/left: expected a join hint (NONE, BROADCAST, MERGE, SHUFFLE_HASH, "
         "SHUFFLE_REPLICATE_NL), "
         "found \"BROADCST\"; did you mean \"BROADCAST\"?",
