@@ -22,6 +22,43 @@ double QuantileAt(const std::vector<double>& table, double u) {
   return table[lo] + (table[hi] - table[lo]) * (pos - static_cast<double>(lo));
 }
 
+namespace {
+
+/// The median residual of the later wave (warm tasks); < 0 when the profile has none.
+double WarmResidual(const StageProfile& p) {
+  const auto& later = p.residuals[1];
+  if (later.empty()) return -1.0;
+  std::vector<double> medians;
+  for (const auto& t : later) medians.push_back(QuantileAt(t, 0.5));
+  std::sort(medians.begin(), medians.end());
+  return medians[medians.size() / 2];
+}
+
+/// Run time (A + B·U) of a resized task of U row-operations (header comment, "Resized stages").
+double ResizedRun(const StageProfile& p, double row_ops) {
+  if (p.seconds_per_row_op > 0) return p.fixed_seconds + p.seconds_per_row_op * row_ops;
+  const double mean = p.row_ops / std::max(p.tasks, 1);
+  // All tasks alike ("fixed"): the stage's run time per task is its work on its rows.
+  if (p.input_bytes > 0 && mean > 0) return p.fixed_seconds * row_ops / mean;
+  return p.fixed_seconds;
+}
+
+/// A task of a stage whose task count differs from the recorded one, with its drawn residual.
+double ResizedSeconds(const StageProfile& p, double row_ops, bool first_wave, double residual) {
+  const double run = ResizedRun(p, row_ops);
+  const double overhead = first_wave ? p.overhead_first_wave_seconds : p.overhead_later_seconds;
+  const double warm = first_wave ? WarmResidual(p) : -1.0;
+  if (warm < 0) return (overhead + run) * residual;
+  // First wave: the recorded first-wave task of the recorded mean size, and the size
+  // difference at the warm (later-wave) rate — a cold executor's extra cost is per task of
+  // the first wave, not per row.
+  const double mean_run = ResizedRun(p, p.row_ops / std::max(p.tasks, 1));
+  const double seconds = (overhead + mean_run) * residual + (run - mean_run) * warm;
+  return std::max(seconds, (overhead + run) * std::min(residual, warm));
+}
+
+}  // namespace
+
 ProfiledStageTimes::ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots)
     : profile_(profile), num_tasks_(num_tasks) {
   expected_[0] = std::min(num_tasks, std::max(total_slots, 1));
@@ -36,20 +73,25 @@ double ProfiledStageTimes::RowOps(int64_t input_bytes) const {
 
 double ProfiledStageTimes::TaskSeconds(int task, int64_t input_bytes, bool first_wave) {
   const int wave = first_wave ? 0 : 1;
+  const bool resized = num_tasks_ != profile_.tasks;
   const double overhead = first_wave ? profile_.overhead_first_wave_seconds : profile_.overhead_later_seconds;
   const double modelled =
       overhead + profile_.fixed_seconds + profile_.seconds_per_row_op * RowOps(input_bytes);
   const int j = drawn_[wave]++;
-  if (profile_.critical && num_tasks_ == profile_.tasks && task == profile_.critical->task)
+  if (!resized && profile_.critical && task == profile_.critical->task)
     return modelled * profile_.critical->residual;
   // The wave's tables, or the other wave's when it has none.
   const std::vector<std::vector<double>>* tables = &profile_.residuals[wave];
   if (tables->empty()) tables = &profile_.residuals[1 - wave];
-  if (tables->empty()) return modelled;
-  const int n = std::max(expected_[wave], j + 1);
-  const size_t third =
-      std::min(tables->size() - 1, static_cast<size_t>(j) * tables->size() / static_cast<size_t>(n));
-  return modelled * QuantileAt((*tables)[third], VanDerCorput(static_cast<uint64_t>(j) + 1));
+  double residual = 1.0;
+  if (!tables->empty()) {
+    const int n = std::max(expected_[wave], j + 1);
+    const size_t third =
+        std::min(tables->size() - 1, static_cast<size_t>(j) * tables->size() / static_cast<size_t>(n));
+    residual = QuantileAt((*tables)[third], VanDerCorput(static_cast<uint64_t>(j) + 1));
+  }
+  if (resized) return ResizedSeconds(profile_, RowOps(input_bytes), first_wave, residual);
+  return modelled * residual;
 }
 
 }  // namespace aqesim

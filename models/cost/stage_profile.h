@@ -28,6 +28,21 @@
 //      that wave — deterministic and stratified: n draws cover a table evenly, no RNG.
 //      Tables hold 21 quantiles (0, 5, …, 100%), linearly interpolated.
 //
+// Resized stages: a profile applied to a stage whose task count differs from the recorded one
+// (a changed partition count, coalescing, a skew split, `validate --profile-from`) keeps the
+// per-task overhead O[w] per task, prices each task's own rows and keeps the first-wave cost
+// per executor:
+//   A + B · U           the run of a task of U row-operations; for a "fixed" profile of a stage
+//                       that read input (its tasks were alike) A · U ÷ Ū, Ū = rowOps ÷ tasks
+//   later wave          T = (O[later] + run(U)) · R
+//   first wave          T = (O[first] + run(Ū)) · R + (run(U) − run(Ū)) · R̃, at least
+//                       (O[first] + run(U)) · min(R, R̃); R̃ = the median residual of the later
+//                       wave (warm tasks): the recorded first-wave task of the recorded mean size
+//                       and the size difference at the warm rate (a first-wave task's extra —
+//                       code not yet compiled, a JVM warming up — is per task, not per row).
+//                       Without later tasks: (O[first] + run(U)) · R.
+//   The critical task keeps no residual of its own.
+//
 // Driver times of the stage (seconds): launchDelaySeconds from submission to the first
 // possible launch (instead of stageOverheadSeconds), tailSeconds from its last task's end to
 // its completion, submitGapSeconds from its trigger — the latest completion among the stages it

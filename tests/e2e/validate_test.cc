@@ -38,6 +38,37 @@ TEST_CASE("aqesim validate --format json (the user contract's shape)", "[e2e][va
   CHECK(coalesced == 2);
 }
 
+TEST_CASE("aqesim validate --profile-from: another run's profiles, stages matched by plan shape",
+          "[e2e][validate]") {
+  // customshuffle and aqeshuffle ran the same query (count of a sort-merge join, AQE on, 13
+  // coalesced reducers); their stage ids are alike, so every stage finds its partner.
+  const CommandResult r =
+      RunAqesim({"validate", SourcePath("tests/data/eventlogs/customshuffle_eventlog.zstd"), "--profile-from",
+                 SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "--format", "json", "-q"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json v = nlohmann::json::parse(r.stdout_text);
+  CHECK(v["profileFrom"] == "aqeshuffle_eventlog.zstd");
+  CHECK(v["makespan"]["recordedSeconds"].get<double>() == Approx(5.908));
+  REQUIRE(v["stages"].size() == 4);
+  for (const auto& s : v["stages"]) {
+    CHECK(s["timeSource"] == "profiled");
+    CHECK(s["profileFrom"].get<std::string>().rfind(
+              "SQL execution 0: " + s["simulatedStage"].get<std::string>(), 0) == 0);
+  }
+  CHECK(v["stages"][2]["profileFrom"] == "SQL execution 0: e1 map (stage 4)");
+  const CommandResult table =
+      RunAqesim({"validate", SourcePath("tests/data/eventlogs/customshuffle_eventlog.zstd"), "--profile-from",
+                 SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "-q"});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.stdout_text.find("stages timed with the profiles of aqeshuffle_eventlog.zstd") !=
+        std::string::npos);
+  CHECK(table.stdout_text.find("profile from") != std::string::npos);
+  const CommandResult missing =
+      RunAqesim({"validate", SourcePath("tests/data/eventlogs/customshuffle_eventlog.zstd"), "--profile-from",
+                 "/nonexistent.log"});
+  CHECK(missing.exit_code == 2);
+}
+
 TEST_CASE("aqesim calibrate writes a cost file validate accepts", "[e2e][validate][calibrate]") {
   const std::string cost =
       (std::filesystem::temp_directory_path() / "aqesim_e2e_validate_cost.json").string();

@@ -1,9 +1,11 @@
-// `aqesim validate LOG [--format table|json] [--cost COST.json] [-o FILE]`: replays a recorded
-// Spark application (tools/validate/replay.h) with its own configuration and cluster and
-// prints recorded vs simulated per stage, the makespan error and Spark's decisions vs the
-// simulator's.
+// `aqesim validate LOG [--format table|json] [--cost COST.json] [--profile-from A] [-o FILE]`:
+// replays a recorded Spark application (tools/validate/replay.h) with its own configuration and
+// cluster and prints recorded vs simulated per stage, the makespan error and Spark's decisions
+// vs the simulator's. --profile-from times LOG's stages with the recorded profiles of another
+// run A (tools/validate/profile_graft.h): the what-if test.
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct ValidateArgs {
   std::string log;
   std::string format = "table";
   std::string cost;
+  std::string profile_from;
   std::string output = "-";
   bool quiet = false;
   bool no_profile = false;
@@ -37,6 +40,12 @@ void RunValidate(const ValidateArgs& args) {
   validate::Validation v;
   try {
     const eventlog::RecordedApplication app = eventlog::ReadEventLog(args.log, &warnings);
+    std::optional<eventlog::RecordedApplication> from;
+    if (!args.profile_from.empty()) {
+      std::vector<std::string> ignored;  // A's read warnings are about A
+      from = eventlog::ReadEventLog(args.profile_from, &ignored);
+      options.profile_from = &*from;
+    }
     v = validate::ValidateApplication(app, options, &warnings);
   } catch (const eventlog::EventLogError& e) {
     throw InputError(e.what());
@@ -46,7 +55,7 @@ void RunValidate(const ValidateArgs& args) {
   }
   const std::string text =
       args.format == "json" ? validate::ValidationToJson(v).dump(2) + "\n" : validate::ValidationToTable(v);
-  WriteOutputAtomically(args.output, text, {args.log, args.cost});
+  WriteOutputAtomically(args.output, text, {args.log, args.cost, args.profile_from});
 }
 
 }  // namespace
@@ -59,8 +68,13 @@ void RegisterValidate(CLI::App& app) {
   cmd->add_option("--format", args->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--cost", args->cost, "cost file (from aqesim calibrate) merged over the imported cost");
   cmd->add_option("-o,--output", args->output, "write here instead of stdout");
-  cmd->add_flag("--no-profile", args->no_profile,
-                "time every stage by the cost model (ignore the log's recorded stage profiles)");
+  CLI::Option* no_profile =
+      cmd->add_flag("--no-profile", args->no_profile,
+                    "time every stage by the cost model (ignore the log's recorded stage profiles)");
+  cmd->add_option("--profile-from", args->profile_from,
+                  "time LOG's stages with the recorded profiles of this other event log (stages matched by "
+                  "plan shape): would that run have predicted this one?")
+      ->excludes(no_profile);
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunValidate(*args); });
 }

@@ -35,9 +35,10 @@ std::string Percent(const std::optional<double>& v) {
   return (*v >= 0 ? "+" : "") + Fixed(*v * 100, 1) + "%";
 }
 
-/// validate's tables: the first three columns (selection, stage or kind, name or id) left-aligned.
+/// validate's tables: the first three columns (selection, stage or kind, name or id) and the
+/// stage table's twelfth (profile from) left-aligned.
 std::string Table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows) {
-  return TextTable(head, rows, [](size_t i) { return i >= 3; });
+  return TextTable(head, rows, [](size_t i) { return i >= 3 && i != 11; });
 }
 
 }  // namespace
@@ -193,6 +194,10 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
         c.simulated_tasks = s.tasks;
         c.simulated_seconds = s.duration_seconds();
         c.time_source = s.time_source;
+        if (v->profile_from) {
+          auto src = sel.graft.stage_sources.find(m.simulated_name);
+          c.profile_from = src == sel.graft.stage_sources.end() ? "modelled" : src->second;
+        }
       }
       if (m.recorded_stage_id) {
         const eventlog::RecordedStage* st = app.stage(*m.recorded_stage_id);
@@ -297,6 +302,22 @@ void SimulateSelection(const eventlog::RecordedApplication& app, const json& cos
 
 }  // namespace
 
+std::vector<ProfileSource> ImportProfileSources(const eventlog::RecordedApplication& from,
+                                                std::vector<std::string>* warnings) {
+  std::vector<ProfileSource> sources;
+  const std::string name = std::filesystem::path(from.path).filename().string();
+  for (auto [label, import_options] : SelectReplays(from)) {
+    import_options.profiles = true;
+    std::vector<std::string> ignored;  // A's import warnings are about A, not this replay
+    try {
+      sources.push_back({label, eventlog::ImportScenario(from, import_options, &ignored).scenario});
+    } catch (const eventlog::EventLogError& e) {
+      warnings->push_back(name + " " + label + ": not imported: " + e.what());
+    }
+  }
+  return sources;
+}
+
 Validation ValidateApplication(const eventlog::RecordedApplication& app, const ReplayOptions& options,
                                std::vector<std::string>* warnings) {
   std::vector<std::string> local;
@@ -312,8 +333,13 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
   const auto replays = SelectReplays(app);
   if (replays.empty()) throw eventlog::EventLogError(app.path + ": no SQL execution or job ran a stage");
   v.basis = replays.front().second.execution_id ? "sqlExecutions" : "jobs";
+  std::vector<ProfileSource> sources;
+  if (options.profile_from != nullptr) {
+    v.profile_from = options.profile_from->path;
+    sources = ImportProfileSources(*options.profile_from, warnings);
+  }
   for (auto [label, import_options] : replays) {
-    import_options.profiles = options.profiles;
+    import_options.profiles = options.profiles && options.profile_from == nullptr;
     if (!options.only.empty() &&
         std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
       continue;
@@ -328,6 +354,13 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
       continue;
     }
     for (const auto& w : import_warnings) warnings->push_back(label + ": " + w);
+    if (options.profile_from != nullptr) {
+      sel.graft = GraftProfiles(sources, &sel.imported.scenario);
+      if (sel.graft.stage_sources.empty())
+        warnings->push_back(label + ": no stage of " +
+                            std::filesystem::path(options.profile_from->path).filename().string() +
+                            " has its plan shape: every stage modelled");
+    }
     sel.window = RecordedWindowOf(app, import_options);
     sel.recorded_seconds = sel.window.seconds();
     const char* end_event = import_options.job_id ? "JobEnd" : "SQLExecutionEnd";
@@ -355,6 +388,7 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
   v.spark_version = base.spark_version;
   v.application_seconds = base.application_seconds;
   v.basis = base.basis;
+  v.profile_from = base.profile_from;
   for (const ReplayedSelection& b : base.selections) {
     ReplayedSelection sel;
     sel.label = b.label;
@@ -362,6 +396,7 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
     sel.window = b.window;
     sel.recorded_seconds = b.recorded_seconds;
     sel.floor = b.floor;
+    sel.graft = b.graft;
     SimulateSelection(app, cost, &sel);
     v.selections.push_back(std::move(sel));
   }
@@ -374,6 +409,7 @@ ordered_json ValidationToJson(const Validation& v) {
   ordered_json out;
   out["log"] = std::filesystem::path(v.log).filename().string();
   out["sparkVersion"] = v.spark_version ? ordered_json(*v.spark_version) : ordered_json(nullptr);
+  if (v.profile_from) out["profileFrom"] = std::filesystem::path(*v.profile_from).filename().string();
   out["makespan"] = {{"recordedSeconds", v.recorded_makespan_seconds},
                      {"simulatedSeconds", v.simulated_makespan_seconds},
                      {"relativeError", num(v.makespan_relative_error)},
@@ -394,6 +430,8 @@ ordered_json ValidationToJson(const Validation& v) {
     s["selection"] = c.selection;
     s["simulatedStage"] = c.simulated_name;
     s["timeSource"] = c.time_source.empty() ? ordered_json(nullptr) : ordered_json(c.time_source);
+    if (v.profile_from)
+      s["profileFrom"] = c.profile_from.empty() ? ordered_json(nullptr) : ordered_json(c.profile_from);
     s["role"] = c.role;
     s["recordedTasks"] = c.recorded_tasks;
     s["simulatedTasks"] = c.simulated_tasks;
@@ -438,7 +476,11 @@ std::string ValidationToTable(const Validation& v) {
   std::ostringstream out;
   out << std::filesystem::path(v.log).filename().string() << " (Spark " << v.spark_version.value_or("unknown")
       << "), replayed " << v.selections.size() << (v.basis == "jobs" ? " job(s)" : " SQL execution(s)")
-      << "\n\n";
+      << "\n";
+  if (v.profile_from)
+    out << "stages timed with the profiles of " << std::filesystem::path(*v.profile_from).filename().string()
+        << " (stages matched by plan shape)\n";
+  out << "\n";
   std::vector<std::vector<std::string>> rows;
   for (const StageComparison& c : v.stages) {
     std::string name = c.name.size() > 32 ? c.name.substr(0, 31) + "…" : c.name;
@@ -449,10 +491,13 @@ std::string ValidationToTable(const Validation& v) {
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
                     c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error),
                     c.floor_seconds ? Fixed(*c.floor_seconds, 3) : "-", Percent(c.floor_relative_error)});
+    if (v.profile_from) rows.back().push_back(c.profile_from.empty() ? "-" : c.profile_from);
   }
-  out << Table({"selection", "stage", "name", "simulated", "timed", "tasks rec/sim", "recorded s",
-                "simulated s", "error", "floor s", "floor error"},
-               rows);
+  std::vector<std::string> head = {"selection", "stage",         "name",       "simulated",
+                                   "timed",     "tasks rec/sim", "recorded s", "simulated s",
+                                   "error",     "floor s",       "floor error"};
+  if (v.profile_from) head.push_back("profile from");
+  out << Table(head, rows);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
       << Fixed(v.simulated_makespan_seconds, 3) << " s, error " << Percent(v.makespan_relative_error);

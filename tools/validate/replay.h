@@ -27,6 +27,10 @@
 // recorded executors (scheduling_floor.h); `floorSeconds` / `floorRelativeError` (floor vs
 // recorded) stand beside the simulated figures: the error no time model can avoid.
 //
+// --profile-from A (ReplayOptions::profile_from): each selection is imported without its own
+// profiles and timed with A's (profile_graft.h: stages matched by plan shape); every stage
+// says which of A's stages timed it, or "modelled".
+//
 // Errors: relative error = (simulated − recorded) ÷ recorded.
 #ifndef AQESIM_TOOLS_VALIDATE_REPLAY_H_
 #define AQESIM_TOOLS_VALIDATE_REPLAY_H_
@@ -40,6 +44,7 @@
 #include "models/engine/run_result.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
+#include "tools/validate/profile_graft.h"
 #include "tools/validate/recorded_window.h"
 #include "tools/validate/scheduling_floor.h"
 
@@ -68,6 +73,8 @@ struct ReplayedSelection {
   std::string error;  // why it could not be simulated (loader diagnostics, plan error)
   RunResult run;
   std::vector<StageMatch> matches;
+  /// With --profile-from: which of A's stages gave each simulated stage its profile.
+  GraftResult graft;
 };
 
 struct StageComparison {
@@ -77,6 +84,9 @@ struct StageComparison {
   std::string simulated_name;   // "e1 map"
   std::string role;
   std::string time_source;  // the simulated stage's: "profiled" | "modelled" ("" when none)
+  /// With --profile-from: A's stage whose profile timed it ("SQL execution 0: e1 map (stage 3)"),
+  /// "modelled" when none matched; "" without --profile-from or without a simulated stage.
+  std::string profile_from;
   int recorded_tasks = 0;
   int simulated_tasks = 0;
   std::optional<double> recorded_seconds;
@@ -103,6 +113,8 @@ struct Validation {
   std::string log;
   std::optional<std::string> spark_version;
   std::string basis;  // "sqlExecutions" or "jobs"
+  /// With --profile-from: the log whose profiles timed the stages.
+  std::optional<std::string> profile_from;
   double recorded_makespan_seconds = 0;
   double simulated_makespan_seconds = 0;
   std::optional<double> makespan_relative_error;
@@ -127,12 +139,19 @@ struct ReplayOptions {
   /// Import each selection's recorded stage profiles and driver times (the engine times a
   /// profiled stage by them); false: every stage by the cost model (`--no-profile`, calibrate).
   bool profiles = true;
+  /// `--profile-from A`: time the stages with A's profiles and driver times, stages matched
+  /// by plan shape (profile_graft.h); B's own profiles are not imported. Must outlive the call.
+  const eventlog::RecordedApplication* profile_from = nullptr;
 };
 
 /// What to replay: one ImportOptions per SQL execution whose jobs ran stages; when there is
 /// none, one per job that ran stages. Labels as ReplayedSelection.label.
 std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(
     const eventlog::RecordedApplication& app);
+
+/// Every selection of `from` imported with its profiles (the sources of --profile-from).
+std::vector<ProfileSource> ImportProfileSources(const eventlog::RecordedApplication& from,
+                                                std::vector<std::string>* warnings);
 
 /// Imports, simulates and matches every selection. Non-fatal problems (import warnings,
 /// selections that cannot be simulated) go to `warnings`. Throws eventlog::EventLogError only
