@@ -1,6 +1,48 @@
 #include "tools/report/report_input.h"
 
+#include <cmath>
+
+#include "models/plan/planned_properties.h"
+
 namespace aqesim::report {
+namespace {
+
+/// Seconds beyond which no run of the simulator can end: SimTime's range (int64 microseconds).
+constexpr double kMaxRunSeconds = 9.2e12;
+
+/// Every number of a run's stages is a count, a size or a time: finite, at least 0; times at most
+/// kMaxRunSeconds, task counts at most kMaxPlannedTasks. Appends "PATH: /pointer: ..." for the
+/// first few that are not (a hand-edited or damaged result must not reach the charts).
+void CheckRunNumbers(const nlohmann::json& v, const std::string& where, const std::string& key,
+                     std::vector<std::string>* errors, int* budget) {
+  if (*budget <= 0) return;
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      CheckRunNumbers(it.value(), where + "/" + it.key(), it.key(), errors, budget);
+    return;
+  }
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i)
+      CheckRunNumbers(v[i], where + "/" + std::to_string(i), key, errors, budget);
+    return;
+  }
+  if (!v.is_number()) return;
+  const double x = v.get<double>();
+  const bool seconds = key.size() >= 7 && key.compare(key.size() - 7, 7, "Seconds") == 0;
+  std::string why;
+  if (!std::isfinite(x) || x < 0) {
+    why = "expected a number >= 0";
+  } else if (seconds && x > kMaxRunSeconds) {
+    why = "expected at most 9.2e12 seconds (what a simulated run can last)";
+  } else if (key == "tasks" && x > static_cast<double>(kMaxPlannedTasks)) {
+    why = "expected at most " + std::to_string(kMaxPlannedTasks) + " tasks";
+  }
+  if (why.empty()) return;
+  errors->push_back(where + ": " + why + ", found " + v.dump());
+  --*budget;
+}
+
+}  // namespace
 
 ReportInput InputFromRuns(const Scenario& scenario, const RunResult& aqe_off, const RunResult& aqe_on) {
   ReportInput in;
@@ -70,6 +112,9 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
       errors->push_back(p + ": expected a run (adaptive, makespanSeconds, stages)");
       continue;
     }
+    int budget = 20;
+    CheckRunNumbers(r["makespanSeconds"], p + "/makespanSeconds", "makespanSeconds", errors, &budget);
+    CheckRunNumbers(r["stages"], p + "/stages", "stages", errors, &budget);
     (r["adaptive"].get<bool>() ? in.run_on : in.run_off) = r;
   }
   if (in.run_on.is_null() && in.run_off.is_null() && errors->size() == before)
