@@ -239,6 +239,14 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
   t.launch_time_ms = IntField(info, "Launch Time");
   t.finish_time_ms = IntField(info, "Finish Time");
   t.getting_result_time_ms = IntField(info, "Getting Result Time");
+  if (t.finish_time_ms < t.launch_time_ms) {
+    // A damaged or hand-made log: no schedule can hold a task that ends before it starts.
+    warnings_->push_back(where_ + ": TaskEnd of task " + std::to_string(t.task_id) + " (stage " +
+                         std::to_string(t.stage_id) + ") finishes before it launches (Launch Time " +
+                         std::to_string(t.launch_time_ms) + " ms, Finish Time " +
+                         std::to_string(t.finish_time_ms) + " ms); its finish is taken as its launch");
+    t.finish_time_ms = t.launch_time_ms;
+  }
   t.successful = t.end_reason == "Success" && !BoolField(info, "Failed") && !BoolField(info, "Killed");
   const json& accs = Field(info, "Accumulables");
   if (accs.is_array()) {

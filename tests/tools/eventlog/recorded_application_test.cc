@@ -176,6 +176,28 @@ TEST_CASE("ReadEventLog: a Databricks log's version comes from its own first eve
   CHECK(ReadEventLog(dir.File("both-after.json"), nullptr).spark_version == "3.2.1");
 }
 
+TEST_CASE("ReadEventLog: a task that finishes before it launches is named and made zero-length",
+          "[eventlog]") {
+  // aqeshuffle line 27: task 0 of stage 0, Launch Time 1651694310585, Finish Time 1651694312031.
+  testing::TempDir dir;
+  std::string text = testing::AqeShuffleText();
+  const std::string finish = "\"Finish Time\":1651694312031";
+  const size_t at = text.find(finish);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, finish.size(), "\"Finish Time\":1651694300000");
+  std::vector<std::string> warnings;
+  testing::WriteBytes(dir.File("bad-times.json"), text);
+  const RecordedApplication app = ReadEventLog(dir.File("bad-times.json"), &warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] ==
+        dir.File("bad-times.json") +
+            ":27: TaskEnd of task 0 (stage 0) finishes before it launches (Launch Time "
+            "1651694310585 ms, Finish Time 1651694300000 ms); its finish is taken as its launch");
+  const RecordedTask& t = app.stage(0)->tasks.front();
+  CHECK(t.task_id == 0);
+  CHECK(t.finish_time_ms == 1651694310585);
+}
+
 TEST_CASE("ReadEventLog: unreadable input is an EventLogError", "[eventlog]") {
   testing::TempDir dir;
   CHECK_THROWS_WITH(ReadEventLog(dir.File("missing.zstd"), nullptr), Catch::Contains("no such file"));
