@@ -28,19 +28,24 @@ class EventLogLineReader {
   /// or a rolling directory holds no events_* file.
   explicit EventLogLineReader(const std::string& path);
 
-  /// Next line; false at the end of the last file. Throws EventLogError on corrupt data.
+  /// Next line that is not blank; false at the end of the last file. Throws EventLogError on
+  /// corrupt data.
   bool Next(EventLogLine* line);
 
   /// The files read, in order.
   const std::vector<std::string>& files() const { return files_; }
   /// Codec of each file in files() (filled as files are opened).
   const std::vector<Codec>& codecs() const { return codecs_; }
+  /// Lines of only spaces, tabs and CRs skipped so far (Next never returns them).
+  int64_t blank_lines() const { return blank_lines_; }
   /// Non-fatal problems seen so far ("FILE: compressed stream ends mid-block (truncated log)").
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   bool OpenNext();
   bool Fill();
+  /// Moves past the whole blank lines at the chunk position (counting them).
+  void SkipBlankLines();
 
   std::vector<std::string> files_;
   std::vector<Codec> codecs_;
@@ -50,6 +55,7 @@ class EventLogLineReader {
   std::string chunk_;
   size_t chunk_pos_ = 0;
   int64_t line_number_ = 0;
+  int64_t blank_lines_ = 0;
 };
 
 /// The events_* files of a rolling event-log directory, in order (empty if none).

@@ -138,8 +138,8 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
     ++app.lines;
     for (; reader_warnings < reader.warnings().size(); ++reader_warnings)
       warnings->push_back(reader.warnings()[reader_warnings]);
-    const std::string where = line.file + ":" + std::to_string(line.line_number);
     if (line.text.find_first_not_of(" \t") == std::string::npos) continue;
+    const std::string where = line.file + ":" + std::to_string(line.line_number);
     json event = json::parse(line.text, nullptr, /*allow_exceptions=*/false);
     if (event.is_discarded() || !event.is_object()) {
       if (!line.terminated) {
@@ -157,6 +157,7 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
   }
   for (; reader_warnings < reader.warnings().size(); ++reader_warnings)
     warnings->push_back(reader.warnings()[reader_warnings]);
+  app.lines += reader.blank_lines();
   app.files = reader.files();
   if (app.events == 0) throw EventLogError(path + ": no Spark listener events found (not an event log?)");
   ReconstructStages(&app, warnings);

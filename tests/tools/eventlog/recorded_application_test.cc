@@ -198,6 +198,24 @@ TEST_CASE("ReadEventLog: a task that finishes before it launches is named and ma
   CHECK(t.finish_time_ms == 1651694310585);
 }
 
+TEST_CASE("ReadEventLog: blank lines are counted and skipped, line numbers stay the file's", "[eventlog]") {
+  testing::TempDir dir;
+  const std::string text = testing::AqeShuffleText();
+  size_t cut = 0;
+  for (int i = 0; i < 12; ++i) cut = text.find('\n', cut) + 1;
+  // Lines 13-15 blank (a newline, blanks and a tab, a CR), line 16 garbage, then aqeshuffle's line 13 on;
+  // and a run of 100,000 newlines at the end (cheap to skip: not a line at a time).
+  const std::string log =
+      text.substr(0, cut) + "\n \t \n\r\nnot json\n" + text.substr(cut) + std::string(100000, '\n');
+  testing::WriteBytes(dir.File("blank.json"), log);
+  std::vector<std::string> warnings;
+  const RecordedApplication app = ReadEventLog(dir.File("blank.json"), &warnings);
+  CHECK(app.lines == 85 + 4 + 100000);
+  CHECK(app.events == ReadEventLog(Fixture("aqeshuffle_eventlog.zstd"), nullptr).events);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == dir.File("blank.json") + ":16: not a JSON event, line skipped");
+}
+
 TEST_CASE("ReadEventLog: unreadable input is an EventLogError", "[eventlog]") {
   testing::TempDir dir;
   CHECK_THROWS_WITH(ReadEventLog(dir.File("missing.zstd"), nullptr), Catch::Contains("no such file"));
