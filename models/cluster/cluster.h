@@ -71,6 +71,12 @@ struct ClusterSpec {
   /// `executors` still sets defaultParallelism (executors × cores; Spark: the cores
   /// registered), and defaults to the most executors present at once.
   std::vector<ExecutorLifetime> executor_timeline;
+  /// Seconds from a timeline executor's registration (`add` > 0) to the first task it is
+  /// offered: Spark 3.0+ gives a registered executor no free cores until it reports
+  /// LaunchedExecutor (CoarseGrainedSchedulerBackend), after its Executor and plugins started.
+  /// Executors present from the start are launched. JSON `executorLaunchSeconds`, >= 0,
+  /// default 0; the importer measures it (tools/eventlog/executor_launch.h).
+  double executor_launch_seconds = 0;
   /// Static cluster: executors [0, warm_executors) have JVMs that already ran tasks before the
   /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
   /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)

@@ -99,11 +99,14 @@ class Engine {
     std::vector<ExecutorWindow> windows;
     for (const ExecutorLifetime& e : cluster.executor_timeline) {
       ExecutorWindow w;
-      w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds) : SimTime::Zero();
-      // Removed before the start: never present (the scheduler skips a window ending at 0).
+      // One registering during the run takes tasks once launched (executorLaunchSeconds).
+      w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds + cluster.executor_launch_seconds)
+                                : SimTime::Zero();
+      // Removed before the start, or before it was launched: never present (the scheduler
+      // skips a window ending at 0).
       if (e.remove_seconds)
-        w.remove = *e.remove_seconds > 0
-                       ? std::max(SimTime::Seconds(*e.remove_seconds), w.add + SimTime::Micros(1))
+        w.remove = *e.remove_seconds > 0 && SimTime::Seconds(*e.remove_seconds) > w.add
+                       ? SimTime::Seconds(*e.remove_seconds)
                        : SimTime::Zero();
       windows.push_back(w);
     }

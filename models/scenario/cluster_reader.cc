@@ -11,12 +11,19 @@ namespace aqesim {
 
 namespace {
 
-const std::vector<std::string> kClusterFields = {"executors",          "executorCores",
-                                                 "executorMemory",     "networkBytesPerSecond",
-                                                 "diskBytesPerSecond", "driverNetworkBytesPerSecond",
-                                                 "driverMemory",       "executorTimeline",
-                                                 "warmExecutors",      "warmCodeExecutors",
-                                                 "executorGpus",       "resourceProfiles"};
+const std::vector<std::string> kClusterFields = {"executors",
+                                                 "executorCores",
+                                                 "executorMemory",
+                                                 "networkBytesPerSecond",
+                                                 "diskBytesPerSecond",
+                                                 "driverNetworkBytesPerSecond",
+                                                 "driverMemory",
+                                                 "executorTimeline",
+                                                 "warmExecutors",
+                                                 "warmCodeExecutors",
+                                                 "executorGpus",
+                                                 "resourceProfiles",
+                                                 "executorLaunchSeconds"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -166,6 +173,13 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
     if (auto n =
             ReadInteger(v["executorGpus"], field("executorGpus"), 0, 100'000, "a non-negative integer", sink))
       cluster->executor_gpus = static_cast<int>(*n);
+  }
+  if (v.contains("executorLaunchSeconds")) {
+    if (auto d = ReadNumber(
+            v["executorLaunchSeconds"], field("executorLaunchSeconds"),
+            [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
+            "a number of seconds in [0, 3600]", sink))
+      cluster->executor_launch_seconds = *d;
   }
   // Profiles first: the timeline's entries refer to them.
   if (v.contains("resourceProfiles"))

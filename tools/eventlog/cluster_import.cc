@@ -10,6 +10,7 @@
 
 #include "models/conf/property_value.h"
 #include "sim/units.h"
+#include "tools/eventlog/executor_launch.h"
 #include "tools/eventlog/resource_import.h"
 
 namespace aqesim::eventlog {
@@ -182,7 +183,14 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
   cluster["executorCores"] = cores;
   if (!app.local_mode && window) {
     json timeline = ExecutorTimeline(app, window->first, window->second, execution, &ctx.out->estimated);
-    if (!timeline.is_null()) cluster["executorTimeline"] = std::move(timeline);
+    if (!timeline.is_null()) {
+      // Executors registering within the window take tasks only once launched (executor_launch.h).
+      bool registers_later = false;
+      for (const json& e : timeline) registers_later |= e["add"].get<double>() > 0;
+      if (const std::optional<int64_t> launch = ExecutorLaunchMs(app); launch && registers_later)
+        cluster["executorLaunchSeconds"] = static_cast<double>(*launch) / 1000.0;
+      cluster["executorTimeline"] = std::move(timeline);
+    }
   }
   if (window && !cluster.contains("executorTimeline")) {
     // Fresh JVMs pay executorStartupSeconds on their first tasks; these already ran some.

@@ -1,7 +1,8 @@
 // The scenario's `cluster` from the executors of the log: how many were registered at once
 // while the selection ran (dynamic allocation: the peak in its own window), their cores and
-// memory, the timeline of executors added and removed (`executorTimeline`), and which JVMs
-// were warm (`warmExecutors`, `warmCodeExecutors`).
+// memory, the timeline of executors added and removed (`executorTimeline`) with the time an
+// executor registering during the selection takes to be offered tasks (`executorLaunchSeconds`,
+// executor_launch.h), and which JVMs were warm (`warmExecutors`, `warmCodeExecutors`).
 #ifndef AQESIM_TOOLS_EVENTLOG_CLUSTER_IMPORT_H_
 #define AQESIM_TOOLS_EVENTLOG_CLUSTER_IMPORT_H_
 

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "tools/eventlog/executor_launch.h"
+
 namespace aqesim::eventlog {
 namespace {
 
@@ -113,32 +115,41 @@ std::vector<Task> SuccessfulTasks(const RecordedApplication& app, const Recorded
   return out;
 }
 
-/// Submission → first launch, less the wait for a slot (the header comment).
+/// Submission → first launch, less the wait for a slot or an executor (the header comment).
+/// An executor takes tasks `launch_ms` after it registers (executor_launch.h).
 double LaunchDelaySeconds(const RecordedApplication& app, const RecordedStage& st, int64_t submit_ms,
-                          int64_t first_launch_ms) {
+                          int64_t first_launch_ms, int64_t launch_ms) {
   std::set<std::string> ids;
   int capacity = 0;
+  // The last slot freed or executor launched between submission and the first launch: what a
+  // stage waiting for a slot launched on.
+  std::optional<int64_t> last_free;
+  auto latest = [&](int64_t t) {
+    if (t >= submit_ms && t <= first_launch_ms && (!last_free || t > *last_free)) last_free = t;
+  };
   for (const RecordedExecutor& ex : app.executors) {
     if ((ex.executor_id == "driver") != app.local_mode || ex.resource_profile_id != st.resource_profile_id)
       continue;
     const std::optional<int64_t> until = app.OffersTasksUntilMs(ex);
-    if (ex.added_time_ms > submit_ms || (until && *until <= submit_ms)) continue;
+    const int64_t ready = ex.executor_id == "driver" ? ex.added_time_ms : ex.added_time_ms + launch_ms;
+    if (until && *until <= submit_ms) continue;
+    if (ready > submit_ms) {
+      latest(ready);
+      continue;
+    }
     ids.insert(ex.executor_id);
     capacity += app.SlotsOf(ex);
   }
   int running = 0;
-  std::optional<int64_t> first_end;
   for (const auto& [id, other] : app.stages) {
     for (const RecordedTask& t : other.tasks) {
       if (!ids.count(t.executor_id)) continue;
       if (t.launch_time_ms <= submit_ms && t.finish_time_ms > submit_ms) ++running;
-      if (t.finish_time_ms >= submit_ms && t.finish_time_ms <= first_launch_ms &&
-          (!first_end || t.finish_time_ms < *first_end))
-        first_end = t.finish_time_ms;
+      latest(t.finish_time_ms);
     }
   }
   const int64_t delay =
-      (running < capacity || !first_end) ? first_launch_ms - submit_ms : first_launch_ms - *first_end;
+      (running < capacity || !last_free) ? first_launch_ms - submit_ms : first_launch_ms - *last_free;
   return static_cast<double>(std::max<int64_t>(delay, 0)) / 1000.0;
 }
 
@@ -267,6 +278,7 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
   // (A plain double and a flag: GCC 12 warns maybe-uninitialized on an optional built in a ?:.)
   const bool have_log_b = !stage_bs.empty();
   const double log_b = have_log_b ? Median(stage_bs) : 0.0;
+  const int64_t launch_ms = ExecutorLaunchMs(app).value_or(0);
 
   json profiles = json::object();
   std::optional<double> min_gap;
@@ -350,7 +362,7 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     p["rates"] = rates.how;
     p["residuals"] = std::move(residuals);
     p["critical"] = {{"task", tasks[critical].t->index}, {"residual", Round(res[critical], 1e-4)}};
-    p["launchDelaySeconds"] = LaunchDelaySeconds(app, st, submit, first_launch);
+    p["launchDelaySeconds"] = LaunchDelaySeconds(app, st, submit, first_launch, launch_ms);
     p["tailSeconds"] = static_cast<double>(std::max<int64_t>(complete_ms[name] - last_finish, 0)) / 1000.0;
     // The trigger: the latest recorded completion of the stages it waits for, else the origin.
     int64_t trigger = origin_ms;

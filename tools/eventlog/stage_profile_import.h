@@ -28,8 +28,10 @@
 //                wave and per third of the wave in launch order (one table when the wave has
 //                fewer than 15 tasks); the critical task (the last to finish) apart
 //   driver       launchDelaySeconds = first launch − submission when a slot was free at
-//                submission, else first launch − the first task end after submission (waiting
-//                for a slot is the scheduler's, not the driver's); tailSeconds = completion −
+//                submission, else first launch − the last task end or executor launch
+//                (registration + executor_launch.h's time) before it, from submission on
+//                (waiting for a slot or an executor is the scheduler's, not the driver's; the
+//                stage launched on the slot freed last); tailSeconds = completion −
 //                last task end; submitGapSeconds = submission − trigger, the trigger being the
 //                latest recorded completion of the stages the simulator makes it wait for (the
 //                map stages of the exchanges and the broadcast stages of the joins in its part

@@ -108,6 +108,46 @@ TEST_CASE("QueryExecution: executors arriving late and removed (executor timelin
   }
 }
 
+TEST_CASE("QueryExecution: a registering executor takes tasks executorLaunchSeconds later",
+          "[engine][timeline]") {
+  // 1 slot per executor, 1 s per task, 4 scan tasks; executor 1 present from the start,
+  // executor 0 registers at 0.5 s and is launched 0.25 s later (0.75 s), executor 2 registers
+  // at 2 s and is removed at 2.2 s, before it is launched (2.25 s): it never takes a task.
+  // t0 on e1 [0, 1]; t1 on e0 [0.75, 1.75]; t2 on e1 [1, 2]; t3 on e0 [1.75, 2.75] -> 2.75 s.
+  // Offered from registration on (launch 0): t1 on e0 [0.5, 1.5], t2 e1 [1, 2], t3 e0
+  // [1.5, 2.5] -> 2.5 s.
+  nlohmann::json cluster = Cluster(1);
+  cluster["executorTimeline"] = {{{"add", 0.5}}, {{"add", 0}}, {{"add", 2}, {"remove", 2.2}}};
+  cluster["executorLaunchSeconds"] = 0.25;
+  const nlohmann::json scan = {{"op", "scan"}, {"id", "s"}, {"bytes", 100}, {"tasks", 4}};
+  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(1.0, 0)}, {"plan", scan}});
+  CHECK(s->cluster.executor_launch_seconds == 0.25);
+  const RunResult r = SimulateQuery(*s, false);
+  REQUIRE(r.stages.size() == 1);
+  const auto& t = r.stages[0].task_results;
+  REQUIRE(t.size() == 4);
+  CHECK(t[0].executor == 1);
+  CHECK(t[0].start_seconds == Approx(0.0).margin(1e-9));
+  CHECK(t[1].executor == 0);
+  CHECK(t[1].start_seconds == Approx(0.75));
+  CHECK(t[2].executor == 1);
+  CHECK(t[2].start_seconds == Approx(1.0));
+  CHECK(t[3].executor == 0);
+  CHECK(t[3].start_seconds == Approx(1.75));
+  CHECK(r.makespan_seconds == Approx(2.75));
+
+  cluster["executorLaunchSeconds"] = 0;
+  auto at_registration = Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(1.0, 0)}, {"plan", scan}});
+  const RunResult r0 = SimulateQuery(*at_registration, false);
+  CHECK(r0.stages[0].task_results[1].start_seconds == Approx(0.5));
+  CHECK(r0.makespan_seconds == Approx(2.5));
+
+  cluster["executorLaunchSeconds"] = -0.1;
+  LoadResult bad = LoadScenarioJson({{"name", "t"}, {"cluster", cluster}, {"plan", scan}}, "test.json", {});
+  REQUIRE(bad.errors.size() == 1);
+  CHECK(bad.errors[0].pointer == "/cluster/executorLaunchSeconds");
+}
+
 TEST_CASE("QueryExecution: fresh executors pay executorStartupSeconds until a task finishes there",
           "[engine][warmup]") {
   // 2 executors x 1 slot, 1 s per task, 2 s startup on a fresh JVM, 4 scan tasks.
