@@ -240,6 +240,11 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
     // --- other spark.sql.* ---
     t->push_back(IntKey("spark.sql.shuffle.partitions", &SqlConf::shuffle_partitions, Positive,
                         "an integer > 0 (the number of shuffle partitions must be positive)"));
+    // SparkPlan.executeTake's jobs (a collectLimit plan root).
+    t->push_back(
+        IntKey("spark.sql.limit.scaleUpFactor", &SqlConf::limit_scale_up_factor, AnyLong, "an integer"));
+    t->push_back(IntKey("spark.sql.limit.initialNumPartitions", &SqlConf::limit_initial_num_partitions,
+                        Positive, "an integer > 0"));
     t->push_back(BytesKey("spark.sql.autoBroadcastJoinThreshold",
                           &SqlConf::auto_broadcast_join_threshold_bytes, AnyLong, "a byte size"));
     t->push_back(BoolKey("spark.sql.join.preferSortMergeJoin", &SqlConf::prefer_sort_merge_join));
@@ -299,6 +304,12 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
            conf->scheduler_pool = value.empty() ? "default" : value;
            return std::string();
          }});
+    // Read by the scenario loader (models/scenario/allocation_file_reader), relative to the scenario.
+    t->push_back({"spark.scheduler.allocation.file",
+                  [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
+                    conf->scheduler_allocation_file = std::string(Trim(value));
+                    return std::string();
+                  }});
     // Delay scheduling (core config/package.scala LOCALITY_WAIT*: timeConf in ms, default 3s).
     t->push_back(BoolKey("spark.shuffle.reduceLocality.enabled", &SqlConf::shuffle_reduce_locality_enabled));
     t->push_back(

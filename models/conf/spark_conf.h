@@ -32,6 +32,8 @@ struct SqlConf {
   bool apply_final_stage_shuffle_optimizations =
       true;                                  // spark.sql.adaptive.applyFinalStageShuffleOptimizations
   int shuffle_partitions = 200;              // spark.sql.shuffle.partitions
+  int limit_scale_up_factor = 4;             // spark.sql.limit.scaleUpFactor (executeTake; Spark uses >= 2)
+  int limit_initial_num_partitions = 1;      // spark.sql.limit.initialNumPartitions (> 0)
   std::optional<int> initial_partition_num;  // spark.sql.adaptive.coalescePartitions.initialPartitionNum
   int64_t advisory_partition_size_bytes =
       64LL << 20;  // spark.sql.adaptive.advisoryPartitionSizeInBytes (→ shuffle.targetPostShuffleInputSize)
@@ -81,14 +83,15 @@ struct SqlConf {
   double locality_wait_seconds = 3.0;                // spark.locality.wait (bare number: ms)
   std::optional<double> locality_wait_node_seconds;  // spark.locality.wait.node (unset → spark.locality.wait)
 
-  std::optional<int> default_parallelism;        // spark.default.parallelism (unset → total cores)
-  int task_cpus = 1;                             // spark.task.cpus (> 0)
-  std::optional<double> task_gpu_amount;         // spark.task.resource.gpu.amount (> 0; <= 0.5 or whole)
-  bool fair_scheduler = false;                   // spark.scheduler.mode: FIFO (default) or FAIR
-  std::string scheduler_pool = "default";        // spark.scheduler.pool (the query's pool; a job property)
-  double memory_fraction = 0.6;                  // spark.memory.fraction, in (0,1]
-  std::optional<int> executor_instances;         // spark.executor.instances (cluster wins; informational)
-  std::optional<int> executor_cores;             // spark.executor.cores
+  std::optional<int> default_parallelism;  // spark.default.parallelism (unset → total cores)
+  int task_cpus = 1;                       // spark.task.cpus (> 0)
+  std::optional<double> task_gpu_amount;   // spark.task.resource.gpu.amount (> 0; <= 0.5 or whole)
+  bool fair_scheduler = false;             // spark.scheduler.mode: FIFO (default) or FAIR
+  std::string scheduler_pool = "default";  // spark.scheduler.pool (the query's pool; a job property)
+  std::string scheduler_allocation_file;   // spark.scheduler.allocation.file (fairscheduler.xml), "" unset
+  double memory_fraction = 0.6;            // spark.memory.fraction, in (0,1]
+  std::optional<int> executor_instances;   // spark.executor.instances (cluster wins; informational)
+  std::optional<int> executor_cores;       // spark.executor.cores
   std::optional<int64_t> executor_memory_bytes;  // spark.executor.memory
   SparkMaster master;                            // spark.master (unset: a cluster, not local mode)
   VariantSwitches variants;                      // aqesim.variant.* (models/conf/variants.h), all off

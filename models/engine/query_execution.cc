@@ -9,6 +9,7 @@
 #include "models/aqe/aqe_optimizer.h"
 #include "models/cost/cost_model.h"
 #include "models/engine/adaptive_planner.h"
+#include "models/engine/execute_take.h"
 #include "models/engine/executor_state.h"
 #include "models/engine/map_output.h"
 #include "models/engine/preferred_locations.h"
@@ -57,11 +58,13 @@ class Engine {
         planner_(sim_, conf_, DefaultParallelism(s), s.driver.replan_seconds.value_or(s.cost.replan_seconds),
                  &graph_, &result_, [this](QueryStage* st) { Submit(st); }) {
     if (s.conf.fair_scheduler) {
-      // spark.scheduler.mode=FAIR: the query's jobs run in its pool (spark.scheduler.pool); a
-      // pool Spark is not told about is FIFO with weight 1 and minShare 0.
+      // spark.scheduler.mode=FAIR: the query's jobs run in its pool (spark.scheduler.pool), as
+      // the scenario's driver.pools (or its allocation file) define it; a pool Spark is not told
+      // about is FIFO with weight 1 and minShare 0.
       scheduler_.SetMode(SchedulingMode::kFair);
       PoolSpec pool;
       pool.name = s.conf.scheduler_pool;
+      if (auto it = s.driver.pools.find(pool.name); it != s.driver.pools.end()) pool = it->second;
       scheduler_.ConfigurePool(kQueryPool, pool);
     }
   }
@@ -119,9 +122,19 @@ class Engine {
   }
 
   /// The recorded profile of a stage (by its name), or null.
+  /// A job of executeTake without its own runs as the recorded one closest in task count (the
+  /// same operators over other partitions of the same data).
   const StageProfile* ProfileOf(const QueryStage& st) const {
     auto it = s_.profiles.find(st.name);
-    return it == s_.profiles.end() ? nullptr : &it->second;
+    if (it != s_.profiles.end()) return &it->second;
+    if (st.kind != StageKind::kResult || !s_.collect_limit) return nullptr;
+    const StageProfile* closest = nullptr;
+    for (const auto& [name, p] : s_.profiles) {
+      if (name != "result" && name.rfind("result ", 0) != 0) continue;
+      if (closest == nullptr || std::abs(p.tasks - st.num_tasks) < std::abs(closest->tasks - st.num_tasks))
+        closest = &p;
+    }
+    return closest;
   }
 
   /// A created stage is submitted no earlier than the driver's recorded start and, when its
@@ -147,6 +160,16 @@ class Engine {
     st->submitted = true;
     st->submit = sim_.Now();
     StageRun* run = &graph_.run(*st);
+    if (st->kind == StageKind::kResult && s_.collect_limit && !take_planned_) {
+      PlanTakeJobs(st);
+      if (take_jobs_.empty()) {  // limit 0 or no partition: executeTake runs no job
+        st->num_tasks = 0;
+        StageDone(st, 0);
+        return;
+      }
+      st->num_tasks = take_jobs_.front().num_partitions;
+      run->first_partition = take_jobs_.front().first_partition;
+    }
     run->tasks.assign(st->num_tasks, TaskResult{});
     const StageProfile* profile = ProfileOf(*st);
     if (profile != nullptr)
@@ -191,7 +214,9 @@ class Engine {
       spec.allowed_executors = std::move(*allowed);
     }
     if (conf_.shuffle_reduce_locality_enabled && StageReadsShuffle(*st->subtree)) {
-      spec.preferred_executors = [this, st](int task) { return locality_.Of(*st->subtree, task); };
+      spec.preferred_executors = [this, st, run](int task) {
+        return locality_.Of(*st->subtree, run->first_partition + task);
+      };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
     }
     scheduler_.Submit(std::move(spec));
@@ -199,7 +224,7 @@ class Engine {
 
   /// Task `task` starts on `executor`: its work, its cost, its duration.
   SimTime RunTask(QueryStage* st, StageRun* run, ExecutorState::CodeState* code, int task, int executor) {
-    TaskEval ev = work_.Evaluate(*st->subtree, task, executor);
+    TaskEval ev = work_.Evaluate(*st->subtree, run->first_partition + task, executor);
     if (st->kind == StageKind::kShuffleMap) {
       NormalizeShares(&ev.shares);
       run->shares[task] = std::move(ev.shares);
@@ -287,11 +312,51 @@ class Engine {
   void StageDone(QueryStage* st, double driver_seconds) {
     st->done = true;
     st->complete = sim_.Now();
+    if (st->kind == StageKind::kResult && take_next_ < take_jobs_.size()) {
+      SubmitNextTakeJob(st);
+      return;
+    }
     for (QueryStage* c : st->children) {
       if (--c->parents_pending == 0 && !c->submitted && !conf_.adaptive_enabled) Submit(c);
     }
     if (conf_.adaptive_enabled && st->kind != StageKind::kResult)
       planner_.OnStageMaterialized(driver_seconds);
+  }
+
+  /// collectLimit: executeTake's jobs over the final stage `st` (all its partitions planned,
+  /// not yet run), from the rows each partition yields (CollectLimit::rows spread in proportion
+  /// to the bytes each reads; unset: `limit` rows from a partition that reads anything).
+  void PlanTakeJobs(const QueryStage* st) {
+    take_planned_ = true;
+    const CollectLimit& cl = *s_.collect_limit;
+    std::vector<int64_t> bytes(static_cast<size_t>(st->num_tasks));
+    for (int p = 0; p < st->num_tasks; ++p) {
+      const TaskEval ev = work_.Evaluate(*st->subtree, p, -1);
+      bytes[static_cast<size_t>(p)] = ev.input_bytes + ev.shuffle_read_bytes;
+    }
+    std::vector<int64_t> rows = bytes;
+    if (cl.rows) {
+      rows = RowsInProportion(*cl.rows, bytes);
+    } else {
+      for (int64_t& r : rows) r = r > 0 ? cl.limit : 0;
+    }
+    take_jobs_ = ExecuteTakeJobs(
+        TakeSettings{cl.limit, conf_.limit_initial_num_partitions, conf_.limit_scale_up_factor}, rows);
+    take_next_ = 1;
+  }
+
+  /// executeTake's next job after `done` (the previous one) completed: stage "result N", the
+  /// same operators over the job's partitions, submitted after it (its submission gap, if
+  /// profiled, counts from `done`'s completion).
+  void SubmitNextTakeJob(QueryStage* done) {
+    const TakeJob job = take_jobs_[take_next_++];
+    QueryStage* next =
+        graph_.Add(StageKind::kResult, nullptr, done->subtree, "result " + std::to_string(take_next_));
+    next->id = done->id + 1;
+    next->num_tasks = job.num_partitions;
+    next->parents = {done};
+    graph_.run(*next).first_partition = job.first_partition;
+    Submit(next);
   }
 
   const Scenario& s_;
@@ -307,6 +372,9 @@ class Engine {
   RunResultBuilder result_;
   AdaptivePlanner planner_;                // AQE on: creates the stages as their inputs materialize
   std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
+  bool take_planned_ = false;              // collectLimit: executeTake's jobs computed
+  std::vector<TakeJob> take_jobs_;         // collectLimit: executeTake's jobs, in order
+  size_t take_next_ = 0;                   // the next job to run
 };
 
 }  // namespace

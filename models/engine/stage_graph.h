@@ -31,6 +31,9 @@ struct StageRun {
   int64_t broadcast_bytes = 0;
   /// Broadcast stages: collect + ship + build, seconds (the broadcast's own time).
   double broadcast_seconds = 0;
+  /// Partition of the stage's task 0: executeTake's job over partitions [first_partition,
+  /// first_partition + tasks) of the final stage (collectLimit); 0 otherwise.
+  int first_partition = 0;
   /// The stage's recorded profile times its tasks (the scenario has a profile for its name).
   std::optional<ProfiledStage> profiled;
 };

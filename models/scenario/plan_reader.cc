@@ -110,6 +110,9 @@ class PlanReader {
     std::optional<PlanOp> op;
     if (!v.contains("op")) {
       sink_->Error(pointer, "missing field \"op\" (one of " + JoinNames(kOpNames) + ")");
+    } else if (v["op"] == "collectLimit") {
+      sink_->Error(PointerAppend(pointer, "op"),
+                   "a collectLimit is read only as the plan's root (a collect, show() or take())");
     } else {
       op = ReadEnum<PlanOp>(
           v["op"], PointerAppend(pointer, "op"), [](const std::string& s) { return ParsePlanOp(s); },

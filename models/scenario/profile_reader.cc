@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "models/scenario/scheduling_pools_reader.h"
+
 namespace aqesim {
 namespace {
 
@@ -194,16 +196,20 @@ void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::strin
 void ReadDriverStructure(const Json& v, const std::string& pointer, DriverStructure* out,
                          DiagnosticSink* sink) {
   if (!v.is_object()) {
-    sink->Error(pointer, "expected an object {\"startSeconds\", \"endSeconds\", \"replanSeconds\"}, found " +
-                             DescribeJson(v));
+    sink->Error(
+        pointer,
+        "expected an object {\"startSeconds\", \"endSeconds\", \"replanSeconds\", \"pools\"}, found " +
+            DescribeJson(v));
     return;
   }
-  CheckFields(v, pointer, {"startSeconds", "endSeconds", "replanSeconds"}, "the driver times", sink);
+  CheckFields(v, pointer, {"startSeconds", "endSeconds", "replanSeconds", "pools"}, "the driver structure",
+              sink);
   if (v.contains("startSeconds"))
     out->start_seconds = Seconds(v["startSeconds"], pointer + "/startSeconds", sink);
   if (v.contains("endSeconds")) out->end_seconds = Seconds(v["endSeconds"], pointer + "/endSeconds", sink);
   if (v.contains("replanSeconds"))
     out->replan_seconds = Seconds(v["replanSeconds"], pointer + "/replanSeconds", sink);
+  if (v.contains("pools")) ReadSchedulingPools(v["pools"], pointer + "/pools", &out->pools, sink);
 }
 
 }  // namespace aqesim

@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "models/conf/did_you_mean.h"
+#include "models/scenario/allocation_file_reader.h"
 #include "models/scenario/byte_totals.h"
 #include "models/scenario/cluster_reader.h"
+#include "models/scenario/collect_limit_reader.h"
 #include "models/scenario/cost_reader.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
@@ -138,7 +140,14 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
       }
     }
     if (doc.contains("plan")) {
-      scenario->plan = ReadPlan(doc["plan"], "/plan", dir, &sink);
+      if (IsCollectLimit(doc["plan"])) {
+        scenario->collect_limit.emplace();
+        ReadCollectLimit(doc["plan"], "/plan", &*scenario->collect_limit, &sink);
+        if (doc["plan"].contains("child"))
+          scenario->plan = ReadPlan(doc["plan"]["child"], "/plan/child", dir, &sink);
+      } else {
+        scenario->plan = ReadPlan(doc["plan"], "/plan", dir, &sink);
+      }
       // Sums of user-given sizes must not wrap later (checked once the plan itself is valid).
       if (scenario->plan && sink.error_count() == 0) CheckPlanByteTotals(*scenario->plan, &sink);
     } else {
@@ -202,6 +211,22 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     const ConfOrigin origin =
         it != conf.end() ? it->second.second : ConfOrigin{ProblemOrigin::kDocument, path, "/conf"};
     AddProblem(&sink, problem.is_error, origin, problem.message);
+  }
+
+  // --- FAIR mode: spark.scheduler.allocation.file's pools, under the scenario's driver.pools ---
+  if (scenario->conf.fair_scheduler && !scenario->conf.scheduler_allocation_file.empty()) {
+    const ConfOrigin& origin = conf.at("spark.scheduler.allocation.file").second;
+    const std::string file = AllocationFilePath(scenario->conf.scheduler_allocation_file,
+                                                origin.origin == ProblemOrigin::kDocument ? dir : "");
+    sink.FileRead(file);
+    std::map<std::string, PoolSpec> pools;
+    std::vector<Diagnostic> errors, warnings;
+    ReadAllocationFile(file, &pools, &errors, &warnings);
+    for (const Diagnostic& d : errors)
+      sink.Add(true, d.file, d.pointer, origin.location, d.message, origin.origin, origin.position);
+    for (const Diagnostic& d : warnings)
+      sink.Add(false, d.file, d.pointer, origin.location, d.message, origin.origin, origin.position);
+    for (auto& [name, pool] : pools) scenario->driver.pools.emplace(name, pool);
   }
 
   // --- the cluster may come from spark.executor.* when the scenario does not give it ---

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,15 @@ inline constexpr int64_t kMaxTaskSlots = 10'000'000;
 /// A configuration value longer than this is refused (its key named), not parsed.
 inline constexpr size_t kMaxConfValueBytes = 65536;
 
+/// A plan rooted at a collectLimit (JSON `{"op": "collectLimit", "limit", "rows", "child"}`; the
+/// child is Scenario::plan): the engine runs SparkPlan.executeTake's jobs over the final stage.
+struct CollectLimit {
+  int64_t limit = 0;
+  /// Rows the child yields over all its partitions; unset: each partition reading any byte
+  /// yields at least `limit`.
+  std::optional<int64_t> rows;
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -41,6 +51,8 @@ struct Scenario {
   CostParams cost;
   MapStatusMode map_status_mode = MapStatusMode::kSpark;
   std::unique_ptr<PlanNode> plan;
+  /// The plan's root was a collectLimit (collect, show(), take()): `plan` is its child.
+  std::optional<CollectLimit> collect_limit;
   /// Recorded stage profiles by stage name ("e3 map", "j2 broadcast", "result"; JSON
   /// `profiles`): a stage with one is timed by it (models/cost/stage_profile.h).
   std::map<std::string, StageProfile> profiles;

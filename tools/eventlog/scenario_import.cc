@@ -7,6 +7,7 @@
 #include "tools/eventlog/conf_import.h"
 #include "tools/eventlog/import_context.h"
 #include "tools/eventlog/import_description.h"
+#include "tools/eventlog/pool_import.h"
 #include "tools/eventlog/rdd_job_import.h"
 #include "tools/eventlog/resource_import.h"
 #include "tools/eventlog/sql_plan_import.h"
@@ -124,6 +125,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   doc["estimated"] = out.estimated;
   out.scenario = std::move(doc);
   if (options.profiles) AddStageProfiles(app, &out, warnings);
+  // After the profiles (they write `driver`): the selection's FAIR pool as observed.
+  ImportPools(app, out.stage_ids, &out.scenario);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "models/conf/property_value.h"
 #include "tools/eventlog/aqe_read_import.h"
+#include "tools/eventlog/collect_limit_import.h"
 #include "tools/eventlog/exchange_sizes.h"
 
 namespace aqesim::eventlog {
@@ -20,6 +21,22 @@ json SqlPlanImporter::Build() {
   ctx_.out->stage_ids.insert(ctx_.out->stage_ids.end(), index_.submitted_stages().begin(),
                              index_.submitted_stages().end());
   ScanPrepass(ex_.plans.front());
+  if (const std::optional<RecordedCollectLimit> cl = FindCollectLimit(ex_.plans.front())) {
+    collect_limit_ = true;
+    json node = {{"op", "collectLimit"}, {"limit", cl->limit}};
+    node["child"] = BuildNode(*cl->child, "/plan/child");
+    const SqlPlanNode* rows = RowsNode(*cl->child);
+    const SqlPlanNode* twin = rows != nullptr ? index_.Twin(*rows, "number of output rows") : nullptr;
+    if (twin != nullptr) {
+      const std::optional<int64_t> id = twin->MetricId("number of output rows");
+      int64_t total = 0;
+      for (int s : index_.submitted_stages()) total += index_.MetricTotal(id, s);
+      if (id && index_.MetricRan(*id)) {
+        if (auto r = CompleteChildRows(cl->limit, total)) node["rows"] = *r;
+      }
+    }
+    return node;
+  }
   return BuildNode(ex_.plans.front(), "/plan");
 }
 
@@ -213,13 +230,38 @@ json SqlPlanImporter::BuildExchange(const SqlPlanNode& n, const SqlPlanNode& chi
     ex.recorded_read_kind = RecordedReadKind(*reader);
   }
   std::vector<int64_t> cols;
-  const bool observable =
+  bool observable =
       partitions == 1 || (reader == nullptr && read_stage != nullptr && read_stage->num_tasks == partitions);
   if (observable) {
     if (partitions == 1) {
       cols = {Sum(map_stage->map_output_bytes)};
     } else {
       cols = ReadBytesByIndex(*read_stage, read_ids);
+    }
+  } else if (collect_limit_ && reader == nullptr && partitions > 1) {
+    // Under a collectLimit executeTake's jobs read the partitions in order, a few per job: when
+    // their tasks add up to every partition, their reads side by side are the columns.
+    // (A task reading nothing reports no metric update: the jobs are the execution's stages
+    // after the map stage that write no shuffle.)
+    std::set<int> readers;
+    for (int j : ex_.job_ids) {
+      auto job = ctx_.app.jobs.find(j);
+      if (job == ctx_.app.jobs.end()) continue;
+      for (int s : job->second.stage_ids) {
+        const RecordedStage* st = ctx_.app.stage(s);
+        if (s > map_stage->stage_id && st != nullptr && st->submitted && st->shuffle_write_bytes == 0)
+          readers.insert(s);
+      }
+    }
+    int tasks = 0;
+    for (int s : readers) tasks += ctx_.app.stage(s)->num_tasks;
+    if (readers.size() > 1 && tasks == partitions) {
+      for (int s : readers) {
+        const std::vector<int64_t> part = ReadBytesByIndex(*ctx_.app.stage(s), read_ids);
+        cols.insert(cols.end(), part.begin(), part.end());
+      }
+      observable = static_cast<int>(cols.size()) == partitions;
+      if (!observable) cols.clear();
     }
   }
   // Rows are the map tasks as planned without AQE: a stage whose input was coalesced by an

@@ -57,6 +57,8 @@ class SqlPlanImporter {
   std::unordered_map<const SqlPlanNode*, int> scan_stage_;
   std::map<int, int> scans_in_stage_;
   std::set<const RecordedJoin*> used_joins_;
+  /// The plan is rooted at a CollectLimit: its final stage ran as executeTake's jobs.
+  bool collect_limit_ = false;
 };
 
 }  // namespace aqesim::eventlog

@@ -64,6 +64,16 @@ const SqlPlanNode* SqlStageIndex::Twin(const SqlPlanNode& n, const std::string& 
   return ran(n) ? &n : nullptr;
 }
 
+std::vector<int> SqlStageIndex::StagesOfMetric(std::optional<int64_t> id) const {
+  if (!id) return {};
+  auto it = stages_of_metric_.find(*id);
+  if (it == stages_of_metric_.end()) return {};
+  std::vector<int> out = it->second;
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 const RecordedStage* SqlStageIndex::StageOfMetric(std::optional<int64_t> id,
                                                   std::optional<int> exclude) const {
   if (!id) return nullptr;

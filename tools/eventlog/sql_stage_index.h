@@ -40,6 +40,8 @@ class SqlStageIndex {
   /// `exclude`.
   const RecordedStage* StageOfMetric(std::optional<int64_t> id,
                                      std::optional<int> exclude = std::nullopt) const;
+  /// Every submitted stage that updated metric `id`, ascending.
+  std::vector<int> StagesOfMetric(std::optional<int64_t> id) const;
   /// Sum of the successful tasks' updates of metric `id` in `stage`.
   int64_t MetricTotal(std::optional<int64_t> id, int stage) const;
   /// Sum of the successful tasks' updates of metric `id` over every stage; nullopt when no

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -217,6 +218,8 @@ std::map<std::string, std::vector<std::string>> PlanStageParents(const json& pla
   return out;
 }
 
+std::string TakeJobName(int k) { return k <= 1 ? "result" : "result " + std::to_string(k); }
+
 std::map<int, std::string> ProfiledStageNames(const RecordedApplication& app,
                                               const ImportedScenario& imported) {
   std::map<int, std::string> names;
@@ -233,6 +236,22 @@ std::map<int, std::string> ProfiledStageNames(const RecordedApplication& app,
   for (const ImportedJoin& j : imported.joins)
     if (j.build_stage_id && in_selection(*j.build_stage_id))
       names.emplace(*j.build_stage_id, j.id + " broadcast");
+  // The result stage: the last one left; under a collectLimit every one left is a job of
+  // executeTake, "result", "result 2", ... in order.
+  const json& plan = imported.scenario.contains("plan") ? imported.scenario["plan"] : json();
+  if (plan.is_object() && plan.value("op", "") == "collectLimit") {
+    // Job k of executeTake is its first job's id + k - 1 (the loop runs them one by one; a job
+    // whose start event lacks the execution id is not in the selection, and its number is skipped).
+    std::optional<int> first_job;
+    for (int s : submitted) {
+      if (names.count(s)) continue;
+      const RecordedStage& st = *app.stage(s);
+      const int k = first_job && st.job_id ? *st.job_id - *first_job + 1 : 1;
+      if (!first_job && st.job_id) first_job = st.job_id;
+      names.emplace(s, TakeJobName(std::max(k, 1)));
+    }
+    return names;
+  }
   for (auto it = submitted.rbegin(); it != submitted.rend(); ++it) {
     if (names.count(*it)) continue;
     names.emplace(*it, "result");
@@ -367,9 +386,17 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     // The trigger: the latest recorded completion of the stages it waits for, else the origin.
     int64_t trigger = origin_ms;
     bool known = true, has_parents = false;
-    auto ps = parents.find(name);
-    if (ps != parents.end()) {
-      for (const std::string& parent : ps->second) {
+    // executeTake's job k waits for job k - 1.
+    std::vector<std::string> take_parent;
+    const std::vector<std::string>* ps = nullptr;
+    if (name.rfind("result ", 0) == 0) {
+      take_parent = {TakeJobName(std::atoi(name.c_str() + 7) - 1)};
+      ps = &take_parent;
+    } else if (auto it = parents.find(name); it != parents.end()) {
+      ps = &it->second;
+    }
+    if (ps != nullptr) {
+      for (const std::string& parent : *ps) {
         auto c = complete_ms.find(parent);
         if (c == complete_ms.end()) {
           known = false;

@@ -6,7 +6,10 @@
 //   "eN map"       the stage that wrote exchange eN (ImportedExchange.map_stage_id; the first
 //                  exchange naming a stage claims it)
 //   "jN broadcast" the stage that collected join jN's build side (ImportedJoin.build_stage_id)
-//   "result"       the highest-numbered submitted stage of the selection not claimed above
+//   "result"       the highest-numbered submitted stage of the selection not claimed above;
+//                  under a collectLimit every stage left is a job of executeTake: "result",
+//                  "result 2", ... by job id from the first one (a job k's gap counts from
+//                  job k − 1's completion)
 // as validate's stage matching (tools/validate/replay.h) pairs them. Other stages (subquery
 // and sample jobs) get no profile: their time stays in the gaps of the stages they delay.
 //
@@ -63,6 +66,10 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
 /// by simulated stage name: "eN map" → the stages inside exchange eN's child, "jN broadcast"
 /// (a planned broadcast join) → those inside its build side, "result" → those of the root.
 std::map<std::string, std::vector<std::string>> PlanStageParents(const nlohmann::json& plan);
+
+/// The simulator's name of executeTake's job k (1-based) under a collectLimit: "result",
+/// "result 2", "result 3", ...
+std::string TakeJobName(int k);
 
 }  // namespace aqesim::eventlog
 

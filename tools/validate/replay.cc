@@ -128,15 +128,39 @@ void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* se
       left.erase(std::remove(left.begin(), left.end(), *j.build_stage_id), left.end());
     }
   }
+  // The result stage takes the last stage left; executeTake's jobs under a collectLimit
+  // ("result", "result 2", ...) the last ones, in order.
+  std::vector<StageMatch*> results;
+  const json& profiles =
+      sel->imported.scenario.contains("profiles") ? sel->imported.scenario["profiles"] : json();
   for (auto& m : matches) {
-    if (m.simulated_name != "result") continue;
-    m.role = "result";
-    if (!left.empty()) {
-      m.recorded_stage_id = left.back();
-      claimed.insert(left.back());
-      left.pop_back();
+    if (m.simulated_name != "result" && m.simulated_name.rfind("result ", 0) != 0) continue;
+    // A take job with a profile: the stage it was recorded as.
+    if (m.simulated_name != "result" && profiles.is_object() && profiles.contains(m.simulated_name)) {
+      const int s = profiles[m.simulated_name].value("recordedStage", -1);
+      if (auto at = std::find(left.begin(), left.end(), s); at != left.end()) {
+        m.role = "result";
+        m.recorded_stage_id = s;
+        claimed.insert(s);
+        left.erase(at);
+        continue;
+      }
     }
+    if (m.simulated_name.rfind("result ", 0) == 0) {
+      m.role = "result";  // a take job the selection has no record of
+      continue;
+    }
+    results.push_back(&m);
   }
+  const size_t taken = std::min(results.size(), left.size());
+  for (size_t k = 0; k < results.size(); ++k) {
+    results[k]->role = "result";
+    if (k + taken < results.size()) continue;  // fewer recorded than simulated: the first go unmatched
+    const int s = left[left.size() - results.size() + k];
+    results[k]->recorded_stage_id = s;
+    claimed.insert(s);
+  }
+  left.resize(left.size() - taken);
   size_t next = 0;
   for (auto& m : matches) {
     const std::string suffix = " broadcast";
