@@ -3,6 +3,8 @@
 #include "tools/eventlog/collect_limit_import.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace aqesim::eventlog {
 namespace {
