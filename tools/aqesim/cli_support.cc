@@ -42,9 +42,18 @@ void WriteInPlace(const std::string& path, const std::string& content) {
 void CheckOutputIsNotInput(const std::string& path, const std::vector<std::string>& inputs) {
   std::error_code ec;
   for (const std::string& input : inputs) {
-    if (path != "-" && !input.empty() && std::filesystem::equivalent(path, input, ec))
+    if (path == "-" || input.empty()) continue;
+    if (std::filesystem::equivalent(path, input, ec))
       throw InputError(path + ": cannot write output: it is the input " + input +
                        " (choose another output file)");
+    // An input folder (a rolling event log's eventlog_v2_* directory) is read whole: nothing
+    // may be written into it, whatever the file's name.
+    if (std::filesystem::is_directory(input, ec)) {
+      const std::filesystem::path parent = std::filesystem::absolute(path, ec).parent_path();
+      if (std::filesystem::equivalent(parent, input, ec))
+        throw InputError(path + ": cannot write output: it is inside the input folder " + input +
+                         " (choose another output file)");
+    }
   }
 }
 

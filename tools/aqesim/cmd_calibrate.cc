@@ -82,6 +82,11 @@ std::vector<std::string> WorseThanBefore(const validate::CalibrationResult& resu
 }
 
 void RunCalibrate(const CalibrateArgs& args) {
+  {
+    std::vector<std::string> inputs = args.logs;  // refused before the logs are read and fitted
+    inputs.push_back(args.base_cost);
+    CheckOutputIsNotInput(args.output, inputs);
+  }
   validate::CalibrationOptions options;
   if (!args.base_cost.empty()) {
     std::vector<std::string> errors;

@@ -26,7 +26,8 @@ struct ImportEventlogArgs {
 };
 
 void RunImportEventlog(const ImportEventlogArgs& args) {
-  nlohmann::json cost;  // read first: a bad cost file costs no import
+  CheckOutputIsNotInput(args.output, {args.log, args.cost});  // before the log is read
+  nlohmann::json cost;                                        // read first: a bad cost file costs no import
   if (!args.cost.empty()) {
     std::vector<std::string> errors;
     cost = validate::ReadCostFile(args.cost, &errors);

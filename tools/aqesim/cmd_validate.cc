@@ -29,6 +29,7 @@ struct ValidateArgs {
 };
 
 void RunValidate(const ValidateArgs& args) {
+  CheckOutputIsNotInput(args.output, {args.log, args.cost, args.profile_from});  // before the logs are read
   validate::ReplayOptions options;
   options.profiles = !args.no_profile;
   if (!args.cost.empty()) {

@@ -11,6 +11,9 @@ namespace aqesim::eventlog {
 namespace {
 
 constexpr size_t kChunkBytes = 1 << 20;
+/// Longest line read: Spark's largest events (a SQL execution's plan and its description) are
+/// megabytes; a line beyond this is not an event.
+constexpr size_t kMaxLineBytes = size_t{256} << 20;
 
 constexpr int64_t kMaxRollingIndex = int64_t{1} << 40;
 
@@ -153,6 +156,10 @@ bool EventLogLineReader::Next(EventLogLine* line) {
       line->text.append(begin, chunk_.size() - chunk_pos_);
       chunk_pos_ = chunk_.size();
       have_text = true;
+      if (line->text.size() > kMaxLineBytes)  // /dev/zero, or a bomb without newlines
+        throw EventLogError(files_[next_file_ - 1] + ":" + std::to_string(line_number_ + 1) +
+                            ": a line longer than " + std::to_string(kMaxLineBytes >> 20) +
+                            " MiB (not an event log?)");
     }
     // End of this file.
     const std::string file = files_[next_file_ - 1];

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/conf/property_value.h"
+#include "models/scenario/json_reader.h"
 #include "tools/eventlog/application_reconstruction.h"
 #include "tools/eventlog/line_reader.h"
 #include "tools/eventlog/listener_event_replay.h"
@@ -140,6 +141,9 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
       warnings->push_back(reader.warnings()[reader_warnings]);
     if (line.text.find_first_not_of(" \t") == std::string::npos) continue;
     const std::string where = line.file + ":" + std::to_string(line.line_number);
+    if (JsonNestingTooDeep(line.text) != std::string::npos)  // recursive walks of the plan must not overflow
+      throw EventLogError(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                          " levels (no Spark event is; a SQL plan that deep cannot be imported)");
     json event = json::parse(line.text, nullptr, /*allow_exceptions=*/false);
     if (event.is_discarded() || !event.is_object()) {
       if (!line.terminated) {
