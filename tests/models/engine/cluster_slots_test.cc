@@ -6,21 +6,10 @@
 #include "models/engine/query_execution.h"
 #include "models/plan/plan_error.h"
 #include "models/scenario/scenario.h"
+#include "tests/support/launch_only_cost.h"
 
 namespace aqesim {
 namespace {
-
-/// Every term 0 but `launch` seconds per task.
-nlohmann::json Cost(double launch) {
-  nlohmann::json c = {{"taskLaunchSeconds", launch}, {"stageOverheadSeconds", 0}, {"replanSeconds", 0}};
-  for (const char* k :
-       {"remoteFetchRequestSeconds", "localFetchRequestSeconds", "scanSecondsPerByte",
-        "shuffleWriteSecondsPerByte", "shuffleReadSecondsPerByte", "sortSecondsPerByte",
-        "hashBuildSecondsPerByte", "joinProbeSecondsPerByte", "aggregateSecondsPerByte",
-        "streamSecondsPerByte", "broadcastBuildSecondsPerByte", "mapStatusAggregateSecondsPerBlock"})
-    c[k] = 0;
-  return c;
-}
 
 std::unique_ptr<Scenario> Load(const nlohmann::json& doc) {
   LoadResult r = LoadScenarioJson(doc, "test.json", {});
@@ -55,7 +44,7 @@ TEST_CASE("QueryExecution: spark.task.cpus divides each executor's cores into sl
     INFO("spark.task.cpus " << cpus);
     auto s = Load({{"name", "t"},
                    {"cluster", cluster},
-                   {"cost", Cost(1.0)},
+                   {"cost", testing::LaunchOnlyCost(1.0)},
                    {"conf", {{"spark.task.cpus", std::to_string(cpus)}}},
                    {"plan", scan}});
     for (bool adaptive : {false, true}) {
@@ -77,7 +66,7 @@ TEST_CASE("QueryExecution: GPUs per executor limit the slots", "[engine][slots]"
     INFO("spark.task.resource.gpu.amount " << amount);
     auto s = Load({{"name", "t"},
                    {"cluster", cluster},
-                   {"cost", Cost(1.0)},
+                   {"cost", testing::LaunchOnlyCost(1.0)},
                    {"conf", {{"spark.task.resource.gpu.amount", amount}}},
                    {"plan", Scan()}});
     CHECK(SimulateQuery(*s, false).makespan_seconds == Approx(seconds));
@@ -102,7 +91,8 @@ TEST_CASE("QueryExecution: a stage runs only on the executors of its resource pr
   cluster["executorTimeline"] = {{{"add", 0}}, {{"add", 0}, {"resourceProfile", 1}}, {{"add", 0}}};
   nlohmann::json scan = Scan();
   scan["tasks"] = 12;
-  auto s = Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(1.0)}, {"plan", scan}});
+  auto s =
+      Load({{"name", "t"}, {"cluster", cluster}, {"cost", testing::LaunchOnlyCost(1.0)}, {"plan", scan}});
   REQUIRE(s->cluster.resource_profiles.size() == 1);
   CHECK(s->cluster.executor_timeline[1].resource_profile == 1);
   for (bool adaptive : {false, true}) {
@@ -113,7 +103,8 @@ TEST_CASE("QueryExecution: a stage runs only on the executors of its resource pr
   }
   // Only profile-1 executors: the SQL stage has nowhere to run.
   cluster["executorTimeline"] = {{{"add", 0}, {"resourceProfile", 1}}};
-  auto none = Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(1.0)}, {"plan", scan}});
+  auto none =
+      Load({{"name", "t"}, {"cluster", cluster}, {"cost", testing::LaunchOnlyCost(1.0)}, {"plan", scan}});
   CHECK_THROWS_AS(SimulateQuery(*none, false), PlanError);
 }
 

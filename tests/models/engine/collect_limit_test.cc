@@ -5,21 +5,10 @@
 
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
+#include "tests/support/launch_only_cost.h"
 
 namespace aqesim {
 namespace {
-
-/// Every term 0 but 1 s per task.
-nlohmann::json Cost() {
-  nlohmann::json c = {{"taskLaunchSeconds", 1.0}, {"stageOverheadSeconds", 0}, {"replanSeconds", 0}};
-  for (const char* k :
-       {"remoteFetchRequestSeconds", "localFetchRequestSeconds", "scanSecondsPerByte",
-        "shuffleWriteSecondsPerByte", "shuffleReadSecondsPerByte", "sortSecondsPerByte",
-        "hashBuildSecondsPerByte", "joinProbeSecondsPerByte", "aggregateSecondsPerByte",
-        "streamSecondsPerByte", "broadcastBuildSecondsPerByte", "mapStatusAggregateSecondsPerBlock"})
-    c[k] = 0;
-  return c;
-}
 
 /// show()-like: collectLimit over a 10-split scan (splits 3 and 9 hold data), 1 executor x 2 slots.
 nlohmann::json Doc(const nlohmann::json& limit) {
@@ -38,7 +27,7 @@ nlohmann::json Doc(const nlohmann::json& limit) {
             {"networkBytesPerSecond", "1p"},
             {"diskBytesPerSecond", "1p"},
             {"driverNetworkBytesPerSecond", "1p"}}},
-          {"cost", Cost()},
+          {"cost", testing::LaunchOnlyCost(1.0)},
           {"plan", plan}};
 }
 

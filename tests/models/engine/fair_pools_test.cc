@@ -5,21 +5,10 @@
 
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
+#include "tests/support/launch_only_cost.h"
 
 namespace aqesim {
 namespace {
-
-/// Every term 0 but 1 s per task.
-nlohmann::json Cost() {
-  nlohmann::json c = {{"taskLaunchSeconds", 1.0}, {"stageOverheadSeconds", 0}, {"replanSeconds", 0}};
-  for (const char* k :
-       {"remoteFetchRequestSeconds", "localFetchRequestSeconds", "scanSecondsPerByte",
-        "shuffleWriteSecondsPerByte", "shuffleReadSecondsPerByte", "sortSecondsPerByte",
-        "hashBuildSecondsPerByte", "joinProbeSecondsPerByte", "aggregateSecondsPerByte",
-        "streamSecondsPerByte", "broadcastBuildSecondsPerByte", "mapStatusAggregateSecondsPerBlock"})
-    c[k] = 0;
-  return c;
-}
 
 /// A sort-merge join of two 4-task scans, 2 reducers, on 1 executor x 2 slots, AQE off: both
 /// map stages are submitted at 0.
@@ -40,7 +29,7 @@ nlohmann::json Doc(const nlohmann::json& conf) {
             {"networkBytesPerSecond", "1p"},
             {"diskBytesPerSecond", "1p"},
             {"driverNetworkBytesPerSecond", "1p"}}},
-          {"cost", Cost()},
+          {"cost", testing::LaunchOnlyCost(1.0)},
           {"conf", c},
           {"plan",
            {{"op", "join"},
