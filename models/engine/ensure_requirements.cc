@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "models/plan/join_selection_helper.h"
@@ -81,6 +82,12 @@ class Inserter {
   Inserter(const SqlConf& conf, std::deque<PlanNode>* sources, std::vector<Decision>* decisions)
       : conf_(conf), sources_(sources), decisions_(decisions) {}
 
+  /// Remembers every id of the plan, so that inserted exchanges get ids of their own.
+  void CollectIds(const ExecNode& n) {
+    used_.insert(n.id);
+    for (const auto& c : n.children) CollectIds(*c);
+  }
+
   void Visit(ExecNode* n) {
     for (auto& c : n->children) Visit(c.get());
     const Required req = RequiredOf(*n);
@@ -106,7 +113,7 @@ class Inserter {
     ExecNode& child = *parent->children[i];
     PlanNode& p = sources_->emplace_back();
     p.op = PlanOp::kExchange;
-    p.id = child.id + "-exchange";
+    p.id = FreeId(child.id + "-exchange");
     p.pointer = parent->source ? parent->source->pointer : "/plan";
     p.origin = ShuffleOrigin::kEnsureRequirements;
     p.num_partitions = count;
@@ -146,7 +153,17 @@ class Inserter {
     parent->children[i] = std::move(ex);
   }
 
+  /// `wanted`, or `wanted-2`, `wanted-3`, … when the scenario already uses it (ids name stages and
+  /// profiles: two exchanges must never share one).
+  std::string FreeId(const std::string& wanted) {
+    std::string id = wanted;
+    for (int k = 2; used_.count(id) > 0; ++k) id = wanted + "-" + std::to_string(k);
+    used_.insert(id);
+    return id;
+  }
+
   const SqlConf& conf_;
+  std::set<std::string> used_;
   std::deque<PlanNode>* sources_;
   std::vector<Decision>* decisions_;
 };
@@ -155,7 +172,9 @@ class Inserter {
 
 void EnsureRequirements(ExecNode* root, const SqlConf& conf, std::deque<PlanNode>* sources,
                         std::vector<Decision>* decisions) {
-  Inserter(conf, sources, decisions).Visit(root);
+  Inserter inserter(conf, sources, decisions);
+  inserter.CollectIds(*root);
+  inserter.Visit(root);
 }
 
 }  // namespace aqesim

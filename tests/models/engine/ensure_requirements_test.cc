@@ -115,5 +115,19 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
   }
 }
 
+TEST_CASE("EnsureRequirements: an inserted exchange never takes an id the plan already uses",
+          "[engine][ensure]") {
+  // The adversarial trial's plan: the left scan is "a", the right side an explicit exchange named
+  // "a-exchange"; the exchange inserted above "a" becomes "a-exchange-2".
+  PlanBuilder b;
+  auto plan = b.SortMergeJoin("j", JoinType::kInner, b.Scan("a", 1000, 4),
+                              b.PendingShuffle("a-exchange", b.Scan("b", 1000, 4), 200));
+  const Ensured e = Ensure(plan.get(), b.conf());
+  REQUIRE(e.decisions.size() == 1);
+  CHECK(plan->child(0).id == "a-exchange-2");
+  CHECK(plan->child(1).id == "a-exchange");
+  CHECK(e.decisions[0].fields["exchange"] == "a-exchange-2");
+}
+
 }  // namespace
 }  // namespace aqesim
