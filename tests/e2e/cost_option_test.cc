@@ -136,5 +136,19 @@ TEST_CASE("calibrate warns for every log its fit replays worse, and only for tho
   CHECK(worse >= 1);
 }
 
+TEST_CASE("validate with a cost file says how many stages its profiles time instead", "[e2e][cost]") {
+  const testing::TempDir dir("aqesim_cost_validate");
+  const std::string cost = dir.Write("cost.json", R"({"taskLaunchSeconds": 0.5})");
+  const std::string log = SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd");
+  const CommandResult profiled = RunAqesim({"validate", log, "--cost", cost, "-q"});
+  REQUIRE(profiled.exit_code == 0);
+  // aqeshuffle's four stages all carry recorded profiles (results/validation.md: 4/4 profiled).
+  CHECK(profiled.stderr_text.find("--cost times only the stages without a recorded profile: 4 of 4 stages") !=
+        std::string::npos);
+  const CommandResult alone = RunAqesim({"validate", log, "--cost", cost, "--no-profile", "-q"});
+  REQUIRE(alone.exit_code == 0);
+  CHECK(alone.stderr_text.find("--cost times only") == std::string::npos);
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

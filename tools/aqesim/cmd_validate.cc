@@ -54,6 +54,16 @@ void RunValidate(const ValidateArgs& args) {
   if (!args.quiet) {
     for (const auto& w : warnings) Warn(w);
   }
+  if (!args.cost.empty()) {
+    // A cost file times only the stages without a recorded profile: say so when it times few.
+    size_t profiled = 0;
+    for (const auto& st : v.stages) profiled += st.time_source == "profiled";
+    if (profiled > 0)
+      Warn("--cost times only the stages without a recorded profile: " + std::to_string(profiled) + " of " +
+           std::to_string(v.stages.size()) +
+           " stages here are timed by their profiles and ignore it (add --no-profile to replay with the "
+           "cost file alone)");
+  }
   const std::string text =
       args.format == "json" ? validate::ValidationToJson(v).dump(2) + "\n" : validate::ValidationToTable(v);
   WriteOutputAtomically(args.output, text, {args.log, args.cost, args.profile_from});
