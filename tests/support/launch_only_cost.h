@@ -19,6 +19,17 @@ inline nlohmann::json LaunchOnlyCost(double task_launch_seconds) {
   return c;
 }
 
+/// One executor with `cores` slots and networks and disks too fast to matter, for schedules
+/// computed by hand from task counts.
+inline nlohmann::json InstantIoCluster(int cores) {
+  return {{"executors", 1},
+          {"executorCores", cores},
+          {"executorMemory", "64g"},
+          {"networkBytesPerSecond", "1p"},
+          {"diskBytesPerSecond", "1p"},
+          {"driverNetworkBytesPerSecond", "1p"}};
+}
+
 }  // namespace aqesim::testing
 
 #endif  // AQESIM_TESTS_SUPPORT_LAUNCH_ONLY_COST_H_

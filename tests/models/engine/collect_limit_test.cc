@@ -20,13 +20,7 @@ nlohmann::json Doc(const nlohmann::json& limit) {
                    {"tasks", 10},
                    {"taskBytes", {0, 0, 0, 100, 0, 0, 0, 0, 0, 100}}};
   return {{"name", "t"},
-          {"cluster",
-           {{"executors", 1},
-            {"executorCores", 2},
-            {"executorMemory", "64g"},
-            {"networkBytesPerSecond", "1p"},
-            {"diskBytesPerSecond", "1p"},
-            {"driverNetworkBytesPerSecond", "1p"}}},
+          {"cluster", testing::InstantIoCluster(2)},
           {"cost", testing::LaunchOnlyCost(1.0)},
           {"plan", plan}};
 }

@@ -22,13 +22,7 @@ nlohmann::json Doc(const nlohmann::json& conf) {
   c["spark.sql.shuffle.partitions"] = 2;
   c["spark.sql.autoBroadcastJoinThreshold"] = -1;
   return {{"name", "t"},
-          {"cluster",
-           {{"executors", 1},
-            {"executorCores", 2},
-            {"executorMemory", "64g"},
-            {"networkBytesPerSecond", "1p"},
-            {"diskBytesPerSecond", "1p"},
-            {"driverNetworkBytesPerSecond", "1p"}}},
+          {"cluster", testing::InstantIoCluster(2)},
           {"cost", testing::LaunchOnlyCost(1.0)},
           {"conf", c},
           {"plan",
