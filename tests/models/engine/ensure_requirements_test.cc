@@ -53,7 +53,8 @@ TEST_CASE("EnsureRequirements: initialPartitionNum with AQE and coalescing on", 
   CHECK(e.decisions[0].fields["numPartitions"] == 1000);
   b.conf().coalesce_partitions_enabled = false;  // initialPartitionNum only with coalescing on
   auto plan2 = b.SortMergeJoin("k", JoinType::kInner, b.Scan("c", 1000, 4), b.Scan("d", 1000, 4));
-  Ensure(plan2.get(), b.conf());
+  const Ensured e2 = Ensure(plan2.get(), b.conf());
+  CHECK(e2.decisions.size() == 2);
   CHECK(plan2->child(0).planned_partitions == 200);
 }
 
@@ -77,7 +78,7 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
   PlanBuilder b;
   SECTION("grouped aggregate over a scan: ClusteredDistribution") {
     auto plan = b.Unary(PlanOp::kAggregate, "agg", b.Scan("a", 1000, 4));
-    Ensure(plan.get(), b.conf());
+    const Ensured e = Ensure(plan.get(), b.conf());  // owns the inserted exchange's source
     CHECK(plan->child(0).is_exchange());
     CHECK_FALSE(plan->child(0).single_partition());
   }
@@ -110,7 +111,8 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
     kids.push_back(b.PendingShuffle("l", b.Scan("a", 1000, 4), 200));
     kids.push_back(b.PendingShuffle("r", b.Scan("b", 1000, 4), 200));
     auto plan = b.Unary(PlanOp::kAggregate, "agg", b.Union("u", std::move(kids)));
-    CHECK(Ensure(plan.get(), b.conf()).decisions.size() == 1);
+    const Ensured e = Ensure(plan.get(), b.conf());
+    CHECK(e.decisions.size() == 1);
     CHECK(plan->child(0).is_exchange());
   }
 }
