@@ -46,7 +46,8 @@
 // Driver times of the stage (seconds): launchDelaySeconds from submission to the first
 // possible launch (instead of stageOverheadSeconds), tailSeconds from its last task's end to
 // its completion, submitGapSeconds from its trigger — the latest completion among the stages it
-// waits for, or the query's start + driver startSeconds — to its submission.
+// waits for (its plan parents and the stages named in waitsFor), or the query's start + driver
+// startSeconds — to its submission.
 #ifndef AQESIM_MODELS_COST_STAGE_PROFILE_H_
 #define AQESIM_MODELS_COST_STAGE_PROFILE_H_
 
@@ -82,6 +83,11 @@ struct StageProfile {
   double launch_delay_seconds = 0;
   double tail_seconds = 0;
   std::optional<double> submit_gap_seconds;
+  /// Stages (by name) whose completion the recorded submission waited for besides the stages
+  /// the plan makes it wait for (JSON `waitsFor`): the trigger is the latest completion among
+  /// both. A named stage that does not exist (yet) when this one is created, or that waits for
+  /// this one, is not waited for.
+  std::vector<std::string> waits_for;
   int resource_profile = 0;
   std::string operators;  // the recorded stage's operators (informational)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "models/engine/preferred_locations.h"
 #include "models/engine/run_result_builder.h"
 #include "models/engine/stage_graph.h"
+#include "models/engine/stage_submission.h"
 #include "models/engine/static_planner.h"
 #include "models/engine/task_work.h"
 #include "models/plan/plan_error.h"
@@ -137,19 +139,16 @@ class Engine {
     return closest;
   }
 
-  /// A created stage is submitted no earlier than the driver's recorded start and, when its
-  /// profile has a submission gap, that long after its trigger: the latest completion among the
-  /// stages it waits for, or the query's start (+ the driver's start) when it waits for none.
+  /// A created stage is submitted when stage_submission.h says: no earlier than the driver's
+  /// recorded start, its profile's gap after its trigger; held while a stage of its profile's
+  /// waitsFor runs.
   void Submit(QueryStage* st) {
-    const SimTime start = SimTime::Seconds(s_.driver.start_seconds.value_or(0));
-    SimTime at = start;
-    if (const StageProfile* p = ProfileOf(*st); p != nullptr && p->submit_gap_seconds) {
-      SimTime trigger = start;
-      for (const QueryStage* parent : st->parents) trigger = std::max(trigger, parent->complete);
-      at = trigger + SimTime::Seconds(*p->submit_gap_seconds);
-    }
-    if (at > sim_.Now()) {
-      sim_.ScheduleAt(at, TaskScheduler::kTaskEndTier, [this, st] { SubmitNow(st); });
+    const std::optional<SimTime> at =
+        SubmissionTime(*st, ProfileOf(*st), graph_, SimTime::Seconds(s_.driver.start_seconds.value_or(0)));
+    if (!at) {
+      held_.push_back(st);
+    } else if (*at > sim_.Now()) {
+      sim_.ScheduleAt(*at, TaskScheduler::kTaskEndTier, [this, st] { SubmitNow(st); });
     } else {
       SubmitNow(st);
     }
@@ -312,6 +311,10 @@ class Engine {
   void StageDone(QueryStage* st, double driver_seconds) {
     st->done = true;
     st->complete = sim_.Now();
+    // Stages held for a stage of their waitsFor: submitted now, or held for the next one.
+    std::vector<QueryStage*> held;
+    held.swap(held_);
+    for (QueryStage* h : held) Submit(h);
     if (st->kind == StageKind::kResult && take_next_ < take_jobs_.size()) {
       SubmitNextTakeJob(st);
       return;
@@ -371,6 +374,7 @@ class Engine {
   StageGraph graph_;
   RunResultBuilder result_;
   AdaptivePlanner planner_;                // AQE on: creates the stages as their inputs materialize
+  std::vector<QueryStage*> held_;          // created stages held for a stage of their waitsFor
   std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
   bool take_planned_ = false;              // collectLimit: executeTake's jobs computed
   std::vector<TakeJob> take_jobs_;         // collectLimit: executeTake's jobs, in order

@@ -10,7 +10,7 @@ namespace {
 const std::vector<std::string> kProfileFields = {
     "recordedStage",    "tasks",           "inputBytes", "rowOps",   "overheadSeconds",    "fixedSeconds",
     "secondsPerRowOp",  "rates",           "residuals",  "critical", "launchDelaySeconds", "tailSeconds",
-    "submitGapSeconds", "resourceProfile", "operators"};
+    "submitGapSeconds", "resourceProfile", "operators",  "waitsFor"};
 
 bool NonNegative(double d) { return d >= 0; }
 
@@ -162,6 +162,24 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
   if (v.contains("submitGapSeconds")) {
     if (auto s = Seconds(v["submitGapSeconds"], pointer + "/submitGapSeconds", sink))
       p->submit_gap_seconds = *s;
+  }
+  if (v.contains("waitsFor")) {
+    const Json& w = v["waitsFor"];
+    const std::string wp = pointer + "/waitsFor";
+    if (!w.is_array() || w.size() > 10'000) {
+      sink->Error(wp, "expected an array (at most 10000) of stage names (\"j1 broadcast\"), found " +
+                          DescribeJson(w));
+    } else {
+      for (size_t i = 0; i < w.size(); ++i) {
+        const std::string ip = PointerAppend(wp, i);
+        if (auto s = ReadString(w[i], ip, sink)) {
+          if (s->empty())
+            sink->Error(ip, "expected a stage name (\"j1 broadcast\"), found \"\"");
+          else
+            p->waits_for.push_back(*s);
+        }
+      }
+    }
   }
   if (v.contains("resourceProfile")) {
     if (auto r = ReadInteger(v["resourceProfile"], pointer + "/resourceProfile", 0, kMaxInt,

@@ -408,6 +408,21 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     } else {
       known = false;
     }
+    // The last profiled stage to complete before the submission, when later than the plan's
+    // trigger and not one of the plan's parents: the driver evidently waited for it too (the EMR
+    // join_agg runs submit e1 map only after both broadcast builds, one outside its plan).
+    if (known) {
+      std::optional<std::pair<int64_t, std::string>> last;
+      for (const auto& [other, c] : complete_ms)
+        if (other != name && c <= submit && (!last || c > last->first)) last = {c, other};
+      const bool plan_parent =
+          last && ps != nullptr && std::find(ps->begin(), ps->end(), last->second) != ps->end();
+      if (last && last->first > trigger && !plan_parent) {
+        p["waitsFor"] = json::array({last->second});
+        trigger = last->first;
+        has_parents = true;
+      }
+    }
     if (known && submit >= trigger) {
       const double gap = static_cast<double>(submit - trigger) / 1000.0;
       p["submitGapSeconds"] = gap;

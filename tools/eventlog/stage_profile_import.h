@@ -38,7 +38,10 @@
 //                last task end; submitGapSeconds = submission − trigger, the trigger being the
 //                latest recorded completion of the stages the simulator makes it wait for (the
 //                map stages of the exchanges and the broadcast stages of the joins in its part
-//                of the plan) or, for a stage waiting for none, selection start + startSeconds
+//                of the plan, and waitsFor) or, for a stage waiting for none, selection start +
+//                startSeconds; waitsFor = the profiled stage that completed last before the
+//                submission, when it is not one of those and completed after them (the driver
+//                waited for it: AQE's loop re-plans on each stage's completion event)
 // Driver: startSeconds = selection start → first stage submission; endSeconds = last stage
 // completion → selection end (0 without an end event); replanSeconds = the smallest gap of a
 // stage with parents (the simulated re-plan must not hide a profiled gap).

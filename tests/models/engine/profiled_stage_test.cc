@@ -131,6 +131,82 @@ TEST_CASE("QueryExecution: a profiled stage is submitted its gap after its paren
   CHECK(r.makespan_seconds == Approx(1.75));
 }
 
+TEST_CASE("QueryExecution: a profiled stage waits for the stages its waitsFor names", "[engine][profile]") {
+  // AQE off, 2 executors x 1 slot, a sort-merge join of e1 (1 map task of 1.0 s) and e2 (1 map
+  // task of 2.0 s); the result stage's 2 tasks take 0.5 s. e1 map waits for e2 map (waitsFor),
+  // 0.1 s after it: e2 map [0, 2] on executor 0; e1 map submitted at 2.1, when both executors
+  // are free, takes the smallest (slot, executor), executor 0 again: [2.1, 3.1]. Both reducers
+  // then read all their bytes from executor 0, so both prefer it (the common executor of the
+  // join's two sides, ZippedPartitionsRDD); delay scheduling gives reducer 0 executor 0 at 3.1
+  // and keeps reducer 1 off idle executor 1 for up to spark.locality.wait (3 s): it runs on
+  // executor 0 once reducer 0 is done, [3.6, 4.1]. With spark.shuffle.reduceLocality.enabled
+  // off the two run side by side, [3.1, 3.6]. Without waitsFor: e1 map 0.1 s after the start on
+  // executor 1 (executor 0 runs e2 map), [0.1, 1.1]; the two sides have no executor in common,
+  // so the reducers prefer both and run at once, [2.0, 2.5].
+  auto exchange = [](const char* id, const char* scan) {
+    return nlohmann::json{{"op", "exchange"},
+                          {"id", id},
+                          {"numPartitions", 2},
+                          {"child", {{"op", "scan"}, {"id", scan}, {"bytes", 1000}, {"tasks", 1}}},
+                          {"sizes", {{"matrix", {{500, 500}}}}}};
+  };
+  const nlohmann::json plan = {{"op", "join"},
+                               {"id", "j1"},
+                               {"strategy", "SortMergeJoin"},
+                               {"joinType", "Inner"},
+                               {"left", exchange("e1", "s1")},
+                               {"right", exchange("e2", "s2")}};
+  nlohmann::json e1_profile = {
+      {"tasks", 1}, {"fixedSeconds", 1.0}, {"submitGapSeconds", 0.1}, {"waitsFor", {"e2 map"}}};
+  nlohmann::json doc = {{"name", "t"},
+                        {"cluster", {{"executors", 2}, {"executorCores", 1}, {"executorMemory", "4g"}}},
+                        {"conf", {{"spark.sql.autoBroadcastJoinThreshold", "-1"}}},
+                        {"plan", plan},
+                        {"profiles",
+                         {{"e1 map", e1_profile},
+                          {"e2 map", {{"tasks", 1}, {"fixedSeconds", 2.0}}},
+                          {"result", {{"tasks", 2}, {"fixedSeconds", 0.5}}}}}};
+  auto stage = [](const RunResult& r, const std::string& name) -> const StageResult& {
+    for (const StageResult& s : r.stages)
+      if (s.name == name) return s;
+    FAIL("no stage " << name);
+    return r.stages.front();
+  };
+  const RunResult r = SimulateQuery(*Load(doc), false);
+  CHECK(stage(r, "e2 map").complete_seconds == Approx(2.0));
+  CHECK(stage(r, "e1 map").submit_seconds == Approx(2.1));
+  CHECK(stage(r, "e1 map").complete_seconds == Approx(3.1));
+  CHECK(stage(r, "e1 map").task_results.at(0).executor == 0);
+  CHECK(stage(r, "result").submit_seconds == Approx(3.1));
+  const std::vector<TaskResult>& reducers = stage(r, "result").task_results;
+  REQUIRE(reducers.size() == 2);
+  CHECK(reducers[0].executor == 0);
+  CHECK(reducers[0].start_seconds == Approx(3.1));
+  CHECK(reducers[1].executor == 0);
+  CHECK(reducers[1].start_seconds == Approx(3.6));
+  CHECK(r.makespan_seconds == Approx(4.1));
+
+  doc["conf"]["spark.shuffle.reduceLocality.enabled"] = "false";
+  CHECK(SimulateQuery(*Load(doc), false).makespan_seconds == Approx(3.6));
+  doc["conf"].erase("spark.shuffle.reduceLocality.enabled");
+
+  doc["profiles"]["e1 map"].erase("waitsFor");
+  const RunResult plain = SimulateQuery(*Load(doc), false);
+  CHECK(stage(plain, "e1 map").submit_seconds == Approx(0.1));
+  CHECK(stage(plain, "e1 map").task_results.at(0).executor == 1);
+  CHECK(stage(plain, "result").submit_seconds == Approx(2.0));
+  CHECK(plain.makespan_seconds == Approx(2.5));
+
+  // A stage it names that waits for it (here the result stage) or that does not exist is not
+  // waited for.
+  doc["profiles"]["e1 map"]["waitsFor"] = {"result", "e9 map"};
+  CHECK(SimulateQuery(*Load(doc), false).makespan_seconds == Approx(2.5));
+  doc["profiles"]["e1 map"]["waitsFor"] = {""};
+  LoadResult bad = LoadScenarioJson(doc, "t.json", {});
+  REQUIRE(!bad.errors.empty());
+  CHECK(bad.errors[0].pointer == "/profiles/e1 map/waitsFor/0");
+}
+
 TEST_CASE("Scenario: bad profiles are errors at their JSON pointer", "[scenario][profile]") {
   nlohmann::json doc = {{"name", "t"},
                         {"cluster", {{"executors", 1}, {"executorCores", 2}}},

@@ -54,6 +54,47 @@ TEST_CASE("AddStageProfiles: aqeshuffle's stages as recorded", "[eventlog][profi
   CHECK_FALSE(ImportScenario(app, without, &warnings).scenario.contains("profiles"));
 }
 
+TEST_CASE("AddStageProfiles: a submission that waited for a stage outside the plan's parents",
+          "[eventlog][profile]") {
+  // attempt_2 (EMR, a repeat of join_agg_on_yarn), execution 0, starting at 1724884595268.
+  // Which build is which, by the SQL metrics their tasks updated: stage 1's tasks update
+  // accumulators 82/83 (Filter/Range under the top BroadcastExchange: j1's build), stage 2's
+  // 74/75 (under the BroadcastExchange inside e1's map side: j2's build). Stage 2 (j2 broadcast)
+  // completes at 1724884597016 (+1748 ms), stage 1 (j1 broadcast) at 1724884598566 (+3298 ms);
+  // e1 map (stage 3), whose plan waits only for j2's build, is submitted at 1724884598625
+  // (+3357 ms): 59 ms after j1's build, 1609 ms after its plan parent's.
+  const RecordedApplication app = ReadEventLog(Fixture("attempt_2_eventlog.zstd"), nullptr);
+  std::vector<std::string> warnings;
+  const ImportedScenario imported = ImportScenario(app, ImportOptions{}, &warnings);
+  const json& profiles = imported.scenario.at("profiles");
+  INFO(profiles.dump());
+  CHECK(profiles.at("j1 broadcast").at("recordedStage") == 1);
+  CHECK(profiles.at("j2 broadcast").at("recordedStage") == 2);
+  const json& e1 = profiles.at("e1 map");
+  CHECK(e1.at("recordedStage") == 3);
+  CHECK(e1.at("waitsFor") == json::array({"j1 broadcast"}));
+  CHECK(e1.at("submitGapSeconds").get<double>() == Approx(0.059));
+  // The result stage (stage 5, submitted at +22067 ms) waits for its plan parent, e1 map, the
+  // last to complete before it (+21923 ms).
+  CHECK_FALSE(profiles.at("result").contains("waitsFor"));
+  CHECK(profiles.at("result").at("submitGapSeconds").get<double>() == Approx(0.144));
+}
+
+TEST_CASE("AddStageProfiles: no waitsFor when the plan's parent completed last", "[eventlog][profile]") {
+  // join_agg_on_yarn, execution 0 (ms from its start, 1724884688934): here stage 1's tasks update
+  // accumulators 74/75 (j2's build, e1 map's plan parent) and complete at +3316, stage 2's 82/83
+  // (j1's build) at +1823; e1 map (stage 3) is submitted at +3956, 640 ms after its plan parent,
+  // the later build: nothing outside the plan to wait for.
+  const RecordedApplication app = ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  std::vector<std::string> warnings;
+  const json profiles = ImportScenario(app, ImportOptions{}, &warnings).scenario.at("profiles");
+  INFO(profiles.dump());
+  CHECK(profiles.at("j2 broadcast").at("recordedStage") == 1);
+  CHECK(profiles.at("j1 broadcast").at("recordedStage") == 2);
+  CHECK_FALSE(profiles.at("e1 map").contains("waitsFor"));
+  CHECK(profiles.at("e1 map").at("submitGapSeconds").get<double>() == Approx(0.640));
+}
+
 TEST_CASE("PlanStageParents: exchanges and broadcast builds end a stage", "[eventlog][profile]") {
   const json plan = {
       {"op", "join"},
