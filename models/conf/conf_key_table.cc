@@ -253,6 +253,15 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
         [](int64_t v) { return v >= 1; }, "an integer >= 1"));
     t->push_back(BytesKey("spark.sql.files.maxPartitionBytes", &SqlConf::files_max_partition_bytes, Positive,
                           "a byte size > 0"));
+    // Bucketed tables (docs/aqe-behaviour.md §14).
+    t->push_back(BoolKey("spark.sql.sources.bucketing.enabled", &SqlConf::bucketing_enabled));
+    t->push_back(BoolKey("spark.sql.sources.bucketing.autoBucketedScan.enabled",
+                         &SqlConf::auto_bucketed_scan_enabled));
+    t->push_back(BoolKey("spark.sql.bucketing.coalesceBucketsInJoin.enabled",
+                         &SqlConf::coalesce_buckets_in_join_enabled));
+    t->push_back(IntKey("spark.sql.bucketing.coalesceBucketsInJoin.maxBucketRatio",
+                        &SqlConf::coalesce_buckets_in_join_max_bucket_ratio, Positive,
+                        "an integer > 0 (the ratio must be positive)"));
     t->push_back({"spark.sql.broadcastTimeout",
                   [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
                     const TimeStringResult r = ParseTimeString(value, 1.0);

@@ -69,6 +69,10 @@ struct SqlConf {
   bool prefer_sort_merge_join = true;  // spark.sql.join.preferSortMergeJoin
   int shuffled_hash_join_factor = 3;   // spark.sql.shuffledHashJoinFactor
   int64_t files_max_partition_bytes = 128LL << 20;     // spark.sql.files.maxPartitionBytes
+  bool bucketing_enabled = true;                       // spark.sql.sources.bucketing.enabled
+  bool auto_bucketed_scan_enabled = true;              // spark.sql.sources.bucketing.autoBucketedScan.enabled
+  bool coalesce_buckets_in_join_enabled = false;       // spark.sql.bucketing.coalesceBucketsInJoin.enabled
+  int coalesce_buckets_in_join_max_bucket_ratio = 4;   // ...coalesceBucketsInJoin.maxBucketRatio (> 0)
   double broadcast_timeout_seconds = 300;              // spark.sql.broadcastTimeout
   int64_t max_broadcast_table_size_bytes = 8LL << 30;  // spark.sql.maxBroadcastTableSize
 

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "models/engine/coalesce_buckets_in_join.h"
+#include "models/engine/disable_unnecessary_bucketed_scan.h"
 #include "models/engine/ensure_requirements.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_error.h"
@@ -100,11 +102,15 @@ class Planner {
     if (n->is_exchange()) {
       const PlanNode& p = *n->source;
       ShuffleData& sh = *n->shuffle->data;
-      const int configured = p.num_partitions.value_or(conf_.InitialShufflePartitions());
+      // EnsureRequirements may have re-partitioned the scenario's exchange beside a bucketed
+      // side (ensure_requirements.h): that count wins.
+      const bool recounted = sh.num_reducers > 0;
+      const int configured =
+          recounted ? sh.num_reducers : p.num_partitions.value_or(conf_.InitialShufflePartitions());
       int reducers = configured;
       std::optional<int> fixed = p.sizes ? FixedPartitionCount(*p.sizes) : std::nullopt;
       if (fixed && *fixed != configured) {
-        if (p.num_partitions || IsPartitionCountSet(s_.raw_conf)) {
+        if (recounted || p.num_partitions || IsPartitionCountSet(s_.raw_conf)) {
           out_->warnings.push_back(p.pointer + "/sizes: the matrix has " + std::to_string(*fixed) +
                                    " reducers but the configuration asks for " + std::to_string(configured) +
                                    "; resampled assuming keys spread evenly within each recorded reducer");
@@ -116,7 +122,7 @@ class Planner {
       // A scan without an explicit task count takes the matrix's row count.
       if (p.sizes) {
         if (auto rows = FixedMapTaskCount(*p.sizes);
-            rows && child.op == PlanOp::kScan && !child.source->tasks) {
+            rows && child.op == PlanOp::kScan && !child.source->tasks && !child.bucketed_read_tasks) {
           child.scan_tasks_from_sizes = *rows;
           ComputePlannedProperties(&child, conf_);
         }
@@ -209,8 +215,11 @@ StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {
   StaticPlan out;
   Planner planner(scenario, conf, &out);
   out.root = planner.Build(*scenario.plan, nullptr);
+  PlanBucketedScans(out.root.get(), conf);
   planner.SelectJoins(out.root.get());
+  CoalesceBucketsInJoin(out.root.get(), conf, &out.decisions);
   EnsureRequirements(out.root.get(), conf, &out.inserted_sources, &out.decisions);
+  DisableUnnecessaryBucketedScan(out.root.get(), conf, &out.decisions);
   planner.MaterializeExchanges(out.root.get());
   return out;
 }

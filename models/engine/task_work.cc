@@ -4,6 +4,7 @@
 #include <optional>
 #include <variant>
 
+#include "models/plan/bucketed_scan.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/stage_walk.h"
 #include "models/shuffle/shuffle_sizes.h"
@@ -104,7 +105,9 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
       const int64_t bytes = n.source ? n.source->scan_bytes : 0;
       const int tasks = std::max(1, n.planned_partitions);
       const std::vector<int64_t>* given = n.source ? &n.source->task_bytes : nullptr;
-      const int64_t part = given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
+      const int64_t part = n.bucketed_read_tasks && n.source && n.source->bucketing
+                               ? BucketedTaskBytes(*n.source->bucketing, bytes, tasks, task)
+                           : given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
                                ? (*given)[task]
                                : bytes / tasks + (task < bytes % tasks ? 1 : 0);
       ev->work.scan_bytes += Bytes(part);

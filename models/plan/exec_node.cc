@@ -75,6 +75,7 @@ std::unique_ptr<ExecNode> ClonePlan(const ExecNode& node, ExecNode* parent) {
   n->planned_partitions = node.planned_partitions;
   n->estimated_bytes = node.estimated_bytes;
   n->scan_tasks_from_sizes = node.scan_tasks_from_sizes;
+  n->bucketed_read_tasks = node.bucketed_read_tasks;
   n->executing_stage = node.executing_stage;
   if (node.shuffle) n->shuffle = std::make_unique<ShuffleState>(*node.shuffle);
   if (node.join) n->join = std::make_unique<JoinState>(*node.join);

@@ -106,6 +106,10 @@ struct ExecNode {
   int64_t estimated_bytes = 0;
   /// Scan task count fixed by the exchange above (its matrix rows), when the scan gives none.
   std::optional<int> scan_tasks_from_sizes;
+  /// A scan of a bucketed table read as a bucketed scan (models/plan/bucketed_scan.h): its tasks,
+  /// one per bucket or, with coalesced buckets, per group of buckets (numBuckets or fewer).
+  /// nullopt: a normal scan (file splits).
+  std::optional<int> bucketed_read_tasks;
   /// The stage whose tasks run this operator, once created (the plan below is then fixed).
   QueryStage* executing_stage = nullptr;
 

@@ -119,12 +119,15 @@ std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node) {
   copy->scan_bytes = node.scan_bytes;
   copy->rows = node.rows;
   copy->tasks = node.tasks;
+  copy->task_bytes = node.task_bytes;
+  copy->bucketing = node.bucketing;
   copy->selectivity = node.selectivity;
   copy->estimated_bytes = node.estimated_bytes;
   copy->num_partitions = node.num_partitions;
   copy->origin = node.origin;
   copy->sizes = node.sizes;
   copy->data_size_bytes = node.data_size_bytes;
+  copy->reported_size_ratio = node.reported_size_ratio;
   copy->advisory_partition_size_bytes = node.advisory_partition_size_bytes;
   copy->single_partition = node.single_partition;
   copy->strategy = node.strategy;
@@ -132,7 +135,10 @@ std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node) {
   copy->build_side = node.build_side;
   copy->left_hint = node.left_hint;
   copy->right_hint = node.right_hint;
+  copy->left_keys = node.left_keys;
+  copy->right_keys = node.right_keys;
   copy->grouped = node.grouped;
+  copy->grouping_keys = node.grouping_keys;
   copy->children.reserve(node.children.size());
   for (const auto& child : node.children) copy->children.push_back(ClonePlan(*child));
   return copy;

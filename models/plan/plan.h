@@ -42,6 +42,20 @@ enum class BuildSide { kLeft, kRight };
 /// User join hints (Spark's JoinStrategyHint), per side.
 enum class JoinHint { kNone, kBroadcast, kMerge, kShuffleHash, kShuffleReplicateNl };
 
+/// A bucketed table (`CLUSTERED BY (keys) [SORTED BY (keys)] INTO num_buckets BUCKETS`, Spark's
+/// BucketSpec): the scan's JSON `bucketing` (docs/aqe-behaviour.md §14).
+struct BucketSpec {
+  /// Bucket columns, in the table's order (the hash is over them in this order).
+  std::vector<std::string> keys;
+  int num_buckets = 1;
+  /// SORTED BY the keys. Informational: Spark 4.0 reports no output ordering for a bucketed scan
+  /// (spark.sql.legacy.bucketedTableScan.outputOrdering is off), so a sort-merge join still sorts.
+  bool sorted = false;
+  /// Bytes of each bucket (JSON `bucketBytes`, one per bucket, summing to the scan's bytes).
+  /// Empty: the scan's bytes split evenly (the first bytes % num_buckets buckets one byte larger).
+  std::vector<int64_t> bucket_bytes;
+};
+
 struct PlanNode {
   PlanOp op = PlanOp::kScan;
   /// Unique id: the scenario's `id`, or generated as "<op><n>" (e.g. "scan3") when absent.
@@ -61,6 +75,9 @@ struct PlanNode {
   /// Bytes each scan task reads (JSON `taskBytes`, e.g. a recorded stage's Input Metrics per
   /// task index); sums to scan_bytes. Empty: scan_bytes split evenly over the tasks.
   std::vector<int64_t> task_bytes;
+  /// The table's buckets (JSON `bucketing`); `tasks` / `taskBytes` then describe the scan when it
+  /// is read as a normal (non-bucketed) scan.
+  std::optional<BucketSpec> bucketing;
 
   // --- filter / project / aggregate / join ---
   /// Output bytes ÷ input bytes of this operator, used for the planner's size estimate and
@@ -101,10 +118,16 @@ struct PlanNode {
   std::optional<BuildSide> build_side;
   JoinHint left_hint = JoinHint::kNone;
   JoinHint right_hint = JoinHint::kNone;
+  /// Join keys of each side (JSON `keys` for both, or `leftKeys` / `rightKeys`), equally many.
+  /// Empty: a side over a bucketed scan joins on its bucket keys (docs/aqe-behaviour.md §14).
+  std::vector<std::string> left_keys;
+  std::vector<std::string> right_keys;
 
   // --- aggregate ---
   /// Grouping keys present (false = global aggregate, which requires a single partition).
   bool grouped = true;
+  /// Grouping keys (JSON `keys`); empty: over a bucketed scan, taken to be its bucket keys.
+  std::vector<std::string> grouping_keys;
 
   const PlanNode& child(size_t i = 0) const { return *children[i]; }
   PlanNode& child(size_t i = 0) { return *children[i]; }

@@ -15,7 +15,9 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
   switch (n->op) {
     case PlanOp::kScan: {
       const int64_t bytes = p ? p->scan_bytes : 0;
-      if (p && p->tasks) {
+      if (n->bucketed_read_tasks) {
+        n->planned_partitions = *n->bucketed_read_tasks;
+      } else if (p && p->tasks) {
         n->planned_partitions = *p->tasks;
       } else if (n->scan_tasks_from_sizes) {
         if (*n->scan_tasks_from_sizes > kMaxPlannedTasks)

@@ -34,6 +34,9 @@ struct FixedCount {
 std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
   switch (node.op) {
     case PlanOp::kScan:
+      // A bucketed table's scan has numBuckets (or fewer, coalesced) tasks when read bucketed,
+      // its splits otherwise: the configuration decides.
+      if (node.bucketing) return std::nullopt;
       if (node.tasks) return FixedCount{*node.tasks, PointerAppend(node.pointer, "tasks")};
       return std::nullopt;
     case PlanOp::kExchange:

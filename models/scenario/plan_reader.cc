@@ -5,6 +5,7 @@
 #include <set>
 
 #include "models/plan/planned_properties.h"
+#include "models/scenario/bucketing_reader.h"
 #include "models/scenario/plan_checks.h"
 
 namespace aqesim {
@@ -31,17 +32,18 @@ struct OpFields {
 
 const OpFields& FieldsOf(PlanOp op) {
   static const std::map<PlanOp, OpFields> kFields = {
-      {PlanOp::kScan, {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes"}, {"bytes"}}},
+      {PlanOp::kScan,
+       {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes", "bucketing"}, {"bytes"}}},
       {PlanOp::kExchange,
        {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio",
          "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows"},
         {"child"}}},
       {PlanOp::kJoin,
        {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity",
-         "estimatedBytes", "rows"},
+         "estimatedBytes", "rows", "keys", "leftKeys", "rightKeys"},
         {"left", "right"}}},
       {PlanOp::kAggregate,
-       {{"op", "id", "child", "grouped", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
+       {{"op", "id", "child", "grouped", "keys", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
       {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
@@ -162,17 +164,20 @@ class PlanReader {
     switch (*op) {
       case PlanOp::kScan:
         ReadScan(v, node.get());
+        if (v.contains("bucketing")) ReadBucketing(v["bucketing"], node.get(), sink_);
         break;
       case PlanOp::kExchange:
         ReadExchange(v, node.get());
         break;
       case PlanOp::kJoin:
         ReadJoin(v, node.get());
+        ReadJoinKeys(v, node.get(), sink_);
         break;
       case PlanOp::kAggregate:
         if (v.contains("grouped")) {
           if (auto g = ReadBool(v["grouped"], PointerAppend(pointer, "grouped"), sink_)) node->grouped = *g;
         }
+        ReadGroupingKeys(v, node.get(), sink_);
         break;
       default:
         break;

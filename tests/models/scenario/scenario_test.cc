@@ -236,7 +236,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/bytez: unknown field \"bytez\" of a scan node; did you mean \"bytes\"?",
         "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, "
         "taskBytes, "
-        "estimatedBytes)"}},
+        "estimatedBytes, bucketing)"}},
       {"join fields",
        WithPlan(
            R"({"op": "join", "strategy": "SortMergJoin", "joinType": "Sideways", "child": {"op": "scan", "bytes": 1},
@@ -250,7 +250,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "LeftAnti), found \"Sideways\"",
         "s.json: /plan/child: unknown field \"child\" of a join node (known fields: op, id, strategy, "
         "joinType, "
-        "buildSide, hints, left, right, selectivity, estimatedBytes, rows)",
+        "buildSide, hints, left, right, selectivity, estimatedBytes, rows, keys, leftKeys, rightKeys)",
         "s.json: /plan/hints/left: expected a join hint (NONE, BROADCAST, MERGE, SHUFFLE_HASH, "
         "SHUFFLE_REPLICATE_NL), "
         "found \"BROADCST\"; did you mean \"BROADCAST\"?",
