@@ -59,9 +59,10 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
     c.write_seconds *= f;
     c.spill_seconds *= f;
   }
+  c.noise_factor = params_.modelled_time_scale;
   if (params_.task_noise_sigma > 0) {
     Rng rng(noise_seed);
-    c.noise_factor = std::exp(params_.task_noise_sigma * rng.Normal());
+    c.noise_factor *= std::exp(params_.task_noise_sigma * rng.Normal());
   }
   return c;
 }

@@ -20,7 +20,7 @@
 //   the launch and L = what is left of that budget when the task starts
 //   (TaskWork::cold_work_limit_seconds), w = min(W, L):
 //     + coldCodeSlowdown * w                            (spread over those terms)
-//   T *= exp(N(0, taskNoiseSigma))                    (seeded per task; 1 when sigma = 0)
+//   T *= modelledTimeScale · exp(N(0, taskNoiseSigma)) (seeded per task; 1 when sigma = 0)
 //
 // where disk_share = diskBytesPerSecond / slots_per_executor and network_share =
 // networkBytesPerSecond / slots_per_executor: an executor's NIC and disk are shared evenly by
@@ -81,7 +81,7 @@ struct TaskCost {
   double spill_seconds = 0;
   Bytes spill_bytes;             // spilled to disk (Spark's "Spill (Disk)")
   double cold_work_seconds = 0;  // work (seconds at warm speed) this task ran before its code compiled
-  double noise_factor = 1.0;
+  double noise_factor = 1.0;     // modelledTimeScale × the task's noise
   double total_seconds() const {
     return (launch_seconds + scan_seconds + fetch_seconds + compute_seconds + write_seconds + spill_seconds) *
            noise_factor;

@@ -12,67 +12,87 @@
 
 namespace aqesim {
 
+/// The defaults of the time parameters that `aqesim calibrate` fits: fitted on the shared
+/// public event logs (results/defaults.md: method, values, each log's leave-one-out error),
+/// defined with their source in cost_params.cc (kept out of this header: a refit rebuilds one
+/// file). README.md "Cost model" lists them.
+namespace fitted_defaults {
+extern const double kTaskLaunchSeconds;
+extern const double kExecutorStartupSeconds;
+extern const double kExecutorStageWarmupSeconds;
+extern const double kColdCodeSlowdown;
+extern const double kColdCodeWindowSeconds;
+extern const double kStageOverheadSeconds;
+extern const double kReplanSeconds;
+extern const double kRemoteFetchRequestSeconds;
+extern const double kLocalFetchRequestSeconds;
+extern const double kScanSecondsPerByte;
+extern const double kShuffleWriteSecondsPerByte;
+extern const double kShuffleReadSecondsPerByte;
+extern const double kSortSecondsPerByte;
+extern const double kHashBuildSecondsPerByte;
+extern const double kJoinProbeSecondsPerByte;
+extern const double kAggregateSecondsPerByte;
+extern const double kStreamSecondsPerByte;
+}  // namespace fitted_defaults
+
 struct CostParams {
   // --- scheduling ---
   /// Per task: scheduler delay + task deserialization + result serialization, seconds.
-  /// Default 0.01 s: Spark UI's "Scheduler Delay" + "Task Deserialization Time" on small tasks.
-  double task_launch_seconds = 0.01;
+  double task_launch_seconds = fitted_defaults::kTaskLaunchSeconds;
   /// Extra time of every task that starts on a fresh executor — one whose JVM has not finished
   /// a task yet (cluster `warmExecutors` / timeline `warm` name those that ran tasks before the
   /// start): JVM class loading, first deserializations, connections (Spark UI: 1–2 s of "Task
-  /// Deserialization Time" on the first tasks of a new executor). Seconds. Default 0;
-  /// calibration fits it.
-  double executor_startup_seconds = 0.0;
+  /// Deserialization Time" on the first tasks of a new executor). Seconds.
+  double executor_startup_seconds = fitted_defaults::kExecutorStartupSeconds;
   /// Extra time of the first tasks of a stage's code on each executor — every task that starts
   /// on an executor before any task with the same operators (the same generated code) has
   /// finished there: class loading, deserialization, JIT of the generated code (Spark UI: long
   /// "Task Deserialization Time" and run time of the first wave on an executor). Seconds.
-  /// Default 0 (warm executors); calibration fits it.
-  double executor_stage_warmup_seconds = 0.0;
+  double executor_stage_warmup_seconds = fitted_defaults::kExecutorStageWarmupSeconds;
   /// Slowdown of a stage's code on an executor until that executor has compiled it (see
   /// coldCodeWindowSeconds): the work (every term but the launch) done cold runs (1 + x)
   /// times slower, since the generated code is still interpreted or compiling and classes are
-  /// loading. Ratio. Default 0 (warm executors); calibration chooses it.
-  double cold_code_slowdown = 0.0;
+  /// loading. Ratio; 0 = warm executors.
+  double cold_code_slowdown = fitted_defaults::kColdCodeSlowdown;
   /// How much of a stage's code's work (seconds at warm speed, summed over an executor's tasks
   /// of that code) runs before the executor has compiled it (the JVM compiles hot code after a
   /// number of calls, counted over its concurrent tasks): the executor pays at most
   /// coldCodeSlowdown × coldCodeWindowSeconds extra per code, however its work is split into
   /// tasks; tasks take the budget in the order they start (the first of concurrent starters
   /// first: a simplification).
-  /// Seconds, >= 0. Default 1 s; calibration chooses it with coldCodeSlowdown. Code-warm
-  /// executors (`warmCode`) start compiled.
-  double cold_code_window_seconds = 1.0;
+  /// Seconds, >= 0; chosen with coldCodeSlowdown. Code-warm executors (`warmCode`) start compiled.
+  double cold_code_window_seconds = fitted_defaults::kColdCodeWindowSeconds;
   /// Per stage on the driver: DAGScheduler submission, task-set creation, stage completion
-  /// handling, seconds. Default 0.05 s (typical gap between a stage's submission and its first task).
-  double stage_overhead_seconds = 0.05;
-  /// Per AQE re-optimization and query-stage creation on the driver, seconds. Default 0.02 s.
-  double replan_seconds = 0.02;
+  /// handling, seconds (the gap between a stage's submission and its first task).
+  double stage_overhead_seconds = fitted_defaults::kStageOverheadSeconds;
+  /// Per AQE re-optimization and query-stage creation on the driver, seconds.
+  double replan_seconds = fitted_defaults::kReplanSeconds;
 
   // --- I/O ---
   /// Per shuffle block fetch request (remote), seconds: request round trip + open of the
-  /// shuffle file segment. Default 0.0005 s (0.5 ms: one RPC on a 10 GbE LAN).
-  double remote_fetch_request_seconds = 0.0005;
-  /// Per local block read (seek into the shuffle file), seconds. Default 0.0001 s.
-  double local_fetch_request_seconds = 0.0001;
+  /// shuffle file segment.
+  double remote_fetch_request_seconds = fitted_defaults::kRemoteFetchRequestSeconds;
+  /// Per local block read (seek into the shuffle file), seconds.
+  double local_fetch_request_seconds = fitted_defaults::kLocalFetchRequestSeconds;
 
   // --- CPU, seconds per byte (1 / throughput of one core) ---
-  /// Scan: read + decode storage format. Default 1/150 MB/s (Parquet decode on one core).
-  double scan_seconds_per_byte = 1.0 / 150e6;
-  /// Shuffle write: serialize + compress + write (UnsafeShuffleWriter). Default 1/200 MB/s.
-  double shuffle_write_seconds_per_byte = 1.0 / 200e6;
-  /// Shuffle read: decompress + deserialize. Default 1/300 MB/s.
-  double shuffle_read_seconds_per_byte = 1.0 / 300e6;
-  /// Sort (UnsafeExternalSorter, per byte sorted). Default 1/100 MB/s.
-  double sort_seconds_per_byte = 1.0 / 100e6;
-  /// Hash-table build (broadcast or shuffled hash join). Default 1/150 MB/s.
-  double hash_build_seconds_per_byte = 1.0 / 150e6;
-  /// Hash probe / merge join streaming side, per byte. Default 1/400 MB/s.
-  double join_probe_seconds_per_byte = 1.0 / 400e6;
-  /// Hash aggregation, per input byte. Default 1/200 MB/s.
-  double aggregate_seconds_per_byte = 1.0 / 200e6;
-  /// Filter / project and other streaming operators, per input byte. Default 1/1 GB/s.
-  double stream_seconds_per_byte = 1.0 / 1e9;
+  /// Scan: read + decode storage format.
+  double scan_seconds_per_byte = fitted_defaults::kScanSecondsPerByte;
+  /// Shuffle write: serialize + compress + write (UnsafeShuffleWriter).
+  double shuffle_write_seconds_per_byte = fitted_defaults::kShuffleWriteSecondsPerByte;
+  /// Shuffle read: decompress + deserialize.
+  double shuffle_read_seconds_per_byte = fitted_defaults::kShuffleReadSecondsPerByte;
+  /// Sort (UnsafeExternalSorter, per byte sorted).
+  double sort_seconds_per_byte = fitted_defaults::kSortSecondsPerByte;
+  /// Hash-table build (broadcast or shuffled hash join).
+  double hash_build_seconds_per_byte = fitted_defaults::kHashBuildSecondsPerByte;
+  /// Hash probe / merge join streaming side, per byte.
+  double join_probe_seconds_per_byte = fitted_defaults::kJoinProbeSecondsPerByte;
+  /// Hash aggregation, per input byte.
+  double aggregate_seconds_per_byte = fitted_defaults::kAggregateSecondsPerByte;
+  /// Filter / project and other streaming operators, per input byte.
+  double stream_seconds_per_byte = fitted_defaults::kStreamSecondsPerByte;
 
   // --- memory and spill ---
   /// In-memory working set ÷ shuffle (compressed) bytes of a sort/hash/aggregate input:
@@ -94,6 +114,13 @@ struct CostParams {
   /// Per-task multiplicative noise: duration × exp(N(0, sigma)), seeded by (scenario seed,
   /// stage, task). 0 disables. Default 0.
   double task_noise_sigma = 0.0;
+
+  // --- uncertainty ---
+  /// Every modelled task's duration × this (a stage timed by a recorded profile keeps its
+  /// times): run, validate and report re-simulate with the band's factors
+  /// (models/cost/defaults_band.h) to print how far modelled seconds can be trusted; a sweep
+  /// over it asks "what if every task were x times slower". Ratio. Default 1.
+  double modelled_time_scale = 1.0;
 };
 
 /// One documented parameter: its JSON name, unit, meaning and the range of values that

@@ -9,7 +9,13 @@ namespace aqesim::testing {
 
 inline nlohmann::json LaunchOnlyCost(double task_launch_seconds) {
   nlohmann::json c = {
-      {"taskLaunchSeconds", task_launch_seconds}, {"stageOverheadSeconds", 0}, {"replanSeconds", 0}};
+      {"taskLaunchSeconds", task_launch_seconds},
+      {"stageOverheadSeconds", 0},
+      {"replanSeconds", 0},
+      // Warm executors and compiled code (the fitted defaults charge fresh JVMs and cold code).
+      {"executorStartupSeconds", 0},
+      {"executorStageWarmupSeconds", 0},
+      {"coldCodeSlowdown", 0}};
   for (const char* k :
        {"remoteFetchRequestSeconds", "localFetchRequestSeconds", "scanSecondsPerByte",
         "shuffleWriteSecondsPerByte", "shuffleReadSecondsPerByte", "sortSecondsPerByte",

@@ -2,6 +2,7 @@
 //                     [--format table|json] [--tasks] [-o FILE]
 // Simulates the scenario; `both` (default) shows AQE off and on side by side.
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,12 +13,28 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/aqesim/time_band.h"
 #include "tools/aqesim/variant_comparison.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::cli {
 
 namespace {
+
+/// RunToJson with the band after makespanSeconds (makespanSecondsLow / makespanSecondsHigh).
+nlohmann::ordered_json RunJson(const RunResult& run, const std::optional<MakespanBand>& band, bool tasks) {
+  nlohmann::ordered_json j = RunToJson(run, tasks);
+  if (!band) return j;
+  nlohmann::ordered_json out;
+  for (auto& [key, value] : j.items()) {
+    out[key] = std::move(value);
+    if (key == "makespanSeconds") {
+      out["makespanSecondsLow"] = band->low_seconds;
+      out["makespanSecondsHigh"] = band->high_seconds;
+    }
+  }
+  return out;
+}
 
 std::string StageTable(const RunResult& run) {
   const std::vector<std::string> head = {
@@ -37,9 +54,10 @@ std::string StageTable(const RunResult& run) {
   return TextTable(head, rows, [](size_t i) { return i != 1; });
 }
 
-std::string RunText(const RunResult& run) {
+std::string RunText(const RunResult& run, const std::optional<MakespanBand>& band) {
   std::ostringstream out;
-  out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s\n";
+  out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
+      << (band ? BandText(band->low_seconds, band->high_seconds) : std::string()) << "\n";
   out << StageTable(run);
   if (!run.decisions.empty()) {
     out << "decisions:\n";
@@ -74,19 +92,22 @@ void RegisterRun(CLI::App& app) {
     if (o->aqe != "on") adaptive.push_back(false);
     if (o->aqe != "off") adaptive.push_back(true);
     const std::vector<RunResult> runs = SimulateOrThrow(*scenario, adaptive);
+    // How far the modelled seconds can be trusted (time_band.h).
+    std::vector<std::optional<MakespanBand>> bands;
+    for (const RunResult& r : runs) bands.push_back(SimulateBand(scenario.get(), r));
     // Named variants on: Spark's plan and each variant's beside the scenario's run.
     const std::vector<VariantRun> variant_rows =
         o->aqe != "off" ? SimulateVariantComparison(scenario.get(), runs.back()) : std::vector<VariantRun>{};
     std::string text;
     if (o->format == "json") {
       nlohmann::ordered_json j = {{"scenario", scenario->name}, {"runs", nlohmann::ordered_json::array()}};
-      for (const RunResult& r : runs) j["runs"].push_back(RunToJson(r, o->tasks));
+      for (size_t i = 0; i < runs.size(); ++i) j["runs"].push_back(RunJson(runs[i], bands[i], o->tasks));
       if (!variant_rows.empty()) j["variantComparison"] = VariantComparisonJson(variant_rows);
       text = j.dump(2) + "\n";
     } else {
       text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) +
              " executors × " + std::to_string(scenario->cluster.executor_cores) + " cores\n";
-      for (const RunResult& r : runs) text += "\n" + RunText(r);
+      for (size_t i = 0; i < runs.size(); ++i) text += "\n" + RunText(runs[i], bands[i]);
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";

@@ -48,6 +48,7 @@ void RunValidate(const ValidateArgs& args) {
       options.profile_from = &*from;
     }
     v = validate::ValidateApplication(app, options, &warnings);
+    validate::SetBand(app, options.cost, &v);  // how far the modelled seconds can be trusted
   } catch (const eventlog::EventLogError& e) {
     throw InputError(e.what());
   }

@@ -5,6 +5,7 @@
 #define AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <functional>
@@ -20,6 +21,25 @@ inline std::string Fixed(double v, int digits = 2) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
+}
+
+/// `v` to 2 significant digits, never in exponent form (0.061 -> "0.061", 6.14 -> "6.1",
+/// 234.5 -> "230"): a band's ends, whose third digit means nothing.
+inline std::string TwoDigits(double v) {
+  char buf[64];
+  if (std::abs(v) >= 99.5) {  // "%.2g" would print 1e+02
+    const double unit = std::pow(10.0, std::floor(std::log10(std::abs(v))) - 1);
+    std::snprintf(buf, sizeof buf, "%.0f", std::round(v / unit) * unit);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2g", v);
+    if (std::string_view(buf).find('e') != std::string_view::npos) std::snprintf(buf, sizeof buf, "%.2f", v);
+  }
+  return buf;
+}
+
+/// " (6.1–25 s)": a modelled time's band (models/cost/defaults_band.h), printed after it.
+inline std::string BandText(double low_seconds, double high_seconds) {
+  return " (" + TwoDigits(low_seconds) + "–" + TwoDigits(high_seconds) + " s)";
 }
 
 /// Code points of a UTF-8 string (bytes that do not continue a sequence).

@@ -35,11 +35,25 @@ double DefaultOf(const std::string& name) {
   return 0;
 }
 
-/// The value a parameter is probed at for its finite difference: its default, or 0.1 s for a
-/// parameter whose default is 0 (off).
+/// The value a parameter is probed at for its finite difference: a magnitude of the order of
+/// real hardware's — the hand-set values the defaults had before they were fitted (issue 15),
+/// else 0.1 s. Fixed, not the current defaults: a fitted default of 0 would probe a per-byte
+/// term at 0.1 s/B, far outside the range where the cold-code window keeps the model near
+/// linear, and a refit would then not reproduce the fit it came from.
 double ProbeOf(const std::string& name) {
-  const double d = DefaultOf(name);
-  return d > 0 ? d : 0.1;
+  static const std::map<std::string, double> kProbes = {{"taskLaunchSeconds", 0.01},
+                                                        {"remoteFetchRequestSeconds", 0.0005},
+                                                        {"localFetchRequestSeconds", 0.0001},
+                                                        {"scanSecondsPerByte", 1.0 / 150e6},
+                                                        {"shuffleWriteSecondsPerByte", 1.0 / 200e6},
+                                                        {"shuffleReadSecondsPerByte", 1.0 / 300e6},
+                                                        {"sortSecondsPerByte", 1.0 / 100e6},
+                                                        {"hashBuildSecondsPerByte", 1.0 / 150e6},
+                                                        {"joinProbeSecondsPerByte", 1.0 / 400e6},
+                                                        {"aggregateSecondsPerByte", 1.0 / 200e6},
+                                                        {"streamSecondsPerByte", 1.0 / 1e9}};
+  auto it = kProbes.find(name);
+  return it != kProbes.end() ? it->second : 0.1;
 }
 
 json Merged(const json& base, const json& over) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/cost/defaults_band.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
 #include "models/scenario/scenario.h"
@@ -428,6 +429,18 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
   return v;
 }
 
+void SetBand(const eventlog::RecordedApplication& app, const json& cost, Validation* v) {
+  bool modelled = false;
+  for (const StageComparison& s : v->stages) modelled |= s.time_source == "modelled";
+  if (!modelled) return;
+  json scaled = cost.is_object() ? cost : json::object();
+  const double scale = scaled.value("modelledTimeScale", 1.0);
+  scaled["modelledTimeScale"] = scale * kDefaultsBand.low;
+  v->simulated_low_seconds = RevalidateWithCost(app, *v, scaled).simulated_makespan_seconds;
+  scaled["modelledTimeScale"] = scale * kDefaultsBand.high;
+  v->simulated_high_seconds = RevalidateWithCost(app, *v, scaled).simulated_makespan_seconds;
+}
+
 ordered_json ValidationToJson(const Validation& v) {
   auto num = [](const std::optional<double>& d) { return d ? ordered_json(*d) : ordered_json(nullptr); };
   ordered_json out;
@@ -441,6 +454,18 @@ ordered_json ValidationToJson(const Validation& v) {
                      {"floorRelativeError", num(v.floor_makespan_relative_error)},
                      {"basis", v.basis},
                      {"applicationSeconds", num(v.application_seconds)}};
+  if (v.simulated_low_seconds && v.simulated_high_seconds) {
+    // After simulatedSeconds.
+    ordered_json m;
+    for (auto& [key, value] : out["makespan"].items()) {
+      m[key] = value;
+      if (key == "simulatedSeconds") {
+        m["simulatedLowSeconds"] = *v.simulated_low_seconds;
+        m["simulatedHighSeconds"] = *v.simulated_high_seconds;
+      }
+    }
+    out["makespan"] = std::move(m);
+  }
   ordered_json stages = ordered_json::array();
   for (const StageComparison& c : v.stages) {
     ordered_json s;
@@ -524,7 +549,10 @@ std::string ValidationToTable(const Validation& v) {
   out << Table(head, rows);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
-      << Fixed(v.simulated_makespan_seconds, 3) << " s, error " << Percent(v.makespan_relative_error);
+      << Fixed(v.simulated_makespan_seconds, 3) << " s";
+  if (v.simulated_low_seconds && v.simulated_high_seconds)
+    out << BandText(*v.simulated_low_seconds, *v.simulated_high_seconds);
+  out << ", error " << Percent(v.makespan_relative_error);
   if (v.application_seconds) out << " (application " << Fixed(*v.application_seconds, 3) << " s)";
   out << "\nscheduling floor (recorded task times re-scheduled on the recorded executors): "
       << (v.floor_makespan_seconds ? Fixed(*v.floor_makespan_seconds, 3) + " s" : "-") << ", error "

@@ -121,6 +121,9 @@ struct Validation {
   std::optional<double> floor_makespan_seconds;         // Σ of the selections' floors
   std::optional<double> floor_makespan_relative_error;  // (floor − recorded) ÷ recorded
   std::optional<double> application_seconds;            // ApplicationStart → ApplicationEnd
+  /// The simulated makespan at the band's factors (models/cost/defaults_band.h: every modelled
+  /// task × low / high) when a stage is modelled; set by SetBand.
+  std::optional<double> simulated_low_seconds, simulated_high_seconds;
   std::vector<StageComparison> stages;
   std::vector<DecisionComparison> decisions;
   std::vector<ReplayedSelection> selections;
@@ -148,6 +151,11 @@ struct ReplayOptions {
 /// none, one per job that ran stages. Labels as ReplayedSelection.label.
 std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(
     const eventlog::RecordedApplication& app);
+
+/// `v` (from ValidateApplication(app, ...) with cost overrides `cost`) simulated again with every
+/// modelled task × the band's low and high factors: v's simulated_low/high_seconds, left unset
+/// when no stage is modelled.
+void SetBand(const eventlog::RecordedApplication& app, const nlohmann::json& cost, Validation* v);
 
 /// Every selection of `from` imported with its profiles (the sources of --profile-from).
 std::vector<ProfileSource> ImportProfileSources(const eventlog::RecordedApplication& from,

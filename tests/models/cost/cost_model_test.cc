@@ -6,8 +6,33 @@
 namespace aqesim {
 namespace {
 
-TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
+/// Explicit values (not the defaults, which are fitted to logs and move): each term below is
+/// hand-computed from these.
+CostParams HandParams() {
   CostParams p;
+  p.task_launch_seconds = 0.01;
+  p.executor_startup_seconds = 0;
+  p.executor_stage_warmup_seconds = 0;
+  p.cold_code_slowdown = 0;
+  p.remote_fetch_request_seconds = 0.0005;
+  p.local_fetch_request_seconds = 0.0001;
+  p.scan_seconds_per_byte = 1.0 / 150e6;
+  p.shuffle_write_seconds_per_byte = 1.0 / 200e6;
+  p.shuffle_read_seconds_per_byte = 1.0 / 300e6;
+  p.sort_seconds_per_byte = 1.0 / 100e6;
+  p.hash_build_seconds_per_byte = 1.0 / 150e6;
+  p.join_probe_seconds_per_byte = 1.0 / 400e6;
+  p.aggregate_seconds_per_byte = 1.0 / 200e6;
+  p.stream_seconds_per_byte = 1.0 / 1e9;
+  p.compression_ratio = 3.0;
+  p.broadcast_build_seconds_per_byte = 1.0 / 150e6;
+  p.task_noise_sigma = 0;
+  p.modelled_time_scale = 1;
+  return p;
+}
+
+TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
+  const CostParams p = HandParams();
   ClusterSpec c;
   c.executors = 2;
   c.executor_cores = 4;
@@ -59,11 +84,22 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
     TaskWork w;
     w.scan_bytes = Bytes(1000);
     CHECK(m.EstimateTask(w, 7).noise_factor == 1.0);
-    CostParams q;
+    CostParams q = HandParams();
     q.task_noise_sigma = 0.3;
     CostModel noisy(q, c, 4, 0.6);
     CHECK(noisy.EstimateTask(w, 7).noise_factor == noisy.EstimateTask(w, 7).noise_factor);
     CHECK(noisy.EstimateTask(w, 7).noise_factor != noisy.EstimateTask(w, 8).noise_factor);
+  }
+  SECTION("modelledTimeScale multiplies the whole task: 2.5 x (0.01 + 1.5 + 2.0) = 8.775 s") {
+    CostParams q = HandParams();
+    q.modelled_time_scale = 2.5;
+    CostModel scaled(q, c, 4, 0.6);
+    TaskWork w;
+    w.scan_bytes = Bytes(300'000'000);
+    const TaskCost t = scaled.EstimateTask(w, 1);
+    CHECK(t.scan_seconds == Approx(3.5));  // the terms are unscaled
+    CHECK(t.noise_factor == 2.5);
+    CHECK(t.total_seconds() == Approx(8.775));
   }
 }
 

@@ -12,6 +12,9 @@ namespace {
 /// Every byte term 0 except scan CPU at `scan_seconds_per_byte`; `launch` seconds per task.
 nlohmann::json Cost(double launch, double scan_seconds_per_byte) {
   return {{"taskLaunchSeconds", launch},
+          {"executorStartupSeconds", 0},  // warm executors, compiled code: not the fitted defaults
+          {"executorStageWarmupSeconds", 0},
+          {"coldCodeSlowdown", 0},
           {"stageOverheadSeconds", 0},
           {"replanSeconds", 0},
           {"remoteFetchRequestSeconds", 0},

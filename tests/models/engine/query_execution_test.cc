@@ -15,6 +15,9 @@ namespace {
 /// Cost parameters that make every task take exactly `launch` seconds.
 nlohmann::json UnitCost(double launch) {
   return {{"taskLaunchSeconds", launch},
+          {"executorStartupSeconds", 0},  // warm executors, compiled code: not the fitted defaults
+          {"executorStageWarmupSeconds", 0},
+          {"coldCodeSlowdown", 0},
           {"stageOverheadSeconds", 0},
           {"replanSeconds", 0},
           {"remoteFetchRequestSeconds", 0},

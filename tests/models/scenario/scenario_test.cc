@@ -63,7 +63,7 @@ TEST_CASE("Loader: a minimal scenario loads with defaults", "[scenario]") {
   CHECK(s.cluster.executors == 2);
   CHECK(s.conf.shuffle_partitions == 200);
   CHECK(s.map_status_mode == MapStatusMode::kSpark);
-  CHECK(s.cost.task_launch_seconds == 0.01);
+  CHECK(s.cost.task_launch_seconds == 0.004);  // the fitted default (models/cost/cost_params.cc)
 }
 
 TEST_CASE("Loader: the user contract's example scenario loads", "[scenario]") {

@@ -33,8 +33,10 @@ void CheckCalibrationMeetsTargets(const std::string& fixture) {
   CHECK(r.quality.stage_rows == 0);
   CHECK(r.quality.r_squared > 0.6);
   CheckTargetsMet(r, 3);
-  // Before: the defaults are far off (local-mode tasks are CPU bound on range() data).
-  CHECK(*r.before[0].median_abs_stage_error > 0.5);
+  // Before: the defaults, fitted on 17 logs of which this is one (results/defaults.md: 41.5 %
+  // aqeshuffle, 40.2 % customshuffle per stage); the log's own fit replays it closer.
+  CHECK(*r.before[0].median_abs_stage_error > 0.3);
+  CHECK(*r.after[0].median_abs_stage_error < *r.before[0].median_abs_stage_error);
   // Every fitted parameter is in the cost file and non-negative.
   for (const auto& p : TaskLevelParameters()) {
     REQUIRE(r.cost.contains(p));

@@ -1,0 +1,29 @@
+// The uncertainty band of a run's modelled seconds: the run simulated again with every
+// modelled task's duration × the band's low and high factors (cost modelledTimeScale;
+// models/cost/defaults_band.h says where the factors come from). Stages timed by a recorded
+// profile keep their times, so a run whose stages are all profiled has no band.
+#ifndef AQESIM_TOOLS_AQESIM_TIME_BAND_H_
+#define AQESIM_TOOLS_AQESIM_TIME_BAND_H_
+
+#include <optional>
+
+#include "models/engine/run_result.h"
+#include "models/scenario/scenario.h"
+
+namespace aqesim::cli {
+
+struct MakespanBand {
+  double low_seconds = 0;
+  double high_seconds = 0;
+};
+
+/// True when the cost model timed at least one stage of `run`.
+bool HasModelledStage(const RunResult& run);
+
+/// `run` (a run of `scenario` with AQE as run.adaptive) simulated again at the band's factors;
+/// nullopt when no stage of it is modelled. The scenario's cost scale is restored before return.
+std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run);
+
+}  // namespace aqesim::cli
+
+#endif  // AQESIM_TOOLS_AQESIM_TIME_BAND_H_
