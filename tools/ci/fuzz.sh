@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz, clang, AQESIM_FUZZ) in build-fuzz and runs each
+# Builds the libFuzzer targets (tests/fuzz, clang, AQESIM_FUZZ) in build-san (the sanitizer
+# build of tools/ci/sanitize.sh: after it, nothing is compiled again) and runs each
 # for a bounded time from its seed corpus (tests/fuzz/corpus/<target>/, copied: the checkout
 # is not modified). A crash, leak, timeout or out-of-memory fails the script; the input is
 # copied to tests/fuzz/regressions/<target>/ so that it can be committed and replayed by the
@@ -8,23 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
-build=${AQESIM_FUZZ_BUILD:-build-fuzz}
+build=${AQESIM_FUZZ_BUILD:-build-san}
 jobs=${AQESIM_JOBS:-2}
 targets=${AQESIM_FUZZ_TARGETS:-"scenario_loader spark_strings csv_matrix eventlog_codecs eventlog_lines"}
 
-# clang, and libFuzzer's runtime (libclang-rt-dev is only recommended by clang's packages).
-missing=()
-for p in clang libclang-rt-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "fuzz: installing ${missing[*]}" >&2
-  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DAQESIM_FUZZ=ON -DBUILD_TESTING=OFF \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
+source tools/ci/clang_build.sh
+configure_clang_build "$build"
 cmake --build "$build" -j"$jobs" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >&2
 
 work="$build/fuzz-work"
