@@ -166,6 +166,13 @@ class TaskScheduler {
   TaskSetId Submit(TaskSetSpec spec);
 
   const SlotPool& slots() const { return slots_; }
+  /// Registers (true) or removes (false) `executor` (in [0, E)) now — dynamic allocation's
+  /// requests and removals; a registration is followed by a launch pass. A removed executor's
+  /// running tasks finish; its slots are not granted again until it registers again.
+  void SetExecutorPresent(int executor, bool present) {
+    slots_.SetPresent(executor, present);
+    if (present && !runnable_.empty()) RequestDispatch();
+  }
 
   /// True when nothing is running, pending or waiting for its launch delay.
   bool Idle() const { return running_tasks_ == 0 && pending_tasks_ == 0 && waiting_sets_ == 0; }

@@ -77,6 +77,10 @@ struct ClusterSpec {
   /// Executors present from the start are launched. JSON `executorLaunchSeconds`, >= 0,
   /// default 0; the importer measures it (tools/eventlog/executor_launch.h).
   double executor_launch_seconds = 0;
+  /// Dynamic allocation (spark.dynamicAllocation.enabled, no timeline): seconds from the
+  /// driver's request for an executor to its registration (the cluster manager's container or
+  /// pod start and the JVM's start). JSON `executorStartSeconds`, in [0, 3600], default 0.
+  double executor_start_seconds = 0;
   /// Static cluster: executors [0, warm_executors) have JVMs that already ran tasks before the
   /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
   /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)

@@ -8,6 +8,7 @@
 #include <limits>
 #include <utility>
 
+#include "models/conf/dynamic_allocation.h"
 #include "models/conf/property_value.h"
 
 namespace aqesim {
@@ -48,6 +49,12 @@ std::string Quote(std::string_view s) {
 }
 
 std::string Found(const std::string& value) { return ", found " + Quote(value); }
+
+}  // namespace
+
+std::string FoundValue(const std::string& value) { return Found(value); }
+
+namespace {
 
 using IntCheck = bool (*)(int64_t);
 using DoubleCheck = bool (*)(double);
@@ -345,17 +352,7 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
                           "a byte size > 0", int64_t{1} << 20));
     t->push_back(
         BytesKey<int64_t>("spark.driver.memory", nullptr, Positive, "a byte size > 0", int64_t{1} << 20));
-    t->push_back({"spark.dynamicAllocation.enabled",
-                  [](const std::string& value, SqlConf*, std::vector<ConfProblem>* w) {
-                    auto v = ParseBool(value);
-                    if (!v) return "expected a boolean (true or false)" + Found(value);
-                    if (*v)
-                      w->push_back(
-                          {"spark.dynamicAllocation.enabled",
-                           "dynamic allocation is not simulated; the cluster's executors are used throughout",
-                           false});
-                    return std::string();
-                  }});
+    AppendDynamicAllocationKeys(t);
     t->push_back({"spark.master", [](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
                     std::string error;
                     std::optional<SparkMaster> m = ParseSparkMaster(value, &error);

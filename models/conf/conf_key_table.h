@@ -24,6 +24,9 @@ struct ConfKeyInfo {
   ApplyFn apply;
 };
 
+/// `, found "value"` with JSON-style escapes: the end of a key's error message.
+std::string FoundValue(const std::string& value);
+
 /// Every known key, in the order of the table.
 const std::vector<ConfKeyInfo>& ConfKeyTable();
 

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/conf/dynamic_allocation.h"
 #include "models/conf/property_value.h"
 #include "models/conf/variants.h"
 
@@ -94,10 +95,11 @@ struct SqlConf {
   std::string scheduler_pool = "default";  // spark.scheduler.pool (the query's pool; a job property)
   std::string scheduler_allocation_file;   // spark.scheduler.allocation.file (fairscheduler.xml), "" unset
   double memory_fraction = 0.6;            // spark.memory.fraction, in (0,1]
-  std::optional<int> executor_instances;   // spark.executor.instances (cluster wins; informational)
+  std::optional<int> executor_instances;   // spark.executor.instances (see models/scenario/scenario.cc)
   std::optional<int> executor_cores;       // spark.executor.cores
   std::optional<int64_t> executor_memory_bytes;  // spark.executor.memory
   SparkMaster master;                            // spark.master (unset: a cluster, not local mode)
+  DynamicAllocationConf dynamic_allocation;      // spark.dynamicAllocation.*, spark.shuffle.service.enabled
   VariantSwitches variants;                      // aqesim.variant.* (models/conf/variants.h), all off
 
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE

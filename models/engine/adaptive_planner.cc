@@ -20,12 +20,13 @@ constexpr int kDriverTier = TaskScheduler::kDispatchTier - 1;
 
 }  // namespace
 
-AdaptivePlanner::AdaptivePlanner(Simulator& sim, const SqlConf& conf, int default_parallelism,
-                                 double replan_seconds, StageGraph* graph, RunResultBuilder* result,
+AdaptivePlanner::AdaptivePlanner(Simulator& sim, const SqlConf& conf,
+                                 std::function<int()> default_parallelism, double replan_seconds,
+                                 StageGraph* graph, RunResultBuilder* result,
                                  std::function<void(QueryStage*)> submit)
     : sim_(sim),
       conf_(conf),
-      default_parallelism_(default_parallelism),
+      default_parallelism_(std::move(default_parallelism)),
       replan_seconds_(replan_seconds),
       graph_(graph),
       result_(result),
@@ -48,7 +49,7 @@ void AdaptivePlanner::OnStageMaterialized(double driver_seconds) {
 
 RuleContext AdaptivePlanner::Context(bool final_stage) const {
   RuleContext ctx{conf_};
-  ctx.default_parallelism = default_parallelism_;
+  ctx.default_parallelism = default_parallelism_();
   ctx.is_final_stage = final_stage;
   ctx.now = sim_.Now();
   return ctx;

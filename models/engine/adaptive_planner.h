@@ -31,10 +31,12 @@ namespace aqesim {
 
 class AdaptivePlanner {
  public:
-  /// `default_parallelism`: SparkContext.defaultParallelism (coalescing's minimum partitions).
+  /// `default_parallelism`: SparkContext.defaultParallelism (coalescing's minimum partitions),
+  /// asked at each re-planning (with dynamic allocation it follows the registered cores).
   /// `submit` hands a created stage to the scheduler.
-  AdaptivePlanner(Simulator& sim, const SqlConf& conf, int default_parallelism, double replan_seconds,
-                  StageGraph* graph, RunResultBuilder* result, std::function<void(QueryStage*)> submit);
+  AdaptivePlanner(Simulator& sim, const SqlConf& conf, std::function<int()> default_parallelism,
+                  double replan_seconds, StageGraph* graph, RunResultBuilder* result,
+                  std::function<void(QueryStage*)> submit);
 
   /// Takes the statically planned plan; the first step runs at time 0.
   void Start(std::unique_ptr<ExecNode> plan);
@@ -55,7 +57,7 @@ class AdaptivePlanner {
 
   Simulator& sim_;
   const SqlConf& conf_;
-  int default_parallelism_;
+  std::function<int()> default_parallelism_;
   double replan_seconds_;
   StageGraph* graph_;
   RunResultBuilder* result_;

@@ -49,4 +49,15 @@ void ExecutorState::TaskEnded(CodeState* code, int executor) {
   if (Valid(executor, jvm_warm_.size())) jvm_warm_[executor] = 1;
 }
 
+void ExecutorState::Replace(int executor) {
+  if (!Valid(executor, jvm_warm_.size())) return;
+  const auto e = static_cast<size_t>(executor);
+  jvm_warm_[e] = 0;
+  code_warm_[e] = 0;
+  for (auto& [key, code] : codes_) {
+    code.warm[e] = 0;
+    code.cold_budget_seconds[e] = cold_code_window_seconds_;
+  }
+}
+
 }  // namespace aqesim

@@ -45,6 +45,8 @@ class ExecutorState {
   void TaskStarted(CodeState* code, int executor, double cold_work_seconds);
   /// A task of `code` finished on `executor`: its JVM and the code are warm there from now on.
   void TaskEnded(CodeState* code, int executor);
+  /// A new executor took `executor`'s index (dynamic allocation): a fresh JVM that has run no code.
+  void Replace(int executor);
 
  private:
   static bool Valid(int executor, size_t size) {

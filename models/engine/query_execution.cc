@@ -10,7 +10,9 @@
 #include "models/aqe/aqe_optimizer.h"
 #include "models/cost/cost_model.h"
 #include "models/engine/adaptive_planner.h"
+#include "models/engine/cluster_scheduler.h"
 #include "models/engine/execute_take.h"
+#include "models/engine/executor_allocation_manager.h"
 #include "models/engine/executor_state.h"
 #include "models/engine/map_output.h"
 #include "models/engine/preferred_locations.h"
@@ -33,10 +35,11 @@ namespace {
 /// SparkContext.defaultParallelism: spark.default.parallelism if set; local[N] → N (local[*]
 /// → the cores); on a cluster the total executor cores, at least 2
 /// (CoarseGrainedSchedulerBackend / LocalSchedulerBackend).
-int DefaultParallelism(const Scenario& s) {
+/// `registered_cores`: the cores registered now (dynamic allocation), else the cluster's.
+int DefaultParallelism(const Scenario& s, std::optional<int> registered_cores = std::nullopt) {
   if (s.conf.default_parallelism) return *s.conf.default_parallelism;
   if (s.conf.master.local) return s.conf.master.local_threads.value_or(std::max(1, s.cluster.total_cores()));
-  return std::max(2, s.cluster.total_cores());
+  return std::max(2, registered_cores.value_or(s.cluster.total_cores()));
 }
 
 /// The scheduler pool of the query's task sets (FAIR mode).
@@ -52,13 +55,23 @@ class Engine {
         slots_per_executor_(
             std::max(1, TaskSlotsPerExecutor(s.cluster.executor_cores, s.conf.task_cpus,
                                              s.cluster.executor_gpus, s.conf.task_gpu_amount))),
-        scheduler_(MakeScheduler(sim_, s)),
+        planned_(PlanStatically(s, conf_)),
+        scheduler_(MakeClusterScheduler(
+            sim_, s,
+            DynamicAllocationSimulated(s) ? DynamicAllocationCapacity(s, *planned_.root, slots_per_executor_)
+                                          : 0)),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction),
         work_(conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled, NumExecutors()),
         executors_(s.cluster, NumExecutors(), s.cost.cold_code_window_seconds, s.cost.cold_code_slowdown > 0),
         result_(adaptive),
-        planner_(sim_, conf_, DefaultParallelism(s), s.driver.replan_seconds.value_or(s.cost.replan_seconds),
-                 &graph_, &result_, [this](QueryStage* st) { Submit(st); }) {
+        planner_(
+            sim_, conf_, [this] { return DefaultParallelism(s_, RegisteredCores()); },
+            s.driver.replan_seconds.value_or(s.cost.replan_seconds), &graph_, &result_,
+            [this](QueryStage* st) { Submit(st); }) {
+    if (DynamicAllocationSimulated(s))
+      allocation_ = std::make_unique<ExecutorAllocationManager>(
+          sim_, scheduler_, DynamicAllocationSettings(s, slots_per_executor_),
+          [this](int e) { executors_.Replace(e); });
     if (s.conf.fair_scheduler) {
       // spark.scheduler.mode=FAIR: the query's jobs run in its pool (spark.scheduler.pool), as
       // the scenario's driver.pools (or its allocation file) define it; a pool Spark is not told
@@ -72,7 +85,8 @@ class Engine {
   }
 
   RunResult Run() {
-    StaticPlan sp = PlanStatically(s_, conf_);
+    StaticPlan& sp = planned_;
+    if (allocation_) allocation_->Start();
     result_.AddDecisions(std::move(sp.decisions));
     for (std::string& w : sp.warnings) result_.AddWarning(std::move(w));
     if (conf_.adaptive_enabled) {
@@ -85,39 +99,18 @@ class Engine {
         if (st.parents_pending == 0) Submit(&st);
     }
     sim_.Run();
+    if (allocation_) result_.SetExecutorCounts(allocation_->history());
     const ExecNode& final_plan = conf_.adaptive_enabled ? planner_.plan() : *static_plan_;
     return result_.Finish(graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
                           s_.driver.end_seconds.value_or(0));
   }
 
  private:
-  /// Static cluster, or one executor per timeline entry (registrations and removals as events),
-  /// each with the slots of its resource profile.
-  static TaskScheduler MakeScheduler(Simulator& sim, const Scenario& s) {
-    const ClusterSpec& cluster = s.cluster;
-    const std::vector<int> slots = SlotsPerExecutor(cluster, s.conf.task_cpus, s.conf.task_gpu_amount);
-    if (cluster.executor_timeline.empty())
-      return TaskScheduler(sim, cluster.executors, slots.empty() ? 1 : slots.front());
-    return TaskScheduler(sim, Windows(cluster), slots);
-  }
-  static std::vector<ExecutorWindow> Windows(const ClusterSpec& cluster) {
-    std::vector<ExecutorWindow> windows;
-    for (const ExecutorLifetime& e : cluster.executor_timeline) {
-      ExecutorWindow w;
-      // One registering during the run takes tasks once launched (executorLaunchSeconds).
-      w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds + cluster.executor_launch_seconds)
-                                : SimTime::Zero();
-      // Removed before the start, or before it was launched: never present (the scheduler
-      // skips a window ending at 0).
-      if (e.remove_seconds)
-        w.remove = *e.remove_seconds > 0 && SimTime::Seconds(*e.remove_seconds) > w.add
-                       ? SimTime::Seconds(*e.remove_seconds)
-                       : SimTime::Zero();
-      windows.push_back(w);
-    }
-    return windows;
-  }
   int NumExecutors() const { return scheduler_.slots().executors(); }
+  std::optional<int> RegisteredCores() const {
+    if (!allocation_) return std::nullopt;
+    return scheduler_.slots().present_executors() * s_.cluster.executor_cores;
+  }
   static SqlConf WithAdaptive(SqlConf c, bool adaptive) {
     c.adaptive_enabled = adaptive;
     return c;
@@ -185,10 +178,12 @@ class Engine {
     spec.launch_delay =
         SimTime::Seconds(profile != nullptr ? profile->launch_delay_seconds : s_.cost.stage_overhead_seconds);
     spec.duration = [this, st, run, code](int task, int executor) {
+      if (allocation_) allocation_->OnTaskLaunched(executor);
       return RunTask(st, run, code, task, executor);
     };
-    spec.on_task_end = [this, run, code](const TaskRecord& rec) {
+    spec.on_task_end = [this, st, run, code](const TaskRecord& rec) {
       executors_.TaskEnded(code, rec.executor);
+      if (allocation_) allocation_->OnTaskEnd(rec.executor, st->kind == StageKind::kShuffleMap);
       TaskResult& t = run->tasks[rec.task_index];
       t.executor = rec.executor;
       t.slot = rec.slot;
@@ -218,6 +213,7 @@ class Engine {
       };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
     }
+    if (allocation_) allocation_->OnStageSubmitted(spec.num_tasks);
     scheduler_.Submit(std::move(spec));
   }
 
@@ -366,6 +362,7 @@ class Engine {
   SqlConf conf_;
   int slots_per_executor_;
   Simulator sim_;
+  StaticPlan planned_;  // the plan before anything runs (handed to the planner by Run)
   TaskScheduler scheduler_;
   CostModel cost_;
   TaskWorkModel work_;
@@ -373,7 +370,8 @@ class Engine {
   ExecutorState executors_;
   StageGraph graph_;
   RunResultBuilder result_;
-  AdaptivePlanner planner_;                // AQE on: creates the stages as their inputs materialize
+  AdaptivePlanner planner_;  // AQE on: creates the stages as their inputs materialize
+  std::unique_ptr<ExecutorAllocationManager> allocation_;  // dynamic allocation, when simulated
   std::vector<QueryStage*> held_;          // created stages held for a stage of their waitsFor
   std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
   bool take_planned_ = false;              // collectLimit: executeTake's jobs computed

@@ -91,6 +91,12 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
               {"stages", std::move(stages)},
               {"decisions", std::move(decisions)},
               {"failures", run.failures}};
+  if (!run.executors.empty()) {
+    json executors = json::array();
+    for (const ExecutorCountChange& c : run.executors)
+      executors.push_back({{"seconds", c.seconds}, {"executors", c.executors}});
+    out["executors"] = std::move(executors);
+  }
   return out;
 }
 

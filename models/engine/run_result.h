@@ -89,6 +89,12 @@ struct JoinExplain {
   bool is_skew_join = false;
 };
 
+/// The registered executors' count from `seconds` on (dynamic allocation: one entry per change).
+struct ExecutorCountChange {
+  double seconds = 0;
+  int executors = 0;
+};
+
 struct RunResult {
   bool adaptive = false;
   double makespan_seconds = 0;
@@ -103,6 +109,9 @@ struct RunResult {
   std::vector<std::string> warnings;
   /// Named variants that were on (models/conf/variants.h), e.g. "las.exactReducerTotals".
   std::vector<std::string> variants;
+  /// Dynamic allocation (spark.dynamicAllocation.enabled, no recorded timeline): the executor
+  /// count over time, first entry at 0; empty for a static cluster or a recorded timeline.
+  std::vector<ExecutorCountChange> executors;
 };
 
 /// `runs[]` element of `aqesim run --format json` (tasks included when `with_tasks`).

@@ -25,6 +25,7 @@ class RunResultBuilder {
 
   void AddDecisions(std::vector<Decision> decisions);
   void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
+  void SetExecutorCounts(std::vector<ExecutorCountChange> counts) { result_.executors = std::move(counts); }
   void AddFailure(std::string failure) { result_.failures.push_back(std::move(failure)); }
 
   /// explain's `reads`: the specs of every exchange `stage` reads, as they are when it is

@@ -23,7 +23,8 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "warmCodeExecutors",
                                                  "executorGpus",
                                                  "resourceProfiles",
-                                                 "executorLaunchSeconds"};
+                                                 "executorLaunchSeconds",
+                                                 "executorStartSeconds"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -180,6 +181,13 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
             "a number of seconds in [0, 3600]", sink))
       cluster->executor_launch_seconds = *d;
+  }
+  if (v.contains("executorStartSeconds")) {
+    if (auto d = ReadNumber(
+            v["executorStartSeconds"], field("executorStartSeconds"),
+            [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
+            "a number of seconds in [0, 3600]", sink))
+      cluster->executor_start_seconds = *d;
   }
   // Profiles first: the timeline's entries refer to them.
   if (v.contains("resourceProfiles"))

@@ -13,6 +13,7 @@
 #include "models/conf/did_you_mean.h"
 #include "models/scenario/allocation_file_reader.h"
 #include "models/scenario/byte_totals.h"
+#include "models/scenario/cluster_from_conf.h"
 #include "models/scenario/cluster_reader.h"
 #include "models/scenario/collect_limit_reader.h"
 #include "models/scenario/cost_reader.h"
@@ -38,14 +39,6 @@ namespace {
 const std::vector<std::string> kTopLevelFields = {"name", "description", "seed",   "cluster",
                                                   "conf", "costFile",    "cost",   "simulation",
                                                   "plan", "profiles",    "driver", "estimated"};
-
-// Where a configuration value came from (the last writer wins), for messages and ordering.
-struct ConfOrigin {
-  ProblemOrigin origin = ProblemOrigin::kDocument;
-  std::string file;
-  std::string location;  // JSON pointer, "line N" or ""
-  size_t position = 0;
-};
 
 void ReadSimulation(const Json& v, Scenario* scenario, DiagnosticSink* sink) {
   const std::string p = "/simulation";
@@ -77,11 +70,6 @@ std::optional<std::string> ConfValueString(const Json& v) {
   return std::nullopt;
 }
 
-void AddProblem(DiagnosticSink* sink, bool is_error, const ConfOrigin& origin, std::string message) {
-  sink->Add(is_error, origin.file, origin.location, origin.location, std::move(message), origin.origin,
-            origin.position);
-}
-
 LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOverrides& overrides) {
   DiagnosticSink sink(path);
   auto scenario = std::make_unique<Scenario>();
@@ -90,7 +78,7 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   scenario->name = fs_path.stem().string();
   const std::string dir = fs_path.parent_path().string();
 
-  std::map<std::string, std::pair<std::string, ConfOrigin>> conf;  // key → (value, origin)
+  ConfEntries conf;
   ClusterGiven cluster_given;
   if (!doc.is_object()) {
     sink.Error("", "expected a scenario (a JSON object with \"plan\"), found " + DescribeJson(doc));
@@ -229,46 +217,11 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     for (auto& [name, pool] : pools) scenario->driver.pools.emplace(name, pool);
   }
 
-  // --- the cluster may come from spark.executor.* when the scenario does not give it ---
+  // --- Spark's keys set the cluster; the command line overrides the scenario ---
   ClusterSpec& cluster = scenario->cluster;
   const SqlConf& sc = scenario->conf;
   auto origin_of = [&](const std::string& key) { return conf.at(key).second; };
-  auto reconcile = [&](bool given, const char* field, const char* key, auto conf_value, auto* cluster_value,
-                       auto render) {
-    if (!conf_value) return;
-    if (!given) {
-      *cluster_value = *conf_value;
-    } else if (*conf_value != *cluster_value) {
-      sink.Warning(PointerAppend("/cluster", field),
-                   std::string("cluster ") + field + " (" + render(*cluster_value) + ") differs from " + key +
-                       " (" + render(*conf_value) + "); the cluster's value is used");
-    }
-  };
-  auto render_int = [](int64_t x) { return std::to_string(x); };
-  if (sc.executor_instances && *sc.executor_instances == 0 && !cluster_given.executors) {
-    AddProblem(&sink, true, origin_of("spark.executor.instances"),
-               "expected at least one executor (dynamic allocation is not simulated), found \"0\"");
-  } else {
-    reconcile(cluster_given.executors, "executors", "spark.executor.instances", sc.executor_instances,
-              &cluster.executors, render_int);
-  }
-  if (!cluster.executor_timeline.empty() && !cluster_given.executors && !sc.executor_instances) {
-    cluster.executors = PeakExecutors(cluster.executor_timeline);
-  }
-  reconcile(cluster_given.cores, "executorCores", "spark.executor.cores", sc.executor_cores,
-            &cluster.executor_cores, render_int);
-  reconcile(cluster_given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
-            &cluster.executor_memory_bytes, render_int);
-  if (cluster.executor_timeline.empty()) {
-    for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
-                            std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {
-      if (n > cluster.executors) {
-        sink.Warning(PointerAppend("/cluster", field),
-                     std::string(field) + " (" + std::to_string(n) + ") is more than the " +
-                         std::to_string(cluster.executors) + " executors: all of them are");
-      }
-    }
-  }
+  ReconcileClusterWithConf(cluster_given, conf, scenario.get(), &sink);
   if (sc.task_cpus > cluster.executor_cores) {
     const std::string message = "expected at least spark.task.cpus = " + std::to_string(sc.task_cpus) +
                                 " cores per executor, found " + std::to_string(cluster.executor_cores);

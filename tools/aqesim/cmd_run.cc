@@ -1,6 +1,7 @@
 // aqesim run SCENARIO [--conf KEY=VALUE]... [--properties-file FILE] [--aqe on|off|both]
 //                     [--format table|json] [--tasks] [-o FILE]
 // Simulates the scenario; `both` (default) shows AQE off and on side by side.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -59,6 +60,16 @@ std::string RunText(const RunResult& run, const std::optional<MakespanBand>& ban
   out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
       << (band ? BandText(band->low_seconds, band->high_seconds) : std::string()) << "\n";
   out << StageTable(run);
+  if (!run.executors.empty()) {  // dynamic allocation: the executor count as it changed
+    int peak = 0;
+    for (const ExecutorCountChange& c : run.executors) peak = std::max(peak, c.executors);
+    out << "executors (dynamic allocation, peak " << peak << "):";
+    const size_t n = run.executors.size(), shown = n <= 12 ? n : 10;  // the rest is in the JSON
+    for (size_t i = 0; i < shown; ++i)
+      out << " " << run.executors[i].executors << "@" << Fixed(run.executors[i].seconds, 1) << "s";
+    if (shown < n) out << " ... (" << n << " changes; --format json lists them)";
+    out << "\n";
+  }
   if (!run.decisions.empty()) {
     out << "decisions:\n";
     for (const Decision& d : run.decisions) out << "  " << d.rule << " " << d.message << "\n";

@@ -1,0 +1,72 @@
+#include "models/engine/cluster_scheduler.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace aqesim {
+namespace {
+
+/// One window per timeline entry; one registering during the run takes tasks once launched
+/// (executorLaunchSeconds).
+std::vector<ExecutorWindow> Windows(const ClusterSpec& cluster) {
+  std::vector<ExecutorWindow> windows;
+  for (const ExecutorLifetime& e : cluster.executor_timeline) {
+    ExecutorWindow w;
+    w.add = e.add_seconds > 0 ? SimTime::Seconds(e.add_seconds + cluster.executor_launch_seconds)
+                              : SimTime::Zero();
+    // Removed before the start, or before it was launched: never present (the scheduler
+    // skips a window ending at 0).
+    if (e.remove_seconds)
+      w.remove = *e.remove_seconds > 0 && SimTime::Seconds(*e.remove_seconds) > w.add
+                     ? SimTime::Seconds(*e.remove_seconds)
+                     : SimTime::Zero();
+    windows.push_back(w);
+  }
+  return windows;
+}
+
+}  // namespace
+
+bool DynamicAllocationSimulated(const Scenario& s) {
+  return s.conf.dynamic_allocation.enabled && !s.conf.master.local && s.cluster.executor_timeline.empty();
+}
+
+ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s, int slots_per_executor) {
+  ExecutorAllocationManager::Settings settings;
+  settings.conf = s.conf.dynamic_allocation;
+  const DynamicAllocationConf& d = s.conf.dynamic_allocation;
+  settings.initial_executors =
+      std::max({d.min_executors, d.initial_executors.value_or(0), s.conf.executor_instances.value_or(0)});
+  settings.slots_per_executor = slots_per_executor;
+  settings.start_seconds = s.cluster.executor_start_seconds;
+  settings.launch_seconds = s.cluster.executor_launch_seconds;
+  return settings;
+}
+
+int DynamicAllocationCapacity(const Scenario& s, const ExecNode& static_plan, int slots_per_executor) {
+  int64_t partitions = 0;
+  for (const ExecNode* n : PreOrder(&static_plan))
+    if (n->op == PlanOp::kScan || n->is_exchange()) partitions += std::max(1, n->planned_partitions);
+  const int64_t needed = (partitions + slots_per_executor - 1) / std::max(1, slots_per_executor);
+  const ExecutorAllocationManager::Settings settings = DynamicAllocationSettings(s, slots_per_executor);
+  const int64_t most = std::min<int64_t>(needed, settings.conf.max_executors.value_or(kMaxExecutors));
+  return static_cast<int>(
+      std::clamp<int64_t>(std::max<int64_t>(most, settings.initial_executors), 1, kMaxExecutors));
+}
+
+TaskScheduler MakeClusterScheduler(Simulator& sim, const Scenario& s, int dynamic_capacity) {
+  const ClusterSpec& cluster = s.cluster;
+  const std::vector<int> slots = SlotsPerExecutor(cluster, s.conf.task_cpus, s.conf.task_gpu_amount);
+  const int per_executor = slots.empty() ? 1 : slots.front();
+  if (dynamic_capacity > 0) {
+    // Every executor absent until the allocation manager registers it (a window ending at 0).
+    ExecutorWindow absent;
+    absent.remove = SimTime::Zero();
+    return TaskScheduler(sim, std::vector<ExecutorWindow>(static_cast<size_t>(dynamic_capacity), absent),
+                         per_executor);
+  }
+  if (cluster.executor_timeline.empty()) return TaskScheduler(sim, cluster.executors, per_executor);
+  return TaskScheduler(sim, Windows(cluster), slots);
+}
+
+}  // namespace aqesim

@@ -1,0 +1,177 @@
+#include "models/engine/executor_allocation_manager.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace aqesim {
+
+ExecutorAllocationManager::ExecutorAllocationManager(Simulator& sim, TaskScheduler& scheduler,
+                                                     Settings settings, std::function<void(int)> on_replaced)
+    : sim_(sim), scheduler_(scheduler), s_(std::move(settings)), on_replaced_(std::move(on_replaced)) {
+  executors_.resize(static_cast<size_t>(scheduler_.slots().executors()));
+  s_.slots_per_executor = std::max(1, s_.slots_per_executor);
+}
+
+void ExecutorAllocationManager::Start() {
+  target_ = s_.initial_executors;
+  const int initial = std::min(s_.initial_executors, static_cast<int>(executors_.size()));
+  for (int e = 0; e < initial; ++e) Register(e);
+  Record();
+  sim_.ScheduleAt(SimTime::Zero(), TaskScheduler::kTaskEndTier, [this] { Tick(); });
+}
+
+void ExecutorAllocationManager::OnStageSubmitted(int num_tasks) {
+  initializing_ = false;
+  pending_ += std::max(0, num_tasks);
+  if (!add_time_) add_time_ = sim_.Now() + SimTime::Seconds(s_.conf.scheduler_backlog_timeout_seconds);
+}
+
+void ExecutorAllocationManager::OnTaskLaunched(int executor) {
+  if (executor >= 0 && static_cast<size_t>(executor) < executors_.size()) ++executors_[executor].running;
+  pending_ = std::max<int64_t>(0, pending_ - 1);
+  ++running_;
+  if (pending_ == 0) {  // onSchedulerQueueEmpty
+    add_time_.reset();
+    to_add_ = 1;
+  }
+}
+
+void ExecutorAllocationManager::OnTaskEnd(int executor, bool wrote_shuffle_output) {
+  if (executor < 0 || static_cast<size_t>(executor) >= executors_.size()) return;
+  Executor& e = executors_[executor];
+  e.running = std::max(0, e.running - 1);
+  running_ = std::max<int64_t>(0, running_ - 1);
+  e.holds_shuffle = e.holds_shuffle || wrote_shuffle_output;
+  if (e.running == 0) e.idle_since = sim_.Now();
+}
+
+void ExecutorAllocationManager::Tick() {
+  const SimTime now = sim_.Now();
+  // ExecutorAllocationManager.schedule(): timed-out executors end the initializing phase, the
+  // target is updated, then the timed-out executors are removed (within the bounds).
+  bool any_timed_out = false;
+  for (const Executor& e : executors_) any_timed_out = any_timed_out || TimedOut(e, now);
+  if (any_timed_out) initializing_ = false;
+  if (!initializing_) UpdateTarget(now);
+  if (any_timed_out) RemoveTimedOut(now);
+  // The schedule runs while anything else is left to happen (tasks, stages, the driver).
+  if (sim_.pending_events() == 0 && scheduler_.Idle()) return;
+  ++ticks_;
+  sim_.ScheduleAt(SimTime::Seconds(static_cast<double>(ticks_) * kIntervalSeconds),
+                  TaskScheduler::kTaskEndTier, [this] { Tick(); });
+}
+
+void ExecutorAllocationManager::UpdateTarget(SimTime now) {
+  const int64_t tasks = pending_ + running_;
+  const int max_needed = static_cast<int>(std::min<double>(
+      std::numeric_limits<int>::max(),
+      std::ceil(static_cast<double>(tasks) * s_.conf.executor_allocation_ratio / s_.slots_per_executor)));
+  const int max_executors = s_.conf.max_executors.value_or(std::numeric_limits<int>::max());
+  if (max_needed < target_) {
+    // Fewer needed than targeted: lower the target (requests not yet granted are cancelled; no
+    // executor is killed here: removal is the idle timeout's).
+    target_ = std::max(max_needed, s_.conf.min_executors);
+    to_add_ = 1;
+    CancelRequests(registered_ + requested_ - std::max(target_, registered_));
+    return;
+  }
+  if (!add_time_ || now < *add_time_) return;
+  if (target_ >= max_executors) {
+    to_add_ = 1;
+    return;
+  }
+  const int old_target = target_;
+  int target = std::max(target_, registered_) + to_add_;
+  target = std::min(target, max_needed);
+  target = std::max(std::min(target, max_executors), s_.conf.min_executors);
+  const int delta = target - old_target;
+  target_ = target;
+  if (delta <= 0) {
+    to_add_ = 1;
+    return;
+  }
+  Request(target_ - registered_ - requested_);
+  to_add_ = delta == to_add_ ? to_add_ * 2 : 1;
+  add_time_ = now + SimTime::Seconds(s_.conf.SustainedBacklogTimeoutSeconds());
+}
+
+void ExecutorAllocationManager::Request(int count) {
+  for (int k = 0; k < count; ++k) {
+    // The lowest index never used, else the lowest removed one.
+    int pick = -1;
+    for (size_t i = 0; i < executors_.size() && pick < 0; ++i)
+      if (executors_[i].state == Executor::State::kUnused) pick = static_cast<int>(i);
+    for (size_t i = 0; i < executors_.size() && pick < 0; ++i)
+      if (executors_[i].state == Executor::State::kRemoved && executors_[i].running == 0)
+        pick = static_cast<int>(i);
+    if (pick < 0) return;  // the scheduler's capacity is reached
+    Executor& e = executors_[pick];
+    if (e.state == Executor::State::kRemoved && on_replaced_) on_replaced_(pick);
+    e = Executor{};
+    e.state = Executor::State::kRequested;
+    ++requested_;
+    e.registration = sim_.ScheduleIn(SimTime::Seconds(s_.start_seconds + s_.launch_seconds),
+                                     TaskScheduler::kTaskEndTier, [this, pick] {
+                                       --requested_;
+                                       Register(pick);
+                                       Record();
+                                     });
+  }
+}
+
+void ExecutorAllocationManager::CancelRequests(int count) {
+  for (size_t i = executors_.size(); i-- > 0 && count > 0;) {
+    Executor& e = executors_[i];
+    if (e.state != Executor::State::kRequested) continue;
+    sim_.Cancel(e.registration);
+    e.state = Executor::State::kUnused;
+    --requested_;
+    --count;
+  }
+}
+
+void ExecutorAllocationManager::Register(int executor) {
+  Executor& e = executors_[executor];
+  e.state = Executor::State::kRegistered;
+  e.idle_since = sim_.Now();
+  ++registered_;
+  scheduler_.SetExecutorPresent(executor, true);
+}
+
+bool ExecutorAllocationManager::TimedOut(const Executor& e, SimTime now) const {
+  if (e.state != Executor::State::kRegistered || e.running > 0) return false;
+  const bool tracked = s_.conf.shuffle_tracking_enabled && !s_.conf.shuffle_service_enabled;
+  if (tracked && e.holds_shuffle) {
+    return s_.conf.shuffle_tracking_timeout_seconds &&
+           now >= e.idle_since + SimTime::Seconds(*s_.conf.shuffle_tracking_timeout_seconds);
+  }
+  return now >= e.idle_since + SimTime::Seconds(s_.conf.executor_idle_timeout_seconds);
+}
+
+void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
+  bool removed = false;
+  for (size_t i = 0; i < executors_.size(); ++i) {
+    Executor& e = executors_[i];
+    if (!TimedOut(e, now)) continue;
+    if (registered_ - 1 < s_.conf.min_executors || registered_ - 1 < target_) continue;
+    e.state = Executor::State::kRemoved;
+    --registered_;
+    scheduler_.SetExecutorPresent(static_cast<int>(i), false);
+    removed = true;
+  }
+  if (removed) Record();
+}
+
+void ExecutorAllocationManager::Record() {
+  const double now = sim_.Now().seconds();
+  if (!history_.empty() && history_.back().executors == registered_) return;
+  if (!history_.empty() && history_.back().seconds == now) {  // several changes at one instant
+    history_.pop_back();
+    if (!history_.empty() && history_.back().executors == registered_) return;
+  }
+  history_.push_back({now, registered_});
+}
+
+}  // namespace aqesim

@@ -1,0 +1,112 @@
+// ExecutorAllocationManager: Spark's dynamic allocation policy, run inside the simulation
+// (core/src/main/scala/org/apache/spark/ExecutorAllocationManager.scala and
+// scheduler/dynalloc/ExecutorMonitor.scala). docs/aqe-behaviour.md §14 restates it.
+//
+// Every 100 ms (Spark's schedule interval) the manager:
+//   - computes the executors the running and pending tasks could fill,
+//     maxNeeded = ceil((pending + running) × executorAllocationRatio ÷ task slots per executor);
+//   - if maxNeeded is below the target, lowers the target to max(maxNeeded, minExecutors)
+//     (cancelling requests not yet granted) and resets the number to add to 1;
+//   - else, once the backlog timer has expired (schedulerBacklogTimeout after tasks started
+//     waiting, then every sustainedSchedulerBacklogTimeout while they still wait), raises the
+//     target to max(target, registered executors) + toAdd, capped by maxNeeded and
+//     [minExecutors, maxExecutors]; toAdd doubles when the whole round was granted (1, 2, 4, …),
+//     else returns to 1;
+//   - removes executors idle for executorIdleTimeout (an executor holding shuffle output of
+//     the query, with shuffle tracking on and no external shuffle service, only after
+//     spark.dynamicAllocation.shuffleTracking.timeout: by default never), never going below
+//     minExecutors or the target.
+// The backlog timer starts when a stage is submitted and stops when no task is pending after a
+// task starts; pending and running tasks are counted from submissions, launches and ends, as
+// Spark's ExecutorAllocationListener counts them. The first target is max(minExecutors, initialExecutors,
+// spark.executor.instances), present from the start (the application is running when the query starts). A
+// requested executor registers executorStartSeconds after the request and takes tasks executorLaunchSeconds
+// later (models/cluster/cluster.h).
+//
+// The scheduler is built with `capacity` executors, all absent; the manager registers and
+// removes them. A new executor takes the lowest index never used, else the lowest removed one
+// (a fresh JVM: `on_replaced` is called so that its warmth is reset).
+#ifndef AQESIM_MODELS_ENGINE_EXECUTOR_ALLOCATION_MANAGER_H_
+#define AQESIM_MODELS_ENGINE_EXECUTOR_ALLOCATION_MANAGER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "models/conf/dynamic_allocation.h"
+#include "models/engine/run_result.h"
+#include "sim/simulator.h"
+#include "sim/task_scheduler.h"
+
+namespace aqesim {
+
+class ExecutorAllocationManager {
+ public:
+  struct Settings {
+    DynamicAllocationConf conf;
+    int initial_executors = 0;   // max(minExecutors, initialExecutors, spark.executor.instances)
+    int slots_per_executor = 1;  // task slots of one executor (> 0)
+    double start_seconds = 0;    // request → registration (cluster.executorStartSeconds)
+    double launch_seconds = 0;   // registration → first task (cluster.executorLaunchSeconds)
+  };
+  /// Spark's schedule interval (ExecutorAllocationManager.intervalMillis).
+  static constexpr double kIntervalSeconds = 0.1;
+
+  /// `scheduler` has capacity() executors, none present; `on_replaced(e)` is called when a new
+  /// executor takes the index of a removed one.
+  ExecutorAllocationManager(Simulator& sim, TaskScheduler& scheduler, Settings settings,
+                            std::function<void(int executor)> on_replaced);
+
+  /// At time 0: registers the initial executors and starts the 100 ms schedule, which stops
+  /// once nothing else is left to happen.
+  void Start();
+  /// A stage's `num_tasks` tasks were submitted (pending from now, as Spark's listener counts
+  /// them, even while the task set waits for its launch): the backlog timer starts (if not running).
+  void OnStageSubmitted(int num_tasks);
+  /// A task was launched on `executor`: if no task is left pending, the backlog timer stops.
+  void OnTaskLaunched(int executor);
+  /// A task ended on `executor`; `wrote_shuffle_output`: a map task (its output stays there).
+  void OnTaskEnd(int executor, bool wrote_shuffle_output);
+
+  const std::vector<ExecutorCountChange>& history() const { return history_; }
+  int target() const { return target_; }
+
+ private:
+  struct Executor {
+    enum class State { kUnused, kRequested, kRegistered, kRemoved } state = State::kUnused;
+    EventId registration;        // while requested
+    SimTime idle_since;          // registered: when its last task ended (or it registered)
+    int running = 0;             // tasks running on it
+    bool holds_shuffle = false;  // ran a map task (shuffle tracking)
+  };
+
+  void Tick();
+  void UpdateTarget(SimTime now);
+  void Request(int count);
+  void CancelRequests(int count);
+  void Register(int executor);
+  void RemoveTimedOut(SimTime now);
+  bool TimedOut(const Executor& e, SimTime now) const;
+  void Record();
+
+  Simulator& sim_;
+  TaskScheduler& scheduler_;
+  Settings s_;
+  std::function<void(int)> on_replaced_;
+  std::vector<Executor> executors_;
+  int registered_ = 0;
+  int requested_ = 0;  // requested, not yet registered
+  int target_ = 0;
+  int to_add_ = 1;
+  int64_t ticks_ = 0;
+  std::optional<SimTime> add_time_;  // backlog timer: when the next round of requests is due
+  bool initializing_ = true;
+  int64_t pending_ = 0;  // tasks of submitted stages not launched yet
+  int64_t running_ = 0;  // tasks running
+  std::vector<ExecutorCountChange> history_;
+};
+
+}  // namespace aqesim
+
+#endif  // AQESIM_MODELS_ENGINE_EXECUTOR_ALLOCATION_MANAGER_H_

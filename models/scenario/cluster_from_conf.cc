@@ -1,0 +1,136 @@
+#include "models/scenario/cluster_from_conf.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace aqesim {
+namespace {
+
+bool FromCommandLine(const ConfOrigin& o) { return o.origin != ProblemOrigin::kDocument; }
+
+/// Where a value of the command line came from, for messages: "--conf KEY=V" or "FILE line N".
+std::string Place(const ConfOrigin& o) {
+  return o.origin == ProblemOrigin::kCommandLine ? o.file : o.file + " " + o.location;
+}
+
+class Reconciler {
+ public:
+  Reconciler(const ConfEntries& conf, Scenario* s, DiagnosticSink* sink) : conf_(conf), s_(*s), sink_(sink) {}
+
+  /// One cluster field against its Spark key.
+  template <typename T>
+  void Field(bool given, const char* field, const char* key, std::optional<T> conf_value, T* cluster_value) {
+    if (!conf_value) return;
+    const ConfOrigin& origin = conf_.at(key).second;
+    if (!given || FromCommandLine(origin)) {
+      *cluster_value = static_cast<T>(*conf_value);
+    } else if (*conf_value != *cluster_value) {
+      AddProblem(sink_, true, origin,
+                 std::string(key) + " (" + std::to_string(*conf_value) + ") contradicts /cluster/" + field +
+                     " (" + std::to_string(*cluster_value) + "): give one of them");
+    }
+  }
+
+  /// A command-line spark.executor.instances or spark.dynamicAllocation.* on a recorded timeline.
+  void ReplaceTimelineIfAsked(bool dynamic) {
+    ClusterSpec& c = s_.cluster;
+    if (c.executor_timeline.empty()) return;
+    const ConfOrigin* asked = nullptr;
+    for (const auto& [key, entry] : conf_) {
+      const bool relevant =
+          key == "spark.executor.instances" || key.rfind("spark.dynamicAllocation.", 0) == 0;
+      if (relevant && FromCommandLine(entry.second) && asked == nullptr) asked = &entry.second;
+    }
+    if (asked == nullptr) return;
+    int warm = 0, warm_code = 0;
+    for (const ExecutorLifetime& e : c.executor_timeline) {
+      if (e.add_seconds > 0) continue;
+      warm += e.warm || e.warm_code;
+      warm_code += e.warm_code;
+    }
+    const size_t recorded = c.executor_timeline.size();
+    c.executor_timeline.clear();
+    c.warm_executors = warm;
+    c.warm_code_executors = warm_code;
+    if (!dynamic) c.executors = s_.conf.executor_instances.value_or(c.executors);
+    sink_->Warning("/cluster/executorTimeline",
+                   Place(*asked) + " replaces the recorded executor timeline (" + std::to_string(recorded) +
+                       " executors) with " +
+                       (dynamic ? std::string("Spark's dynamic allocation policy")
+                                : std::to_string(c.executors) + " executors from the start") +
+                       "; " + std::to_string(warm) +
+                       " of them keep the warm JVMs of the executors present at the start");
+  }
+
+  /// Settings Spark refuses when it starts the ExecutorAllocationManager.
+  void CheckDynamicAllocation() {
+    const DynamicAllocationConf& d = s_.conf.dynamic_allocation;
+    const ConfOrigin& enabled = conf_.at("spark.dynamicAllocation.enabled").second;
+    if (s_.conf.master.local) {
+      AddProblem(sink_, false, enabled, "dynamic allocation is off in local mode (Spark ignores it there)");
+      return;
+    }
+    if (d.max_executors && d.min_executors > *d.max_executors) {
+      AddProblem(sink_, true, conf_.at("spark.dynamicAllocation.maxExecutors").second,
+                 "expected spark.dynamicAllocation.maxExecutors >= minExecutors (" +
+                     std::to_string(d.min_executors) + "), found " + std::to_string(*d.max_executors));
+    }
+    if (!d.shuffle_service_enabled && !d.shuffle_tracking_enabled) {
+      AddProblem(sink_, true, enabled,
+                 "dynamic allocation needs spark.shuffle.service.enabled or "
+                 "spark.dynamicAllocation.shuffleTracking.enabled (Spark refuses to start without either)");
+    }
+    const int initial =
+        std::max({d.min_executors, d.initial_executors.value_or(0), s_.conf.executor_instances.value_or(0)});
+    if (initial > kMaxExecutors) {
+      AddProblem(sink_, true, enabled,
+                 "expected at most " + std::to_string(kMaxExecutors) + " initial executors, found " +
+                     std::to_string(initial) +
+                     " (max of minExecutors, initialExecutors, spark.executor.instances)");
+    }
+  }
+
+ private:
+  const ConfEntries& conf_;
+  Scenario& s_;
+  DiagnosticSink* sink_;
+};
+
+}  // namespace
+
+void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf, Scenario* scenario,
+                              DiagnosticSink* sink) {
+  ClusterSpec& cluster = scenario->cluster;
+  const SqlConf& sc = scenario->conf;
+  const bool dynamic = sc.dynamic_allocation.enabled && !sc.master.local;
+  Reconciler r(conf, scenario, sink);
+  r.ReplaceTimelineIfAsked(dynamic);
+  if (dynamic) {
+    r.CheckDynamicAllocation();  // spark.executor.instances is a floor of the initial executors
+  } else if (sc.executor_instances && *sc.executor_instances == 0 && !given.executors) {
+    AddProblem(sink, true, conf.at("spark.executor.instances").second,
+               "expected at least one executor (0 needs spark.dynamicAllocation.enabled), found \"0\"");
+  } else {
+    r.Field(given.executors, "executors", "spark.executor.instances", sc.executor_instances,
+            &cluster.executors);
+  }
+  if (sc.dynamic_allocation.enabled && sc.master.local) r.CheckDynamicAllocation();
+  if (!cluster.executor_timeline.empty() && !given.executors && !sc.executor_instances)
+    cluster.executors = PeakExecutors(cluster.executor_timeline);
+  r.Field(given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores);
+  r.Field(given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
+          &cluster.executor_memory_bytes);
+  if (cluster.executor_timeline.empty()) {
+    for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
+                            std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {
+      if (n > cluster.executors && !dynamic) {
+        sink->Warning(PointerAppend("/cluster", field),
+                      std::string(field) + " (" + std::to_string(n) + ") is more than the " +
+                          std::to_string(cluster.executors) + " executors: all of them are");
+      }
+    }
+  }
+}
+
+}  // namespace aqesim

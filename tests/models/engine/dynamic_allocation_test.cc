@@ -1,0 +1,201 @@
+// Spark's dynamic allocation policy (ExecutorAllocationManager) inside simulated queries,
+// against executor counts and schedules computed by hand.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "models/engine/query_execution.h"
+#include "models/scenario/scenario.h"
+#include "tests/support/launch_only_cost.h"
+
+namespace aqesim {
+namespace {
+
+std::unique_ptr<Scenario> Load(const nlohmann::json& doc, const ConfOverrides& overrides = {}) {
+  LoadResult r = LoadScenarioJson(doc, "test.json", overrides);
+  INFO((r.errors.empty() ? std::string() : r.errors[0].ToString()));
+  REQUIRE(r.errors.empty());
+  return std::move(r.scenario);
+}
+
+std::vector<std::string> Errors(const nlohmann::json& doc, const ConfOverrides& overrides = {}) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : LoadScenarioJson(doc, "test.json", overrides).errors)
+    out.push_back(d.ToString());
+  return out;
+}
+
+/// Tasks cost their launch plus their scan bytes at 1 s per byte; fresh JVMs and cold code cost nothing.
+nlohmann::json Cost(double launch_seconds) {
+  nlohmann::json c = testing::LaunchOnlyCost(launch_seconds);
+  c["scanSecondsPerByte"] = 1.0;
+  c["executorStartupSeconds"] = 0;
+  c["executorStageWarmupSeconds"] = 0;
+  c["coldCodeSlowdown"] = 0;
+  return c;
+}
+
+using Counts = std::vector<std::pair<double, int>>;
+Counts CountsOf(const RunResult& r) {
+  Counts out;
+  for (const ExecutorCountChange& c : r.executors) out.emplace_back(c.seconds, c.executors);
+  return out;
+}
+
+TEST_CASE("Dynamic allocation: requests double each sustained backlog round up to maxExecutors",
+          "[engine][dynalloc]") {
+  // 1,000 tasks of 100 s, 4 slots per executor: 250 executors could be filled. Initial 1, max 50,
+  // both backlog timeouts 1 s, executors start at once. The backlog timer starts at t = 0 (stage
+  // submitted) and expires at 1 s: target max(1, 1) + 1 = 2; every second after it the number
+  // added doubles while the whole round is granted: 4, 8, 16, 32; at 6 s 32 + 32 = 64 is capped
+  // at maxExecutors: 50.
+  nlohmann::json cluster = testing::InstantIoCluster(4);
+  cluster["executorStartSeconds"] = 0;
+  auto s = Load({{"name", "t"},
+                 {"cluster", cluster},
+                 {"cost", Cost(100.0)},
+                 {"conf",
+                  {{"spark.dynamicAllocation.enabled", "true"},
+                   {"spark.dynamicAllocation.initialExecutors", "1"},
+                   {"spark.dynamicAllocation.minExecutors", "0"},
+                   {"spark.dynamicAllocation.maxExecutors", "50"},
+                   {"spark.dynamicAllocation.schedulerBacklogTimeout", "1s"},
+                   {"spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", "1s"}}},
+                 {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 0}, {"tasks", 1000}}}});
+  const RunResult r = SimulateQuery(*s, /*adaptive=*/true);
+  const Counts counts = CountsOf(r);
+  REQUIRE(counts.size() >= 7);
+  CHECK(Counts(counts.begin(), counts.begin() + 7) ==
+        Counts{{0, 1}, {1, 2}, {2, 4}, {3, 8}, {4, 16}, {5, 32}, {6, 50}});
+  // 4 tasks from 0 s, 4 from 1 s, 8 from 2 s, ... 72 from 6 s: 200 slots by then. The last wave
+  // ends by hand: slots free at 100, 101, ..., 106 s take the remaining tasks in waves of 100 s.
+  for (const auto& [t, n] : counts) CHECK(n <= 50);
+  CHECK(r.makespan_seconds > 500);
+}
+
+TEST_CASE("Dynamic allocation: executors idle for executorIdleTimeout are removed, down to the target",
+          "[engine][dynalloc]") {
+  // 4 executors of 1 slot from the start; scan tasks of 10, 1, 1, 1 s (task 0 on executor 0).
+  // At 1 s three executors go idle; the target falls to 1 (one task left running). Idle timeout
+  // 2 s: at the first 100 ms tick at or after 3 s, the three idle ones are removed (4 - 1 >= the
+  // target 1 each time); the query ends at 10 s.
+  nlohmann::json cluster = testing::InstantIoCluster(1);
+  auto s = Load({{"name", "t"},
+                 {"cluster", cluster},
+                 {"cost", Cost(0.0)},
+                 {"conf",
+                  {{"spark.dynamicAllocation.enabled", "true"},
+                   {"spark.dynamicAllocation.initialExecutors", "4"},
+                   {"spark.dynamicAllocation.maxExecutors", "4"},
+                   {"spark.dynamicAllocation.executorIdleTimeout", "2s"}}},
+                 {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {10, 1, 1, 1}}}}});
+  const RunResult r = SimulateQuery(*s, /*adaptive=*/false);
+  CHECK(CountsOf(r) == Counts{{0, 4}, {3, 1}});
+  CHECK(r.makespan_seconds == Approx(10));
+  SECTION("minExecutors keeps two") {
+    auto s2 = Load({{"name", "t"},
+                    {"cluster", cluster},
+                    {"cost", Cost(0.0)},
+                    {"conf",
+                     {{"spark.dynamicAllocation.enabled", "true"},
+                      {"spark.dynamicAllocation.initialExecutors", "4"},
+                      {"spark.dynamicAllocation.minExecutors", "2"},
+                      {"spark.dynamicAllocation.maxExecutors", "4"},
+                      {"spark.dynamicAllocation.executorIdleTimeout", "2s"}}},
+                    {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {10, 1, 1, 1}}}}});
+    CHECK(CountsOf(SimulateQuery(*s2, false)) == Counts{{0, 4}, {3, 2}});
+  }
+}
+
+TEST_CASE("Dynamic allocation: an idle executor holding shuffle output stays (shuffle tracking)",
+          "[engine][dynalloc]") {
+  // Map stage of 4 tasks (1 s each) on 4 executors; the reduce stage's single task runs 10 s.
+  // Shuffle tracking on (Spark 3.4+ default), no shuffle service: the map executors hold shuffle
+  // output and are never timed out. With spark.shuffle.service.enabled they go after 2 s idle.
+  nlohmann::json cluster = testing::InstantIoCluster(1);
+  nlohmann::json plan = {{"op", "exchange"},
+                         {"id", "e"},
+                         {"numPartitions", 1},
+                         {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 4}, {"tasks", 4}}}};
+  nlohmann::json conf = {{"spark.dynamicAllocation.enabled", "true"},
+                         {"spark.dynamicAllocation.initialExecutors", "4"},
+                         {"spark.dynamicAllocation.executorIdleTimeout", "2s"}};
+  nlohmann::json cost = Cost(0.0);
+  cost["shuffleReadSecondsPerByte"] = 0;
+  auto kept = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}});
+  CHECK(CountsOf(SimulateQuery(*kept, false)) == Counts{{0, 4}});
+  conf["spark.shuffle.service.enabled"] = "true";
+  auto removed = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}});
+  const Counts counts = CountsOf(SimulateQuery(*removed, false));
+  REQUIRE(counts.size() == 2);
+  CHECK(counts[1].second == 1);
+}
+
+TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at their key",
+          "[engine][dynalloc]") {
+  const nlohmann::json plan = {{"op", "scan"}, {"id", "s"}, {"bytes", 1}};
+  CHECK(Errors({{"conf",
+                 {{"spark.dynamicAllocation.enabled", "true"},
+                  {"spark.dynamicAllocation.minExecutors", "5"},
+                  {"spark.dynamicAllocation.maxExecutors", "2"}}},
+                {"plan", plan}}) ==
+        std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.maxExecutors: expected "
+                                 "spark.dynamicAllocation.maxExecutors >= minExecutors (5), found 2"});
+  CHECK(Errors({{"conf",
+                 {{"spark.dynamicAllocation.enabled", "true"},
+                  {"spark.dynamicAllocation.shuffleTracking.enabled", "false"}}},
+                {"plan", plan}}) ==
+        std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.enabled: dynamic allocation needs "
+                                 "spark.shuffle.service.enabled or "
+                                 "spark.dynamicAllocation.shuffleTracking.enabled (Spark refuses to "
+                                 "start without either)"});
+  CHECK(
+      Errors({{"conf", {{"spark.dynamicAllocation.schedulerBacklogTimeout", "0s"}}}, {"plan", plan}}) ==
+      std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.schedulerBacklogTimeout: expected a "
+                               "duration > 0 such as 60s or 2min, found \"0s\""});
+}
+
+TEST_CASE(
+    "Cluster: --conf spark.executor.instances overrides the scenario's cluster; the scenario may not "
+    "contradict itself",
+    "[scenario][cluster]") {
+  nlohmann::json doc = {{"cluster", {{"executors", 10}, {"executorCores", 4}}},
+                        {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}}};
+  ConfOverrides o;
+  o.conf = {{"spark.executor.instances", "40"}};
+  CHECK(Load(doc, o)->cluster.executors == 40);
+  doc["conf"] = {{"spark.executor.instances", "12"}};
+  CHECK(Errors(doc) ==
+        std::vector<std::string>{"test.json: /conf/spark.executor.instances: "
+                                 "spark.executor.instances (12) contradicts /cluster/executors "
+                                 "(10): give one of them"});
+  CHECK(Load(doc, o)->cluster.executors == 40);  // the command line wins over both
+}
+
+TEST_CASE("Cluster: a command-line spark.executor.instances replaces a recorded executor timeline",
+          "[scenario][cluster]") {
+  const nlohmann::json doc = {
+      {"cluster",
+       {{"executorCores", 4},
+        {"executorTimeline",
+         {{{"add", 0}, {"warm", true}}, {{"add", 0}}, {{"add", 5.0}, {"remove", 20.0}}}}}},
+      {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}}};
+  CHECK(Load(doc)->cluster.executor_timeline.size() == 3);
+  ConfOverrides o;
+  o.conf = {{"spark.executor.instances", "8"}};
+  LoadResult r = LoadScenarioJson(doc, "test.json", o);
+  REQUIRE(r.errors.empty());
+  CHECK(r.scenario->cluster.executor_timeline.empty());
+  CHECK(r.scenario->cluster.executors == 8);
+  CHECK(r.scenario->cluster.warm_executors == 1);
+  REQUIRE(r.scenario->warnings.size() == 1);
+  CHECK(
+      r.scenario->warnings[0] ==
+      "test.json: /cluster/executorTimeline: --conf spark.executor.instances=8 replaces the recorded "
+      "executor "
+      "timeline (3 executors) with 8 executors from the start; 1 of them keep the warm JVMs of the executors "
+      "present at the start");
+}
+
+}  // namespace
+}  // namespace aqesim
