@@ -109,26 +109,26 @@ TEST_CASE("Dynamic allocation: executors idle for executorIdleTimeout are remove
 
 TEST_CASE("Dynamic allocation: an idle executor holding shuffle output stays (shuffle tracking)",
           "[engine][dynalloc]") {
-  // Map stage of 4 tasks (1 s each) on 4 executors; the reduce stage's single task runs 10 s.
-  // Shuffle tracking on (Spark 3.4+ default), no shuffle service: the map executors hold shuffle
-  // output and are never timed out. With spark.shuffle.service.enabled they go after 2 s idle.
+  // A map stage of 4 tasks on 4 one-slot executors: 1, 1, 1 and 10 s (task 3 on executor 3).
+  // Shuffle tracking on (Spark 3.4+ default), no shuffle service: executors 0-2 hold shuffle
+  // output and are never timed out. With spark.shuffle.service.enabled they are idle from 1 s and
+  // go at the 3 s tick, down to the target of 1 (one task running).
   nlohmann::json cluster = testing::InstantIoCluster(1);
-  nlohmann::json plan = {{"op", "exchange"},
-                         {"id", "e"},
-                         {"numPartitions", 1},
-                         {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 4}, {"tasks", 4}}}};
+  nlohmann::json plan = {
+      {"op", "exchange"},
+      {"id", "e"},
+      {"numPartitions", 1},
+      {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {1, 1, 1, 10}}}}};
   nlohmann::json conf = {{"spark.dynamicAllocation.enabled", "true"},
                          {"spark.dynamicAllocation.initialExecutors", "4"},
                          {"spark.dynamicAllocation.executorIdleTimeout", "2s"}};
-  nlohmann::json cost = Cost(0.0);
-  cost["shuffleReadSecondsPerByte"] = 0;
-  auto kept = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}});
+  auto kept =
+      Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(0.0)}, {"conf", conf}, {"plan", plan}});
   CHECK(CountsOf(SimulateQuery(*kept, false)) == Counts{{0, 4}});
   conf["spark.shuffle.service.enabled"] = "true";
-  auto removed = Load({{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}});
-  const Counts counts = CountsOf(SimulateQuery(*removed, false));
-  REQUIRE(counts.size() == 2);
-  CHECK(counts[1].second == 1);
+  auto removed =
+      Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(0.0)}, {"conf", conf}, {"plan", plan}});
+  CHECK(CountsOf(SimulateQuery(*removed, false)) == Counts{{0, 4}, {3, 1}});
 }
 
 TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at their key",
