@@ -111,9 +111,15 @@ class Planner {
       std::optional<int> fixed = p.sizes ? FixedPartitionCount(*p.sizes) : std::nullopt;
       if (fixed && *fixed != configured) {
         if (recounted || p.num_partitions || IsPartitionCountSet(s_.raw_conf)) {
-          out_->warnings.push_back(p.pointer + "/sizes: the matrix has " + std::to_string(*fixed) +
-                                   " reducers but the configuration asks for " + std::to_string(configured) +
-                                   "; resampled assuming keys spread evenly within each recorded reducer");
+          out_->warnings.push_back(
+              p.pointer + "/sizes: the matrix has " + std::to_string(*fixed) +
+              " reducers but the configuration asks for " + std::to_string(configured) +
+              "; sizes redistributed " +
+              (*fixed % configured == 0
+                   ? "as hash partitioning folds them (recorded reducer r goes to r mod " +
+                         std::to_string(configured) + ")"
+                   : std::string("(resampled assuming keys spread evenly within each "
+                                 "recorded reducer)")));
         } else {
           reducers = *fixed;
         }

@@ -121,5 +121,41 @@ TEST_CASE("an imported final stage rooted at a sort over a shuffle is coalesced,
   CHECK(DecisionsOf(explain, "CoalesceShufflePartitions").size() == 1);
 }
 
+TEST_CASE("an imported scenario's exchanges follow --conf spark.sql.shuffle.partitions", "[e2e][import]") {
+  // join_agg_on_yarn's exchange ran "hashpartitioning(col1#1, 1000), ENSURE_REQUIREMENTS" while
+  // its Spark Properties set no spark.sql.shuffle.partitions (default 200): the session set 1000.
+  // The scenario's conf carries 1000 and the exchange is not pinned, so another count is a
+  // what-if; its 30 x 1000 recorded sizes fold onto 200 reducers (r mod 200, as hash
+  // partitioning does) with a warning.
+  const testing::TempDir dir("aqesim_import_partitions");
+  const std::string scenario = dir.File("join_agg.json");
+  REQUIRE(RunAqesim({"import-eventlog", SourcePath("tests/data/eventlogs/join_agg_on_yarn_eventlog.zstd"),
+                     "-o", scenario, "-q"})
+              .exit_code == 0);
+  std::ifstream in(scenario);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  CHECK(doc["conf"]["spark.sql.shuffle.partitions"] == "1000");
+  const nlohmann::json& exchange = doc["plan"]["left"]["child"];
+  REQUIRE(exchange["id"] == "e1");
+  CHECK_FALSE(exchange.contains("numPartitions"));
+  auto result_tasks = [](const CommandResult& r) {
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.stdout_text);
+    for (const auto& st : j["runs"][0]["stages"])
+      if (st["name"] == "result") return st["tasks"].get<int>();
+    return -1;
+  };
+  const CommandResult recorded = RunAqesim({"run", scenario, "--aqe", "off", "--format", "json"});
+  CHECK(result_tasks(recorded) == 1000);
+  CHECK(recorded.stderr_text.find("redistributed") == std::string::npos);
+  const CommandResult fewer = RunAqesim(
+      {"run", scenario, "--aqe", "off", "--format", "json", "--conf", "spark.sql.shuffle.partitions=200"});
+  CHECK(result_tasks(fewer) == 200);
+  CHECK(fewer.stderr_text.find(
+            "/plan/left/child/sizes: the matrix has 1000 reducers but the configuration asks "
+            "for 200; sizes redistributed as hash partitioning folds them (recorded reducer "
+            "r goes to r mod 200)") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

@@ -110,6 +110,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   ImportedCluster cluster = ImportCluster(ctx, execution, job);
   json conf = ImportConf(ctx, execution);
   ImportResources(app, &cluster.cluster, &conf);
+  if (out.session_partitions)
+    conf[out.session_partitions->first] = std::to_string(out.session_partitions->second);
   const std::string description = DescribeImport(app, out, what, cluster);
 
   std::sort(out.estimated.begin(), out.estimated.end());

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/eventlog/recorded_application.h"
@@ -81,6 +82,11 @@ struct ImportedScenario {
   std::vector<int> stage_ids;               // submitted stages of the selection, ascending
   std::vector<ImportedExchange> exchanges;  // in pre-order of the plan (id order)
   std::vector<ImportedJoin> joins;
+  /// The reducer count the execution's exchanges that Spark counts from the configuration ran
+  /// at, with the key it comes from (spark.sql.shuffle.partitions, or initialPartitionNum when
+  /// the properties set that under AQE), when the log's Spark Properties say otherwise (set in
+  /// the session): the scenario's conf carries it.
+  std::optional<std::pair<std::string, int>> session_partitions;
   /// Duration of the selection as recorded (execution start -> end, or job submit -> end).
   std::optional<int64_t> recorded_duration_ms;
 };

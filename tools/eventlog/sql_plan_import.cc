@@ -21,6 +21,12 @@ json SqlPlanImporter::Build() {
   ctx_.out->stage_ids.insert(ctx_.out->stage_ids.end(), index_.submitted_stages().begin(),
                              index_.submitted_stages().end());
   ScanPrepass(ex_.plans.front());
+  // A session may set the count (spark.conf.set) where the properties do not show it: the
+  // exchanges Spark counted from the configuration say what it was. The scenario's conf
+  // carries it, so those exchanges stay unpinned and follow a what-if's count.
+  session_partitions_ = SessionPartitions(ex_.plans.front());
+  if (const auto [key, value] = PropertiesPartitions(); session_partitions_ && *session_partitions_ != value)
+    ctx_.out->session_partitions = {key, *session_partitions_};
   if (const std::optional<RecordedCollectLimit> cl = FindCollectLimit(ex_.plans.front())) {
     collect_limit_ = true;
     json node = {{"op", "collectLimit"}, {"limit", cl->limit}};
@@ -41,15 +47,47 @@ json SqlPlanImporter::Build() {
 }
 
 int SqlPlanImporter::ConfiguredPartitions() const {
+  return session_partitions_.value_or(PropertiesPartitions().second);
+}
+
+std::pair<std::string, int> SqlPlanImporter::PropertiesPartitions() const {
   auto get = [&](const char* k) -> std::optional<int> {
     auto it = ctx_.app.spark_properties.find(k);
     if (it == ctx_.app.spark_properties.end()) return std::nullopt;
     return ParseInt(it->second);
   };
   if (ex_.adaptive()) {
-    if (auto n = get("spark.sql.adaptive.coalescePartitions.initialPartitionNum")) return *n;
+    const char* initial = "spark.sql.adaptive.coalescePartitions.initialPartitionNum";
+    if (auto n = get(initial)) return {initial, *n};
   }
-  return get("spark.sql.shuffle.partitions").value_or(kDefaultShufflePartitions);
+  const char* key = "spark.sql.shuffle.partitions";
+  return {key, get(key).value_or(kDefaultShufflePartitions)};
+}
+
+std::optional<int> SqlPlanImporter::SessionPartitions(const SqlPlanNode& root) const {
+  std::vector<int> counts;  // pre-order
+  std::vector<const SqlPlanNode*> todo = {&root};
+  while (!todo.empty()) {
+    const SqlPlanNode& n = *todo.back();
+    todo.pop_back();
+    const auto kids = MainChildren(n);
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.push_back(*it);
+    if (!IsExchangeNode(BaseNodeName(n.node_name))) continue;
+    const std::string& simple = n.simple_string;
+    if (ParseOrigin(simple) == "REPARTITION_BY_NUM" || simple.find("SinglePartition") != std::string::npos)
+      continue;
+    if (const std::optional<int> c = ParsePartitionCount(simple)) counts.push_back(*c);
+  }
+  std::optional<int> best;
+  long best_n = 0;
+  for (int c : counts) {
+    const long k = std::count(counts.begin(), counts.end(), c);
+    if (k > best_n) {
+      best = c;
+      best_n = k;
+    }
+  }
+  return best;
 }
 
 void SqlPlanImporter::ScanPrepass(const SqlPlanNode& n) {

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "tools/eventlog/import_context.h"
 #include "tools/eventlog/sql_stage_index.h"
@@ -28,9 +29,16 @@ class SqlPlanImporter {
   nlohmann::json Build();
 
  private:
-  /// The reducer count Spark gave a shuffle without a count of its own (initialPartitionNum
-  /// under AQE, else spark.sql.shuffle.partitions, default 200).
+  /// The reducer count Spark gave a shuffle without a count of its own: the one the session
+  /// evidently ran with (session_partitions_), else the log's Spark Properties.
   int ConfiguredPartitions() const;
+  /// The count the log's Spark Properties give (initialPartitionNum under AQE, else
+  /// spark.sql.shuffle.partitions, default 200) and the key it comes from.
+  std::pair<std::string, int> PropertiesPartitions() const;
+  /// The reducer count of the plan's exchanges that Spark counts from the configuration (every
+  /// origin but REPARTITION_BY_NUM, no SinglePartition): the count
+  /// most of them have (the first in pre-order on a tie), nullopt when there is none.
+  std::optional<int> SessionPartitions(const SqlPlanNode& root) const;
   /// Scan leaf -> the stage that ran it; counts scans per stage (to split input bytes).
   void ScanPrepass(const SqlPlanNode& n);
   nlohmann::json BuildNode(const SqlPlanNode& n, const std::string& ptr);
@@ -57,6 +65,8 @@ class SqlPlanImporter {
   std::unordered_map<const SqlPlanNode*, int> scan_stage_;
   std::map<int, int> scans_in_stage_;
   std::set<const RecordedJoin*> used_joins_;
+  /// The count the execution's configuration-counted exchanges ran at (SessionPartitions).
+  std::optional<int> session_partitions_;
   /// The plan is rooted at a CollectLimit: its final stage ran as executeTake's jobs.
   bool collect_limit_ = false;
 };
