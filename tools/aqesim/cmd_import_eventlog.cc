@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/scenario.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/eventlog/recorded_application.h"
@@ -49,6 +50,17 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
     for (const auto& w : warnings) Warn(w);
   }
   for (const auto& [name, value] : cost.items()) imported.scenario["cost"][name] = value;
+  // Never write what `run` would refuse: the scenario passes the loader's own checks first (a
+  // damaged log's values, e.g. spark.task.cpus 0 or a stage of 0 tasks, would otherwise surface
+  // only when the written scenario is run).
+  const LoadResult check = LoadScenarioJson(imported.scenario, args.output, ConfOverrides{});
+  if (!check.errors.empty()) {
+    const Diagnostic& d = check.errors.front();
+    throw InputError(
+        args.log + ": the scenario imported from this log would not load, so none is written: " +
+        (d.pointer.empty() ? "" : d.pointer + ": ") + d.message +
+        (check.errors.size() > 1 ? " (and " + std::to_string(check.errors.size() - 1) + " more)" : ""));
+  }
   WriteOutputAtomically(args.output, imported.scenario.dump(2) + "\n", {args.log, args.cost});
 }
 

@@ -1,8 +1,12 @@
 #include "tools/eventlog/listener_event_replay.h"
 
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
+#include "models/plan/planned_properties.h"
 #include "tools/eventlog/event_fields.h"
+#include "tools/eventlog/event_log_error.h"
 #include "tools/eventlog/sql_plan_info.h"
 
 namespace aqesim::eventlog {
@@ -283,6 +287,8 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
   t.shuffle_write_time_ns = IntField(wr, "Shuffle Write Time");
   t.output_bytes = IntField(Field(m, "Output Metrics"), "Bytes Written");
 
+  CheckTaskCounters(t);
+
   auto it = app_->stages.find(t.stage_id);
   if (it == app_->stages.end()) {
     warnings_->push_back(where_ + ": TaskEnd for stage " + std::to_string(t.stage_id) +
@@ -293,6 +299,57 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
     it = app_->stages.find(t.stage_id);
   }
   it->second.tasks.push_back(std::move(t));
+}
+
+void ListenerEventReplay::CheckTaskCounters(const RecordedTask& t) {
+  const std::pair<const char*, int64_t> counters[] = {
+      {"Executor Run Time", t.executor_run_time_ms},
+      {"Executor Deserialize Time", t.executor_deserialize_time_ms},
+      {"Result Serialization Time", t.result_serialization_time_ms},
+      {"JVM GC Time", t.jvm_gc_time_ms},
+      {"Result Size", t.result_size_bytes},
+      {"Executor CPU Time", t.executor_cpu_time_ns},
+      {"Memory Bytes Spilled", t.memory_bytes_spilled},
+      {"Disk Bytes Spilled", t.disk_bytes_spilled},
+      {"Input Metrics.Bytes Read", t.input_bytes},
+      {"Input Metrics.Records Read", t.input_records},
+      {"Remote Bytes Read", t.shuffle_remote_bytes_read},
+      {"Local Bytes Read", t.shuffle_local_bytes_read},
+      {"Total Records Read", t.shuffle_records_read},
+      {"Remote Blocks Fetched", t.remote_blocks_fetched},
+      {"Local Blocks Fetched", t.local_blocks_fetched},
+      {"Fetch Wait Time", t.fetch_wait_time_ms},
+      {"Shuffle Bytes Written", t.shuffle_bytes_written},
+      {"Shuffle Records Written", t.shuffle_records_written},
+      {"Shuffle Write Time", t.shuffle_write_time_ns},
+      {"Output Metrics.Bytes Written", t.output_bytes},
+  };
+  static_assert(std::size(counters) == std::tuple_size_v<decltype(counter_totals_)>);
+  auto refuse = [&](const std::string& what) {
+    throw EventLogError(where_ + ": TaskEnd of task " + std::to_string(t.task_id) + " (stage " +
+                        std::to_string(t.stage_id) + "): " + what);
+  };
+  for (size_t i = 0; i < std::size(counters); ++i) {
+    const auto& [name, value] = counters[i];
+    if (value < 0) refuse(std::string(name) + ": expected a count >= 0, found " + std::to_string(value));
+    // Both at most 2^60, so the sum cannot wrap; every later sum over a subset of the tasks is
+    // bounded by the total.
+    if (value > kMaxRecordedCounterTotal || counter_totals_[i] + value > kMaxRecordedCounterTotal)
+      refuse(std::string(name) + ": " + std::to_string(value) + " brings the log's total past 2^60 (" +
+             std::to_string(kMaxRecordedCounterTotal) +
+             "; 1 EiB as bytes, 36,000 years as milliseconds), which no Spark application records: the "
+             "log is damaged");
+    counter_totals_[i] += value;
+  }
+  for (const auto& [id, update] : t.sql_metric_updates) {
+    // SQL metrics may be negative (an unset size is -1); their magnitudes are bounded alike.
+    int64_t& total = sql_metric_totals_[id];
+    if (update < -kMaxRecordedCounterTotal || update > kMaxRecordedCounterTotal ||
+        total + (update < 0 ? -update : update) > kMaxRecordedCounterTotal)
+      refuse("SQL metric " + std::to_string(id) + ": update " + std::to_string(update) +
+             " brings the log's total past 2^60, which no Spark application records: the log is damaged");
+    total += update < 0 ? -update : update;
+  }
 }
 
 RecordedSqlExecution& ListenerEventReplay::ExecutionOf(const json& e) {
@@ -338,7 +395,14 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
   RecordedStage& st = app_->stages[id];
   st.stage_id = id;
   if (st.name.empty()) st.name = StringField(info, "Stage Name");
-  if (auto n = OptIntField(info, "Number of Tasks")) st.num_tasks = static_cast<int>(*n);
+  if (auto n = OptIntField(info, "Number of Tasks")) {
+    // Bounded before anything is sized by it: the scenario loader's limit on an operator's tasks.
+    if (*n < 0 || *n > kMaxPlannedTasks)
+      throw EventLogError(where_ + ": stage " + std::to_string(id) + ": Number of Tasks: expected 0 to " +
+                          std::to_string(kMaxPlannedTasks) + " (the most tasks a stage may have, README " +
+                          "\"Input limits\"), found " + std::to_string(*n));
+    st.num_tasks = static_cast<int>(*n);
+  }
   if (auto rp = OptIntField(info, "Resource Profile Id")) st.resource_profile_id = static_cast<int>(*rp);
   const json& parents = Field(info, "Parent IDs");
   if (parents.is_array() && st.parent_ids.empty()) {

@@ -8,6 +8,9 @@
 #ifndef AQESIM_TOOLS_EVENTLOG_LISTENER_EVENT_REPLAY_H_
 #define AQESIM_TOOLS_EVENTLOG_LISTENER_EVENT_REPLAY_H_
 
+#include <array>
+#include <cstdint>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <set>
 #include <string>
@@ -18,6 +21,10 @@
 #include "tools/eventlog/recorded_application.h"
 
 namespace aqesim::eventlog {
+
+/// The most any task counter (bytes, records, milliseconds, nanoseconds) may add up to over a
+/// log: 2^60, 1 EiB or 36,000 years of task time; a damaged log's counter beyond it is refused.
+inline constexpr int64_t kMaxRecordedCounterTotal = int64_t{1} << 60;
 
 class ListenerEventReplay {
  public:
@@ -56,7 +63,12 @@ class ListenerEventReplay {
   void OnSqlExecutionEnd(const nlohmann::json& e);
 
   void SetProperty(const std::string& key, const std::string& value);
-  /// The stage a "Stage Info" object describes, created on first sight.
+  /// Refuses (EventLogError at the event's FILE:LINE) a task whose byte, record or time counter
+  /// is negative or brings the log's total of that counter (of a SQL metric: of its magnitudes)
+  /// past kMaxRecordedCounterTotal: every sum the importer takes then fits an int64.
+  void CheckTaskCounters(const RecordedTask& t);
+  /// The stage a "Stage Info" object describes, created on first sight; throws EventLogError
+  /// when its Number of Tasks is negative or above kMaxPlannedTasks (planned_properties.h).
   RecordedStage& StageFromInfo(const nlohmann::json& info);
   /// The SQL execution an event's "executionId" names, created on first sight.
   RecordedSqlExecution& ExecutionOf(const nlohmann::json& e);
@@ -66,6 +78,8 @@ class ListenerEventReplay {
   std::string where_;         // FILE:LINE of the event being applied
   std::string master_where_;  // FILE:LINE of the environment update that set spark.master
   std::set<std::string> unknown_seen_;
+  std::array<int64_t, 20> counter_totals_{};      // CheckTaskCounters' counters, summed over the log
+  std::map<int64_t, int64_t> sql_metric_totals_;  // accumulator id -> sum of its updates' magnitudes
 };
 
 }  // namespace aqesim::eventlog

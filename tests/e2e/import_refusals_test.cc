@@ -1,0 +1,106 @@
+// import-eventlog on a damaged copy of the aqeshuffle fixture: a stage of 2^31-1 tasks, a
+// counter at INT64_MAX, values `run` would refuse. Each is exit 2 with one line naming the log
+// (FILE:LINE where one event is to blame), and no scenario is written: the importer never
+// writes what the scenario loader refuses.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "tests/e2e/e2e_util.h"
+#include "tests/tools/eventlog/test_util.h"
+
+namespace aqesim::e2e {
+namespace {
+
+using eventlog::testing::AqeShuffleText;
+
+/// The fixture's text with the first `count` (0: every) occurrence of `from` replaced by `to`.
+std::string Damaged(const std::string& from, const std::string& to, int count = 0) {
+  std::string text = AqeShuffleText();
+  size_t at = 0;
+  for (int n = 0; (count == 0 || n < count) && (at = text.find(from, at)) != std::string::npos; ++n) {
+    text.replace(at, from.size(), to);
+    at += to.size();
+  }
+  REQUIRE(text != AqeShuffleText());
+  return text;
+}
+
+struct Imported {
+  CommandResult result;
+  std::string log;
+  bool wrote = false;
+};
+
+Imported Import(const std::string& text) {
+  static eventlog::testing::TempDir dir;
+  static int n = 0;
+  Imported out;
+  out.log = dir.Write("log" + std::to_string(++n) + ".json", text);
+  const std::string scenario = dir.File("out" + std::to_string(n) + ".json");
+  out.result = RunAqesim({"import-eventlog", out.log, "-o", scenario, "-q"});
+  out.wrote = std::filesystem::exists(scenario);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("import-eventlog: a stage of 2^31-1 tasks is refused at its line before anything is sized",
+          "[e2e][eventlog][bad_inputs]") {
+  // Lines 11-14 (JobStart, StageSubmitted) give stages 0 and 1 six tasks; line 11 is the first.
+  const Imported r = Import(Damaged("\"Number of Tasks\":6", "\"Number of Tasks\":2147483647"));
+  CHECK(r.result.exit_code == 2);
+  CHECK(r.result.stderr_text == "aqesim: error: " + r.log +
+                                    ":11: stage 0: Number of Tasks: expected 0 to 10000000 (the most tasks a "
+                                    "stage may have, README \"Input limits\"), found 2147483647\n");
+  CHECK_FALSE(r.wrote);
+}
+
+TEST_CASE("import-eventlog: a Shuffle Bytes Written of INT64_MAX is refused at its line",
+          "[e2e][eventlog][bad_inputs]") {
+  // Line 27: task 0 of stage 0 wrote 8694187 bytes. Was "internal error: coalesced read: map
+  // tasks wrote 9223372036896786432.000000 bytes", exit 1.
+  const Imported r =
+      Import(Damaged("\"Shuffle Bytes Written\":8694187", "\"Shuffle Bytes Written\":9223372036854775807"));
+  CHECK(r.result.exit_code == 2);
+  CHECK(r.result.stderr_text ==
+        "aqesim: error: " + r.log +
+            ":27: TaskEnd of task 0 (stage 0): Shuffle Bytes Written: 9223372036854775807 brings the log's "
+            "total "
+            "past 2^60 (1152921504606846976; 1 EiB as bytes, 36,000 years as milliseconds), which no Spark "
+            "application records: the log is damaged\n");
+  CHECK_FALSE(r.wrote);
+}
+
+TEST_CASE("import-eventlog: a log whose scenario run would refuse writes none",
+          "[e2e][eventlog][bad_inputs]") {
+  SECTION("spark.task.cpus 0") {
+    const Imported r =
+        Import(Damaged("\"Spark Properties\":{", "\"Spark Properties\":{\"spark.task.cpus\":\"0\","));
+    CHECK(r.result.exit_code == 2);
+    CHECK(r.result.stderr_text ==
+          "aqesim: error: " + r.log +
+              ": the scenario imported from this log would not load, so none is written: "
+              "/conf/spark.task.cpus: expected an integer > 0, found \"0\"\n");
+    CHECK_FALSE(r.wrote);
+  }
+  SECTION("stages of 0 tasks (that ran tasks)") {
+    const Imported r = Import(Damaged("\"Number of Tasks\":6", "\"Number of Tasks\":0"));
+    CHECK(r.result.exit_code == 2);
+    CHECK(r.result.stderr_text.rfind("aqesim: error: " + r.log +
+                                         ": the scenario imported from this log would not load, so none is "
+                                         "written: /plan/child/child/left/child/tasks: expected a positive "
+                                         "integer, at most 10000000, found 0 (and ",
+                                     0) == 0);
+    CHECK(std::count(r.result.stderr_text.begin(), r.result.stderr_text.end(), '\n') == 1);
+    CHECK_FALSE(r.wrote);
+  }
+  SECTION("the undamaged log imports and runs") {
+    const Imported r = Import(AqeShuffleText());
+    CHECK(r.result.exit_code == 0);
+    CHECK(r.wrote);
+  }
+}
+
+}  // namespace aqesim::e2e
