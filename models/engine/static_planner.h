@@ -25,6 +25,10 @@
 
 namespace aqesim {
 
+/// Most tasks one simulated run may schedule, all stages together (the engine holds about 140
+/// bytes a task while it runs: 10^7 tasks, 1.4 GB). README "Input limits".
+inline constexpr int64_t kMaxRunTasks = 10'000'000;
+
 struct StaticPlan {
   std::unique_ptr<ExecNode> root;
   /// Scenario nodes of the exchanges EnsureRequirements inserted (ensure_requirements.h); the

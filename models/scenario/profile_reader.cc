@@ -1,7 +1,11 @@
 #include "models/scenario/profile_reader.h"
 
+#include <algorithm>
+#include <cstring>
 #include <limits>
+#include <set>
 
+#include "models/conf/did_you_mean.h"
 #include "models/scenario/scheduling_pools_reader.h"
 
 namespace aqesim {
@@ -12,10 +16,21 @@ const std::vector<std::string> kProfileFields = {
     "secondsPerRowOp",  "rates",           "residuals",  "critical", "launchDelaySeconds", "tailSeconds",
     "submitGapSeconds", "resourceProfile", "operators",  "waitsFor"};
 
-bool NonNegative(double d) { return d >= 0; }
+/// Upper bounds of a profile's values (README "Recorded profiles"): no recorded task or driver
+/// gap lasts 10^6 s (11.6 days), no residual is 10^6, no task reads 10^18 rows, no row costs a
+/// second. Within them a task's time stays far from where simulated time runs out (2^62 us).
+constexpr double kMaxProfileSeconds = 1e6;
+constexpr double kMaxResidual = 1e6;
+constexpr double kMaxRowOps = 1e18;
+constexpr double kMaxSecondsPerRowOp = 1;
+
+bool WithinSeconds(double d) { return d >= 0 && d <= kMaxProfileSeconds; }
+bool WithinResidual(double d) { return d >= 0 && d <= kMaxResidual; }
+bool WithinRowOps(double d) { return d >= 0 && d <= kMaxRowOps; }
+bool WithinSecondsPerRowOp(double d) { return d >= 0 && d <= kMaxSecondsPerRowOp; }
 
 std::optional<double> Seconds(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
-  return ReadNumber(v, pointer, NonNegative, "a number of seconds >= 0", sink);
+  return ReadNumber(v, pointer, WithinSeconds, "a number of seconds from 0 to 1e6", sink);
 }
 
 /// A residual table: kResidualQuantiles non-decreasing numbers >= 0.
@@ -29,11 +44,8 @@ std::optional<std::vector<double>> ReadTable(const Json& v, const std::string& p
   std::vector<double> out;
   bool ok = true;
   for (size_t i = 0; i < v.size(); ++i) {
-    auto q = ReadNumber(v[i], PointerAppend(pointer, i), NonNegative, "a residual >= 0", sink);
-    if (!q) {
-      ok = false;
-      continue;
-    }
+    auto q = ReadNumber(v[i], PointerAppend(pointer, i), WithinResidual, "a residual from 0 to 1e6", sink);
+    if (!q) return std::nullopt;  // one problem a table, not one a quantile
     if (!out.empty() && *q < out.back()) {
       sink->Error(PointerAppend(pointer, i),
                   "quantiles must not decrease: " + DescribeJson(v[i]) + " after " + DescribeJson(v[i - 1]));
@@ -90,7 +102,7 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
       p->input_bytes = *b;
   }
   if (v.contains("rowOps")) {
-    if (auto r = ReadNumber(v["rowOps"], pointer + "/rowOps", NonNegative, "a number >= 0", sink))
+    if (auto r = ReadNumber(v["rowOps"], pointer + "/rowOps", WithinRowOps, "a number from 0 to 1e18", sink))
       p->row_ops = *r;
   }
   if (v.contains("overheadSeconds")) {
@@ -112,7 +124,8 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
     if (auto s = Seconds(v["fixedSeconds"], pointer + "/fixedSeconds", sink)) p->fixed_seconds = *s;
   }
   if (v.contains("secondsPerRowOp")) {
-    if (auto s = Seconds(v["secondsPerRowOp"], pointer + "/secondsPerRowOp", sink))
+    if (auto s = ReadNumber(v["secondsPerRowOp"], pointer + "/secondsPerRowOp", WithinSecondsPerRowOp,
+                            "a number of seconds from 0 to 1", sink))
       p->seconds_per_row_op = *s;
   }
   if (v.contains("rates")) {
@@ -143,7 +156,8 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
         }
       }
       if (c.contains("residual")) {
-        if (auto r = ReadNumber(c["residual"], cp + "/residual", NonNegative, "a residual >= 0", sink)) {
+        if (auto r = ReadNumber(c["residual"], cp + "/residual", WithinResidual, "a residual from 0 to 1e6",
+                                sink)) {
           crit.residual = *r;
         } else {
           ok = false;
@@ -189,6 +203,19 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
   if (v.contains("operators")) {
     if (auto s = ReadString(v["operators"], pointer + "/operators", sink)) p->operators = *s;
   }
+  // Each value within its range, a task at the recorded size within kMaxProfileSeconds too.
+  double residual = p->critical ? p->critical->residual : 1.0;
+  for (const auto& tables : p->residuals)
+    for (const auto& t : tables)
+      if (!t.empty()) residual = std::max(residual, t.back());
+  const double task_seconds =
+      std::max(p->overhead_first_wave_seconds, p->overhead_later_seconds) +
+      (p->fixed_seconds + p->seconds_per_row_op * p->row_ops / std::max(1, p->tasks)) * residual;
+  if (task_seconds > kMaxProfileSeconds)
+    sink->Error(pointer, "expected a profile whose tasks take at most 1e6 s at the recorded size, found " +
+                             Json(task_seconds).dump() +
+                             " s (overheadSeconds + (fixedSeconds + secondsPerRowOp x rowOps / tasks) x the "
+                             "largest residual)");
 }
 
 }  // namespace
@@ -208,6 +235,53 @@ void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::strin
     StageProfile profile;
     ReadProfile(it.value(), p, &profile, sink);
     (*out)[it.key()] = std::move(profile);
+  }
+}
+
+void CheckProfileStages(const std::map<std::string, StageProfile>& profiles, const PlanNode& plan,
+                        bool collect_limit, DiagnosticSink* sink) {
+  if (profiles.empty()) return;
+  std::set<std::string> ids;
+  std::vector<std::string> stages;  // the plan's own stages, in pre-order, then "result"
+  std::vector<const PlanNode*> todo = {&plan};
+  while (!todo.empty()) {
+    const PlanNode* n = todo.back();
+    todo.pop_back();
+    ids.insert(n->id);
+    if (n->is_exchange()) stages.push_back(n->id + " map");
+    if (n->is_join() &&
+        (n->strategy == JoinStrategy::kBroadcastHash || n->strategy == JoinStrategy::kBroadcastNestedLoop))
+      stages.push_back(n->id + " broadcast");
+    for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) todo.push_back(it->get());
+  }
+  stages.push_back("result");
+  auto known = [&](const std::string& name) {
+    if (name == "result") return true;
+    if (name.rfind("result ", 0) == 0)
+      return collect_limit && name.size() > 7 && name.find_first_not_of("0123456789", 7) == std::string::npos;
+    for (const char* suffix : {" map", " broadcast"}) {
+      const size_t n = std::strlen(suffix);
+      if (name.size() <= n || name.compare(name.size() - n, n, suffix) != 0) continue;
+      std::string id = name.substr(0, name.size() - n);
+      if (ids.count(id)) return true;  // any join may become a broadcast at run time
+      // An exchange the planner inserts: "<child>-exchange", "-2", "-3", ... when taken.
+      if (const size_t dash = id.find_last_not_of("0123456789");
+          dash != std::string::npos && dash + 1 < id.size() && id[dash] == '-')
+        id.erase(dash);
+      if (id.size() > 9 && id.compare(id.size() - 9, 9, "-exchange") == 0 &&
+          ids.count(id.substr(0, id.size() - 9)))
+        return true;
+    }
+    return false;
+  };
+  for (const auto& [name, profile] : profiles) {
+    if (name.empty() || known(name)) continue;
+    std::string list;
+    for (size_t i = 0; i < stages.size() && i < 20; ++i) list += (i ? ", " : "") + Json(stages[i]).dump();
+    if (stages.size() > 20) list += ", ... (" + std::to_string(stages.size()) + " in all)";
+    sink->Warning(PointerAppend("/profiles", name),
+                  "no stage of the plan is named " + Json(name).dump() + " (its stages: " + list +
+                      "), so this profile is never used" + DidYouMeanSuffix(name, stages));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/cost/stage_profile.h"
+#include "models/plan/plan.h"
 #include "models/scenario/driver_structure.h"
 #include "models/scenario/json_reader.h"
 
@@ -16,6 +17,13 @@ namespace aqesim {
 /// `profiles`: an object of stage name → profile.
 void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::string, StageProfile>* out,
                   DiagnosticSink* sink);
+
+/// Warns at /profiles/<key> for every profile no stage of `plan` can take: a stage is named
+/// "<exchange id> map" (an exchange the planner inserts: "<child id>-exchange map"), "<join id>
+/// broadcast" or "result" (under a collectLimit also "result k"). The warning lists the plan's
+/// stages and suggests the closest.
+void CheckProfileStages(const std::map<std::string, StageProfile>& profiles, const PlanNode& plan,
+                        bool collect_limit, DiagnosticSink* sink);
 
 /// `driver`: {"startSeconds", "endSeconds", "replanSeconds"}.
 void ReadDriverStructure(const Json& v, const std::string& pointer, DriverStructure* out,

@@ -138,6 +138,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
       }
       // Sums of user-given sizes must not wrap later (checked once the plan itself is valid).
       if (scenario->plan && sink.error_count() == 0) CheckPlanByteTotals(*scenario->plan, &sink);
+      if (scenario->plan)
+        CheckProfileStages(scenario->profiles, *scenario->plan, scenario->collect_limit.has_value(), &sink);
     } else {
       sink.Error("", "missing field \"plan\" (the physical plan to simulate)");
     }
