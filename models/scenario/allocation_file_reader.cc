@@ -154,9 +154,10 @@ void ParseAllocationFile(const std::string& file, const std::string& text,
 }
 
 void ReadAllocationFile(const std::string& path, std::map<std::string, PoolSpec>* pools,
-                        std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings) {
+                        std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings,
+                        InputFiles* files) {
   std::string text;
-  if (const int err = ReadInputFile(path, &text, kMaxAllocationFileBytes);
+  if (const int err = ReadInputFileOnce(files, path, &text, kMaxAllocationFileBytes);
       err != 0) {  // never blocks on a FIFO
     errors->push_back(
         {path, "",

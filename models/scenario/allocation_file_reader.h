@@ -30,7 +30,8 @@ void ParseAllocationFile(const std::string& file, const std::string& text,
 
 /// Reads the allocation file `path` (a "file:" URI prefix is dropped) and parses it.
 void ReadAllocationFile(const std::string& path, std::map<std::string, PoolSpec>* pools,
-                        std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings);
+                        std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings,
+                        InputFiles* files = nullptr);
 
 /// The file an allocation-file setting names: "file:" or "file://" dropped; a relative path is
 /// taken relative to `dir` when `dir` is not empty.

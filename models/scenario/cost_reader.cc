@@ -66,7 +66,7 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
   const std::string name = file.string();
   sink->FileRead(name);
   std::string text;
-  if (const int err = ReadInputFile(name, &text, kMaxCostFileBytes); err != 0) {  // never blocks on a FIFO
+  if (const int err = sink->ReadFile(name, &text, kMaxCostFileBytes); err != 0) {  // never blocks on a FIFO
     sink->Error(p, "cannot read cost file " + DescribeJson(v) + " (" + name +
                        "): " + InputFileError(err, kMaxCostFileBytes));
     return;
@@ -77,10 +77,11 @@ void ReadCostFile(const Json& v, const std::string& dir, CostParams* cost, Diagn
   for (const Diagnostic& d : warnings) sink->Add(false, d.file, d.pointer, p, d.message);
 }
 
-std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path,
-                                                     std::vector<Diagnostic>* errors) {
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors,
+                                                     InputFiles* files) {
   std::string text;
-  if (const int err = ReadInputFile(path, &text, kMaxCostFileBytes); err != 0) {  // never blocks on a FIFO
+  if (const int err = ReadInputFileOnce(files, path, &text, kMaxCostFileBytes);
+      err != 0) {  // never blocks on a FIFO
     errors->push_back(
         Diagnostic{path, "", "cannot read the cost file: " + InputFileError(err, kMaxCostFileBytes)});
     return std::nullopt;

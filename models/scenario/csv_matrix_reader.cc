@@ -66,7 +66,7 @@ std::optional<SizeMatrix> ReadCsvMatrix(const Json& v, const std::string& pointe
   const std::string resolved = ResolvePath(dir, *path);
   sink->FileRead(resolved);
   std::string text;
-  if (const int err = ReadInputFile(resolved, &text, kMaxCsvBytes); err != 0) {  // no hang on a FIFO
+  if (const int err = sink->ReadFile(resolved, &text, kMaxCsvBytes); err != 0) {  // no hang on a FIFO
     std::string where = Json(*path).dump();
     if (resolved != *path) where += " (" + resolved + ")";
     sink->Error(pointer, "cannot read csv file " + where + ": " + InputFileError(err, kMaxCsvBytes));

@@ -9,6 +9,22 @@
 
 namespace aqesim {
 
+int InputFiles::Read(const std::string& path, std::string* text, size_t max_bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = read_.find(path);
+  if (it == read_.end()) {
+    std::string bytes;
+    const int err = ReadInputFile(path, &bytes, max_bytes);
+    it = read_.emplace(path, std::make_pair(err, std::move(bytes))).first;
+  }
+  *text = it->second.second;
+  return it->second.first;
+}
+
+int ReadInputFileOnce(InputFiles* files, const std::string& path, std::string* text, size_t max_bytes) {
+  return files != nullptr ? files->Read(path, text, max_bytes) : ReadInputFile(path, text, max_bytes);
+}
+
 int ReadInputFile(const std::string& path, std::string* text, size_t max_bytes) {
   text->clear();
   // O_NONBLOCK: opening a FIFO for reading otherwise waits until a writer opens it.

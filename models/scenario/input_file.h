@@ -4,7 +4,10 @@
 #define AQESIM_MODELS_SCENARIO_INPUT_FILE_H_
 
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 
 namespace aqesim {
 
@@ -22,6 +25,22 @@ inline constexpr size_t kMaxCsvBytes = size_t{512} << 20;
 inline constexpr size_t kMaxCostFileBytes = size_t{1} << 20;
 inline constexpr size_t kMaxPropertiesFileBytes = size_t{16} << 20;
 int ReadInputFile(const std::string& path, std::string* text, size_t max_bytes = kMaxStreamBytes);
+
+/// The input files of one command, each read once (ReadInputFile): a later read of the same
+/// path gets the first read's bytes or error. A FIFO or a process substitution `<(...)` gives
+/// its bytes only once, and every point of a sweep or a report must see the same inputs.
+/// Thread-safe (a sweep's points load on several threads).
+class InputFiles {
+ public:
+  int Read(const std::string& path, std::string* text, size_t max_bytes);
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::pair<int, std::string>> read_;  // path -> (errno, bytes)
+};
+
+/// ReadInputFile, through `files` when it is not null.
+int ReadInputFileOnce(InputFiles* files, const std::string& path, std::string* text, size_t max_bytes);
 
 /// The reason of a ReadInputFile failure: strerror, or for EFBIG "larger than N bytes, the
 /// limit for this input".

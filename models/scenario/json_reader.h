@@ -89,6 +89,12 @@ class DiagnosticSink {
   /// that commands can refuse to write their output onto it.
   void FileRead(std::string path) { files_read_.push_back(std::move(path)); }
   const std::vector<std::string>& files_read() const { return files_read_; }
+  /// Reads a file the document names, through the command's InputFiles (set_files) when set.
+  int ReadFile(const std::string& path, std::string* text, size_t max_bytes) const {
+    return ReadInputFileOnce(files_, path, text, max_bytes);
+  }
+  void set_files(InputFiles* files) { files_ = files; }
+  InputFiles* files() const { return files_; }
 
   /// Errors and warnings in report order: document problems by the position of their
   /// pointer in `doc` (a parent before its fields, fields in document order), stable for
@@ -108,6 +114,7 @@ class DiagnosticSink {
   std::vector<Entry> entries_;
   size_t errors_ = 0;
   std::vector<std::string> files_read_;
+  InputFiles* files_ = nullptr;
 };
 
 /// Checks that `object` only has fields from `allowed` (an unknown field is an error at its

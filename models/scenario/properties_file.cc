@@ -154,10 +154,11 @@ std::optional<std::string> Unescape(std::string_view s) {
 }  // namespace
 
 std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vector<Diagnostic>* errors,
-                                              std::vector<Diagnostic>* warnings) {
+                                              std::vector<Diagnostic>* warnings, InputFiles* files) {
   std::vector<PropertyEntry> entries;
   std::string raw;
-  if (const int err = ReadInputFile(path, &raw, kMaxPropertiesFileBytes); err != 0) {  // no hang on a FIFO
+  if (const int err = ReadInputFileOnce(files, path, &raw, kMaxPropertiesFileBytes);
+      err != 0) {  // no hang on a FIFO
     errors->push_back(
         {path, "", "cannot read properties file: " + InputFileError(err, kMaxPropertiesFileBytes)});
     return entries;

@@ -26,8 +26,9 @@ struct PropertyEntry {
 
 /// Reads `path`. Problems go to `errors` / `warnings` as Diagnostic{path, "line N", message}
 /// (or {path, "", reason} when the file cannot be read). Entries are in file order.
+/// The file is read through `files` when it is not null (input_file.h).
 std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vector<Diagnostic>* errors,
-                                              std::vector<Diagnostic>* warnings);
+                                              std::vector<Diagnostic>* warnings, InputFiles* files = nullptr);
 
 }  // namespace aqesim
 

@@ -72,6 +72,7 @@ std::optional<std::string> ConfValueString(const Json& v) {
 
 LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOverrides& overrides) {
   DiagnosticSink sink(path);
+  sink.set_files(overrides.files.get());
   auto scenario = std::make_unique<Scenario>();
   scenario->path = path;
   const std::filesystem::path fs_path(path);
@@ -148,7 +149,8 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   // --- configuration: scenario conf < --properties-file < --conf ---
   if (!overrides.properties_file.empty()) {
     std::vector<Diagnostic> errors, warnings;
-    const auto entries = ReadPropertiesFile(overrides.properties_file, &errors, &warnings);
+    const auto entries =
+        ReadPropertiesFile(overrides.properties_file, &errors, &warnings, overrides.files.get());
     auto line_of = [](const Diagnostic& d) -> size_t {
       return d.pointer.rfind("line ", 0) == 0 ? std::stoul(d.pointer.substr(5)) : 0;
     };
@@ -173,7 +175,7 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   if (!overrides.cost_file.empty()) {
     sink.FileRead(overrides.cost_file);
     std::vector<Diagnostic> errors;
-    if (auto params = ReadCostFileParameters(overrides.cost_file, &errors)) {
+    if (auto params = ReadCostFileParameters(overrides.cost_file, &errors, overrides.files.get())) {
       ReadCost(*params, &scenario->cost, &sink);  // checked by ReadCostFileParameters: nothing to report
     }
     for (const Diagnostic& d : errors)
@@ -211,7 +213,7 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
     sink.FileRead(file);
     std::map<std::string, PoolSpec> pools;
     std::vector<Diagnostic> errors, warnings;
-    ReadAllocationFile(file, &pools, &errors, &warnings);
+    ReadAllocationFile(file, &pools, &errors, &warnings, overrides.files.get());
     for (const Diagnostic& d : errors)
       sink.Add(true, d.file, d.pointer, origin.location, d.message, origin.origin, origin.position);
     for (const Diagnostic& d : warnings)
@@ -281,7 +283,7 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
   LoadResult result;
   std::string text;
-  if (const int err = ReadInputFile(path, &text, kMaxScenarioBytes);
+  if (const int err = ReadInputFileOnce(overrides.files.get(), path, &text, kMaxScenarioBytes);
       err != 0) {  // a FIFO nobody writes to reads as empty
     result.errors.push_back({path, "", "cannot read scenario: " + InputFileError(err, kMaxScenarioBytes)});
     return result;

@@ -17,6 +17,7 @@
 #include "models/cost/stage_profile.h"
 #include "models/plan/plan.h"
 #include "models/scenario/driver_structure.h"
+#include "models/scenario/input_file.h"
 #include "models/shuffle/map_output_statistics.h"  // MapStatusMode (`simulation.mapStatus`)
 
 namespace aqesim {
@@ -87,6 +88,10 @@ struct ConfOverrides {
   /// --cost FILE: a cost file (`aqesim calibrate -o`) whose parameters win over the scenario's
   /// `costFile` and `cost`; its problems are reported as "FILE: /parameter: message".
   std::string cost_file;
+  /// The command's input files, each read once (input_file.h): a command that loads the
+  /// scenario more than once (sweep points, report's what-ifs) shares one, so a FIFO or `<(...)`
+  /// given as any of its files gives every load the same bytes. Null: files are read afresh.
+  std::shared_ptr<InputFiles> files;
 };
 
 struct LoadResult {
@@ -102,8 +107,8 @@ LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overri
 /// checked as a scenario's `cost` and `costFile` are, with the same messages ("FILE:
 /// /pointer: message"); nullopt, with `errors`, when it cannot be read, is not JSON or has a
 /// bad or unknown parameter. Never blocks on a FIFO.
-std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path,
-                                                     std::vector<Diagnostic>* errors);
+std::optional<nlohmann::json> ReadCostFileParameters(const std::string& path, std::vector<Diagnostic>* errors,
+                                                     InputFiles* files = nullptr);
 /// Same, from an already-parsed document (`path` is used for messages and relative paths).
 LoadResult LoadScenarioJson(const nlohmann::json& doc, const std::string& path,
                             const ConfOverrides& overrides);

@@ -74,7 +74,10 @@ void RegisterReport(CLI::App& app) {
       format = out.size() > 3 && (out.substr(out.size() - 3) == ".md") ? "md" : "html";
     }
     std::string text;
-    if (const int err = ReadInputFile(o->scenario.path, &text, kMaxScenarioBytes);
+    // Every file is read once: the what-if loads below get the same bytes (a FIFO or `<(...)`
+    // has none left for a second read).
+    const ConfOverrides overrides = OverridesOf(o->scenario);
+    if (const int err = overrides.files->Read(o->scenario.path, &text, kMaxScenarioBytes);
         err != 0)  // no hang on a FIFO
       throw InputError(o->scenario.path +
                        ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
@@ -85,12 +88,12 @@ void RegisterReport(CLI::App& app) {
     report::ReportInput input;
     std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file, o->scenario.cost_file};
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
-      auto scenario = LoadOrThrow(o->scenario, o->output);  // also reports JSON syntax errors
+      auto scenario = LoadOrThrow(o->scenario, o->output, overrides);  // also reports JSON syntax errors
       inputs = scenario->input_files;
       const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       input = report::InputFromRuns(*scenario, runs[0], runs[1]);
-      input.makespan_with = [args = o->scenario](const std::vector<report::ConfLine>& extra) {
-        ConfOverrides ov = OverridesOf(args);  // well-formed: the first load accepted them
+      input.makespan_with = [args = o->scenario, overrides](const std::vector<report::ConfLine>& extra) {
+        ConfOverrides ov = overrides;  // shares the files read by the first load
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
         LoadResult res = LoadScenarioFile(args.path, ov);
         report::SimulatedMakespan out;

@@ -42,9 +42,10 @@ namespace {
 
 // A sweep definition file: its scenario (relative to the file) and grids go into `spec`.
 // Not a definition (e.g. a scenario): nothing happens.
-void ReadSweepDefinition(const std::string& path, sweep::SweepSpec* spec, std::vector<std::string>* errors) {
+void ReadSweepDefinition(const std::string& path, InputFiles* files, sweep::SweepSpec* spec,
+                         std::vector<std::string>* errors) {
   std::string text;
-  if (ReadInputFile(path, &text) != 0) return;  // PrepareSweep reports it
+  if (files->Read(path, &text, kMaxScenarioBytes) != 0) return;  // PrepareSweep reports it
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || doc.contains("plan") || !doc.contains("scenario") || !doc.contains("grid")) return;
   for (const DuplicateKey& d : FindDuplicateKeys(text))
@@ -111,7 +112,10 @@ void RegisterSweep(CLI::App& app) {
     std::vector<std::string> errors;
     sweep::SweepSpec spec;
     spec.scenario_path = o->scenario.path;
-    ReadSweepDefinition(o->scenario.path, &spec, &errors);
+    // Every input file is read once, up front: the points get its bytes (a FIFO or `<(...)`
+    // has none left for a second read; a file edited during the sweep changes no point).
+    spec.overrides.files = std::make_shared<InputFiles>();
+    ReadSweepDefinition(o->scenario.path, spec.overrides.files.get(), &spec, &errors);
     spec.overrides.properties_file = o->scenario.properties_file;
     spec.overrides.cost_file = o->scenario.cost_file;
     for (const std::string& kv : o->scenario.conf) {

@@ -16,6 +16,7 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
 
 ConfOverrides OverridesOf(const ScenarioArgs& args) {
   ConfOverrides ov;
+  ov.files = std::make_shared<InputFiles>();  // every load of this command reads each file once
   ov.properties_file = args.properties_file;
   ov.cost_file = args.cost_file;
   for (const std::string& kv : args.conf) {
@@ -29,9 +30,14 @@ ConfOverrides OverridesOf(const ScenarioArgs& args) {
 }
 
 std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output) {
+  return LoadOrThrow(args, output, OverridesOf(args));
+}
+
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output,
+                                      const ConfOverrides& overrides) {
   CheckOutputIsNotInput(output,
                         {args.path, args.properties_file, args.cost_file});  // also when the scenario is bad
-  LoadResult res = LoadScenarioFile(args.path, OverridesOf(args));
+  LoadResult res = LoadScenarioFile(args.path, overrides);
   if (!res.errors.empty()) {
     std::vector<std::string> lines;
     for (const Diagnostic& d : res.errors) lines.push_back(d.ToString());

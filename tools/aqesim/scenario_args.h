@@ -28,6 +28,10 @@ ConfOverrides OverridesOf(const ScenarioArgs& args);
 /// `output` ("-" = stdout) is one of the files the scenario was read from (the scenario, its
 /// csv matrices, cost file, properties file), before anything is simulated.
 std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output = "-");
+/// Same, with the overrides given (a command that loads the scenario again passes the same
+/// ones, so their InputFiles give every load the bytes of the first).
+std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::string& output,
+                                      const ConfOverrides& overrides);
 
 }  // namespace aqesim::cli
 

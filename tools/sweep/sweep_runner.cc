@@ -30,10 +30,6 @@ namespace {
 constexpr uint64_t kMaxPoints = 10'000'000;
 const char* const kDocPrefixes[] = {"cluster.", "cost.", "simulation."};
 
-bool ReadFile(const std::string& path, std::string* out) {
-  return ReadInputFile(path, out) == 0;
-}  // no hang on a FIFO
-
 std::optional<std::string> DocSection(const std::string& key) {
   for (const char* p : kDocPrefixes) {
     const std::string prefix(p);
@@ -172,7 +168,9 @@ void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
-  if (const int err = ReadInputFile(spec.scenario_path, &text, kMaxScenarioBytes); err != 0) {
+  if (const int err =
+          ReadInputFileOnce(spec.overrides.files.get(), spec.scenario_path, &text, kMaxScenarioBytes);
+      err != 0) {
     errors->push_back(spec.scenario_path +
                       ": cannot read scenario: " + InputFileError(err, kMaxScenarioBytes));
     return std::nullopt;
@@ -242,13 +240,14 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   std::string fp = "aqesim-sweep v1\nscenario:" + text + "\nproperties:";
   if (!spec.overrides.properties_file.empty()) {
     std::string props;
-    ReadFile(spec.overrides.properties_file, &props);
+    ReadInputFileOnce(spec.overrides.files.get(), spec.overrides.properties_file, &props,
+                      kMaxPropertiesFileBytes);
     fp += props;
   }
   for (const auto& [k, v] : spec.overrides.conf) fp += "\nconf:" + k + "=" + v;
   if (!spec.overrides.cost_file.empty()) {  // a journal made with other cost parameters is not resumed
     std::string cost;
-    ReadFile(spec.overrides.cost_file, &cost);
+    ReadInputFileOnce(spec.overrides.files.get(), spec.overrides.cost_file, &cost, kMaxCostFileBytes);
     fp += "\ncost:" + cost;
   }
   for (const GridAxis& a : spec.axes) {
