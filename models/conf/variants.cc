@@ -17,6 +17,13 @@ const std::vector<VariantInfo>& KnownVariants() {
        "a skewed reducer's exact total, less its accurately reported blocks, is spread evenly over its "
        "other non-empty blocks before the split by target size",
        &VariantSwitches::las_split_by_exact_totals},
+      {"bytedance.oneToManyBucketJoin", "ByteDance (Spark+AI Summit 2020)",
+       "EnsureRequirements' shuffle of the side with fewer buckets in a join of two bucketed tables",
+       "a table of k buckets joins one of m x k buckets without a shuffle: a bucket union reads each of its "
+       "buckets in the m tasks of the matching buckets; a preserved (outer or anti) side filters each copy "
+       "to "
+       "its own keys",
+       &VariantSwitches::bytedance_one_to_many_bucket_join},
   };
   return *table;
 }

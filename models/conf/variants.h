@@ -30,8 +30,14 @@ struct VariantSwitches {
   /// its exact total (blocks >= accurateBlockThreshold as reported, the rest of the total
   /// spread evenly over the other non-empty blocks) (models/shuffle/las_split_by_exact_totals.h).
   bool las_split_by_exact_totals = false;
+  /// bytedance.oneToManyBucketJoin: a join of two bucketed tables of k and m·k buckets runs in
+  /// m·k tasks without a shuffle, the k-bucket side read through a bucket union
+  /// (models/engine/bytedance_one_to_many_bucket_join.h).
+  bool bytedance_one_to_many_bucket_join = false;
 
-  bool any() const { return las_exact_reducer_totals || las_split_by_exact_totals; }
+  bool any() const {
+    return las_exact_reducer_totals || las_split_by_exact_totals || bytedance_one_to_many_bucket_join;
+  }
   /// Names of the variants that are on ("las.exactReducerTotals", ...), in table order.
   std::vector<std::string> EnabledNames() const;
 };

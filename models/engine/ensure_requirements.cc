@@ -271,10 +271,15 @@ class Inserter {
     const ExecNode& scan = *part.bucketed;
     Decision d;
     d.rule = "EnsureRequirements";
-    d.message = parent->id + ": bucketed scan " + scan.id + " satisfies " + RequiredName(*parent) +
-                " with HashPartitioning(" + KeyList(BucketKeys(scan)) + ", " +
-                std::to_string(*scan.bucketed_read_tasks) + "): no exchange on the " + SideName(*parent, i) +
-                " (AQE cannot coalesce or split a side without a shuffle)";
+    d.message =
+        parent->id + ": bucketed scan " + scan.id + " satisfies " + RequiredName(*parent) +
+        " with HashPartitioning(" + KeyList(BucketKeys(scan)) + ", " +
+        std::to_string(*scan.bucketed_read_tasks) + ")" +
+        (*scan.bucketed_read_tasks > scan.source->bucketing->num_buckets
+             ? " as a bucket union of its " + std::to_string(scan.source->bucketing->num_buckets) + " buckets"
+             : "") +
+        ": no exchange on the " + SideName(*parent, i) +
+        " (AQE cannot coalesce or split a side without a shuffle)";
     d.fields = {{"node", parent->id},
                 {"scan", scan.id},
                 {"side", SideName(*parent, i)},

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/engine/bytedance_one_to_many_bucket_join.h"
 #include "models/engine/coalesce_buckets_in_join.h"
 #include "models/engine/disable_unnecessary_bucketed_scan.h"
 #include "models/engine/ensure_requirements.h"
@@ -254,6 +255,7 @@ StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {
   PlanBucketedScans(out.root.get(), conf);
   planner.SelectJoins(out.root.get());
   CoalesceBucketsInJoin(out.root.get(), conf, &out.decisions);
+  OneToManyBucketJoin(out.root.get(), conf, &out.decisions);  // variant, off by default
   EnsureRequirements(out.root.get(), conf, &out.inserted_sources, &out.decisions);
   DisableUnnecessaryBucketedScan(out.root.get(), conf, &out.decisions);
   CheckRunTasks(*out.root);  // before the matrices are built: as planned so far

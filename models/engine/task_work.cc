@@ -113,6 +113,11 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
       ev->work.scan_bytes += Bytes(part);
       ev->input_bytes += part;
       shares->push_back({task, part});
+      if (BucketUnionFilters(n)) {  // hash(keys) mod tasks == task keeps numBuckets / tasks of it
+        ev->work.stream_bytes += Bytes(part);
+        return static_cast<int64_t>(static_cast<Int128>(part) * n.source->bucketing->num_buckets /
+                                    *n.bucketed_read_tasks);
+      }
       return part;
     }
     case PlanOp::kUnion: {

@@ -13,9 +13,34 @@ int64_t BucketBytes(const BucketSpec& spec, int64_t scan_bytes, int bucket) {
 
 int64_t BucketedTaskBytes(const BucketSpec& spec, int64_t scan_bytes, int tasks, int task) {
   if (tasks <= 0 || task < 0 || task >= tasks) return 0;
+  // A bucket union (variant bytedance.oneToManyBucketJoin): task t reads bucket t mod numBuckets.
+  if (tasks > spec.num_buckets) return BucketBytes(spec, scan_bytes, task % std::max(1, spec.num_buckets));
   int64_t total = 0;
   for (int b = task; b < spec.num_buckets; b += tasks) total += BucketBytes(spec, scan_bytes, b);
   return total;
+}
+
+bool BucketUnionFilters(const ExecNode& scan) {
+  if (!scan.bucketed_read_tasks || !scan.source || !scan.source->bucketing ||
+      *scan.bucketed_read_tasks <= scan.source->bucketing->num_buckets)
+    return false;
+  const ExecNode* side = &scan;
+  while (side->parent && (side->parent->op == PlanOp::kFilter || side->parent->op == PlanOp::kProject))
+    side = side->parent;
+  const ExecNode* join = side->parent;
+  if (!join || !join->is_join() || !join->source) return false;
+  const bool left = &join->child(0) == side;
+  switch (join->source->join_type) {
+    case JoinType::kFullOuter:
+      return true;
+    case JoinType::kLeftOuter:
+    case JoinType::kLeftAnti:
+      return left;
+    case JoinType::kRightOuter:
+      return !left;
+    default:
+      return false;
+  }
 }
 
 const ExecNode* BucketedScanOperation(const ExecNode& n) {

@@ -23,6 +23,12 @@ int64_t BucketBytes(const BucketSpec& spec, int64_t scan_bytes, int bucket);
 /// b mod tasks == task.
 int64_t BucketedTaskBytes(const BucketSpec& spec, int64_t scan_bytes, int tasks, int task);
 
+/// True when `scan` is read through a bucket union (more tasks than buckets) whose copies each
+/// keep only their own keys: the side of the join above it (through filters and projects) whose
+/// unmatched rows are output (LeftOuter, FullOuter, LeftAnti on the left; RightOuter, FullOuter on
+/// the right). models/engine/bytedance_one_to_many_bucket_join.h.
+bool BucketUnionFilters(const ExecNode& scan);
+
 /// The scan below `n` when `n` is a bucketed scan read bucketed, or only filters and projects
 /// over one (Spark's BucketJoinHelper.hasScanOperation); null otherwise.
 const ExecNode* BucketedScanOperation(const ExecNode& n);

@@ -12,7 +12,7 @@ TEST_CASE("Variants: every variant is off by default", "[conf][variants]") {
   const SqlConf c = ResolveSqlConf({}, nullptr);
   CHECK_FALSE(c.variants.any());
   CHECK(c.variants.EnabledNames().empty());
-  CHECK(KnownVariants().size() == 2);
+  CHECK(KnownVariants().size() == 3);
 }
 
 TEST_CASE("Variants: enabled through the configuration, in table order", "[conf][variants]") {
@@ -43,7 +43,7 @@ TEST_CASE("Variants: an unknown name or a non-boolean value is an error", "[conf
   CHECK(problems[1].message == "expected a boolean (true or false), found \"yes please\"");
   CHECK(problems[2].message ==
         "unknown variant 'aqesim.variant.zzz' (known: aqesim.variant.las.exactReducerTotals, "
-        "aqesim.variant.las.splitByExactTotals)");
+        "aqesim.variant.las.splitByExactTotals, aqesim.variant.bytedance.oneToManyBucketJoin)");
 }
 
 }  // namespace
