@@ -5,6 +5,7 @@
 #ifndef AQESIM_MODELS_CONF_DYNAMIC_ALLOCATION_H_
 #define AQESIM_MODELS_CONF_DYNAMIC_ALLOCATION_H_
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct DynamicAllocationConf {
   std::optional<double> shuffle_tracking_timeout_seconds;
   bool shuffle_service_enabled = false;  // spark.shuffle.service.enabled (shuffle files outlive executors)
 
+  /// The first target: max(minExecutors, initialExecutors, spark.executor.instances), as
+  /// Spark's Utils.getDynamicAllocationInitialExecutors.
+  int InitialExecutors(std::optional<int> executor_instances) const {
+    return std::max({min_executors, initial_executors.value_or(0), executor_instances.value_or(0)});
+  }
   double SustainedBacklogTimeoutSeconds() const {
     return sustained_scheduler_backlog_timeout_seconds.value_or(scheduler_backlog_timeout_seconds);
   }

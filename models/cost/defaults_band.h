@@ -24,6 +24,20 @@ struct TimeBandFactors {
 /// (linear interpolation between order statistics), rounded. 14 of the 17 lie inside.
 inline constexpr TimeBandFactors kDefaultsBand = {0.66, 4.4};
 
+/// A modelled makespan's band, seconds.
+struct MakespanBand {
+  double low_seconds = 0;
+  double high_seconds = 0;
+};
+
+/// The band of a run whose cost has modelledTimeScale `base_scale`: `makespan_at(scale)`
+/// simulates it again with modelledTimeScale `scale` (profiled stages keep their times), once at
+/// base_scale × kDefaultsBand.low and once at × high (`run` and `validate` both use it).
+template <typename MakespanAt>
+MakespanBand BandOf(double base_scale, MakespanAt makespan_at) {
+  return {makespan_at(base_scale * kDefaultsBand.low), makespan_at(base_scale * kDefaultsBand.high)};
+}
+
 }  // namespace aqesim
 
 #endif  // AQESIM_MODELS_COST_DEFAULTS_BAND_H_

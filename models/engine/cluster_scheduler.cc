@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/engine/static_planner.h"
+
 namespace aqesim {
 namespace {
 
@@ -34,9 +36,7 @@ bool DynamicAllocationSimulated(const Scenario& s) {
 ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s, int slots_per_executor) {
   ExecutorAllocationManager::Settings settings;
   settings.conf = s.conf.dynamic_allocation;
-  const DynamicAllocationConf& d = s.conf.dynamic_allocation;
-  settings.initial_executors =
-      std::max({d.min_executors, d.initial_executors.value_or(0), s.conf.executor_instances.value_or(0)});
+  settings.initial_executors = s.conf.dynamic_allocation.InitialExecutors(s.conf.executor_instances);
   settings.slots_per_executor = slots_per_executor;
   settings.start_seconds = s.cluster.executor_start_seconds;
   settings.launch_seconds = s.cluster.executor_launch_seconds;
@@ -44,10 +44,9 @@ ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s,
 }
 
 int DynamicAllocationCapacity(const Scenario& s, const ExecNode& static_plan, int slots_per_executor) {
-  int64_t partitions = 0;
-  for (const ExecNode* n : PreOrder(&static_plan))
-    if (n->op == PlanOp::kScan || n->is_exchange()) partitions += std::max(1, n->planned_partitions);
-  const int64_t needed = (partitions + slots_per_executor - 1) / std::max(1, slots_per_executor);
+  const int64_t tasks = PlannedRunTasks(static_plan).total;
+  const int slots = std::max(1, slots_per_executor);
+  const int64_t needed = (tasks + slots - 1) / slots;
   const ExecutorAllocationManager::Settings settings = DynamicAllocationSettings(s, slots_per_executor);
   const int64_t most = std::min<int64_t>(needed, settings.conf.max_executors.value_or(kMaxExecutors));
   return static_cast<int>(

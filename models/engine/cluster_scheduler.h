@@ -23,9 +23,9 @@ bool DynamicAllocationSimulated(const Scenario& s);
 ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s, int slots_per_executor);
 
 /// Executors the scheduler holds under dynamic allocation: the initial ones, or more up to
-/// maxExecutors (unset: Spark's "unbounded") but never more than the plan's partitions could
-/// fill — Σ scan tasks and exchange partitions of the static plan ÷ slots per executor, which
-/// no target (pending + running tasks ÷ slots) exceeds.
+/// maxExecutors (unset: Spark's "unbounded") but never more than the plan's tasks could fill —
+/// PlannedRunTasks (static_planner.h) ÷ slots per executor, which no target (pending + running
+/// tasks ÷ slots) exceeds but for skew splits.
 int DynamicAllocationCapacity(const Scenario& s, const ExecNode& static_plan, int slots_per_executor);
 
 /// The scheduler: static, one executor per timeline entry, or (dynamic_capacity > 0)

@@ -17,6 +17,7 @@ ExecutorAllocationManager::ExecutorAllocationManager(Simulator& sim, TaskSchedul
 void ExecutorAllocationManager::Start() {
   target_ = s_.initial_executors;
   const int initial = std::min(s_.initial_executors, static_cast<int>(executors_.size()));
+  next_fresh_ = initial;
   for (int e = 0; e < initial; ++e) Register(e);
   Record();
   sim_.ScheduleAt(SimTime::Zero(), TaskScheduler::kTaskEndTier, [this] { Tick(); });
@@ -52,7 +53,7 @@ void ExecutorAllocationManager::Tick() {
   // ExecutorAllocationManager.schedule(): timed-out executors end the initializing phase, the
   // target is updated, then the timed-out executors are removed (within the bounds).
   bool any_timed_out = false;
-  for (const Executor& e : executors_) any_timed_out = any_timed_out || TimedOut(e, now);
+  for (int e : registered_) any_timed_out = any_timed_out || TimedOut(e, now);
   if (any_timed_out) initializing_ = false;
   if (!initializing_) UpdateTarget(now);
   if (any_timed_out) RemoveTimedOut(now);
@@ -74,7 +75,8 @@ void ExecutorAllocationManager::UpdateTarget(SimTime now) {
     // executor is killed here: removal is the idle timeout's).
     target_ = std::max(max_needed, s_.conf.min_executors);
     to_add_ = 1;
-    CancelRequests(registered_ + requested_ - std::max(target_, registered_));
+    const int registered = static_cast<int>(registered_.size());
+    CancelRequests(registered + static_cast<int>(requested_.size()) - std::max(target_, registered));
     return;
   }
   if (!add_time_ || now < *add_time_) return;
@@ -83,7 +85,7 @@ void ExecutorAllocationManager::UpdateTarget(SimTime now) {
     return;
   }
   const int old_target = target_;
-  int target = std::max(target_, registered_) + to_add_;
+  int target = std::max(target_, static_cast<int>(registered_.size())) + to_add_;
   target = std::min(target, max_needed);
   target = std::max(std::min(target, max_executors), s_.conf.min_executors);
   const int delta = target - old_target;
@@ -92,29 +94,34 @@ void ExecutorAllocationManager::UpdateTarget(SimTime now) {
     to_add_ = 1;
     return;
   }
-  Request(target_ - registered_ - requested_);
+  Request(target_ - static_cast<int>(registered_.size() + requested_.size()));
   to_add_ = delta == to_add_ ? to_add_ * 2 : 1;
   add_time_ = now + SimTime::Seconds(s_.conf.SustainedBacklogTimeoutSeconds());
 }
 
+int ExecutorAllocationManager::FreeIndex() const {
+  const int capacity = static_cast<int>(executors_.size());
+  const int fresh = next_fresh_ < capacity ? next_fresh_ : -1;
+  if (!cancelled_.empty() && (fresh < 0 || *cancelled_.begin() < fresh)) return *cancelled_.begin();
+  if (fresh >= 0) return fresh;
+  for (int e : removed_)
+    if (executors_[e].running == 0) return e;
+  return -1;
+}
+
 void ExecutorAllocationManager::Request(int count) {
   for (int k = 0; k < count; ++k) {
-    // The lowest index never used, else the lowest removed one.
-    int pick = -1;
-    for (size_t i = 0; i < executors_.size() && pick < 0; ++i)
-      if (executors_[i].state == Executor::State::kUnused) pick = static_cast<int>(i);
-    for (size_t i = 0; i < executors_.size() && pick < 0; ++i)
-      if (executors_[i].state == Executor::State::kRemoved && executors_[i].running == 0)
-        pick = static_cast<int>(i);
+    const int pick = FreeIndex();
     if (pick < 0) return;  // the scheduler's capacity is reached
+    if (removed_.erase(pick) > 0 && on_replaced_) on_replaced_(pick);
+    cancelled_.erase(pick);
+    next_fresh_ = std::max(next_fresh_, pick + 1);
     Executor& e = executors_[pick];
-    if (e.state == Executor::State::kRemoved && on_replaced_) on_replaced_(pick);
     e = Executor{};
-    e.state = Executor::State::kRequested;
-    ++requested_;
+    requested_.insert(pick);
     e.registration = sim_.ScheduleIn(SimTime::Seconds(s_.start_seconds + s_.launch_seconds),
                                      TaskScheduler::kTaskEndTier, [this, pick] {
-                                       --requested_;
+                                       requested_.erase(pick);
                                        Register(pick);
                                        Record();
                                      });
@@ -122,26 +129,23 @@ void ExecutorAllocationManager::Request(int count) {
 }
 
 void ExecutorAllocationManager::CancelRequests(int count) {
-  for (size_t i = executors_.size(); i-- > 0 && count > 0;) {
-    Executor& e = executors_[i];
-    if (e.state != Executor::State::kRequested) continue;
-    sim_.Cancel(e.registration);
-    e.state = Executor::State::kUnused;
-    --requested_;
-    --count;
+  while (count-- > 0 && !requested_.empty()) {  // the latest indexes first
+    const int e = *requested_.rbegin();
+    sim_.Cancel(executors_[e].registration);
+    requested_.erase(e);
+    cancelled_.insert(e);
   }
 }
 
 void ExecutorAllocationManager::Register(int executor) {
-  Executor& e = executors_[executor];
-  e.state = Executor::State::kRegistered;
-  e.idle_since = sim_.Now();
-  ++registered_;
+  executors_[executor].idle_since = sim_.Now();
+  registered_.insert(executor);
   scheduler_.SetExecutorPresent(executor, true);
 }
 
-bool ExecutorAllocationManager::TimedOut(const Executor& e, SimTime now) const {
-  if (e.state != Executor::State::kRegistered || e.running > 0) return false;
+bool ExecutorAllocationManager::TimedOut(int executor, SimTime now) const {
+  const Executor& e = executors_[executor];
+  if (e.running > 0) return false;
   const bool tracked = s_.conf.shuffle_tracking_enabled && !s_.conf.shuffle_service_enabled;
   if (tracked && e.holds_shuffle) {
     return s_.conf.shuffle_tracking_timeout_seconds &&
@@ -151,27 +155,30 @@ bool ExecutorAllocationManager::TimedOut(const Executor& e, SimTime now) const {
 }
 
 void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
-  bool removed = false;
-  for (size_t i = 0; i < executors_.size(); ++i) {
-    Executor& e = executors_[i];
-    if (!TimedOut(e, now)) continue;
-    if (registered_ - 1 < s_.conf.min_executors || registered_ - 1 < target_) continue;
-    e.state = Executor::State::kRemoved;
-    --registered_;
-    scheduler_.SetExecutorPresent(static_cast<int>(i), false);
-    removed = true;
+  const size_t before = registered_.size();
+  for (auto it = registered_.begin(); it != registered_.end();) {
+    const int e = *it;
+    const int left = static_cast<int>(registered_.size()) - 1;
+    if (!TimedOut(e, now) || left < s_.conf.min_executors || left < target_) {
+      ++it;
+      continue;
+    }
+    it = registered_.erase(it);
+    removed_.insert(e);
+    scheduler_.SetExecutorPresent(e, false);
   }
-  if (removed) Record();
+  if (registered_.size() != before) Record();
 }
 
 void ExecutorAllocationManager::Record() {
   const double now = sim_.Now().seconds();
-  if (!history_.empty() && history_.back().executors == registered_) return;
+  const int registered = static_cast<int>(registered_.size());
+  if (!history_.empty() && history_.back().executors == registered) return;
   if (!history_.empty() && history_.back().seconds == now) {  // several changes at one instant
     history_.pop_back();
-    if (!history_.empty() && history_.back().executors == registered_) return;
+    if (!history_.empty() && history_.back().executors == registered) return;
   }
-  history_.push_back({now, registered_});
+  history_.push_back({now, registered});
 }
 
 }  // namespace aqesim

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "models/conf/dynamic_allocation.h"
@@ -70,14 +71,12 @@ class ExecutorAllocationManager {
   void OnTaskEnd(int executor, bool wrote_shuffle_output);
 
   const std::vector<ExecutorCountChange>& history() const { return history_; }
-  int target() const { return target_; }
 
  private:
   struct Executor {
-    enum class State { kUnused, kRequested, kRegistered, kRemoved } state = State::kUnused;
     EventId registration;        // while requested
     SimTime idle_since;          // registered: when its last task ended (or it registered)
-    int running = 0;             // tasks running on it
+    int running = 0;             // tasks running on it (a removed one drains its own)
     bool holds_shuffle = false;  // ran a map task (shuffle tracking)
   };
 
@@ -87,23 +86,30 @@ class ExecutorAllocationManager {
   void CancelRequests(int count);
   void Register(int executor);
   void RemoveTimedOut(SimTime now);
-  bool TimedOut(const Executor& e, SimTime now) const;
+  bool TimedOut(int executor, SimTime now) const;
+  /// The index a new executor takes: the lowest never used (or whose request was cancelled),
+  /// else the lowest removed one that finished draining; -1 when none is left.
+  int FreeIndex() const;
   void Record();
 
   Simulator& sim_;
   TaskScheduler& scheduler_;
   Settings s_;
   std::function<void(int)> on_replaced_;
-  std::vector<Executor> executors_;
-  int registered_ = 0;
-  int requested_ = 0;  // requested, not yet registered
+  std::vector<Executor> executors_;  // indexed like the scheduler's executors
+  // Where each index stands; every index is in exactly one of these (or at or above next_fresh_).
+  std::set<int> registered_;  // taking tasks (sets: ordered, so removals and cancellations are too)
+  std::set<int> requested_;   // requested, not registered yet
+  std::set<int> cancelled_;   // requested, then cancelled before registering: as good as fresh
+  std::set<int> removed_;     // removed after an idle timeout
+  int next_fresh_ = 0;        // indexes from here on were never used
   int target_ = 0;
   int to_add_ = 1;
   int64_t ticks_ = 0;
   std::optional<SimTime> add_time_;  // backlog timer: when the next round of requests is due
   bool initializing_ = true;
   int64_t pending_ = 0;  // tasks of submitted stages not launched yet
-  int64_t running_ = 0;  // tasks running
+  int64_t running_ = 0;  // tasks running on any executor (Σ Executor::running)
   std::vector<ExecutorCountChange> history_;
 };
 

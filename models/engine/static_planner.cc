@@ -29,34 +29,19 @@ uint64_t IdSeed(uint64_t seed, const std::string& id) {
   return MixSeed(seed, h);
 }
 
-/// Bounds the tasks of one run before any runs (README "Input limits"): every stage's planned
-/// tasks together — the result stage (the root's partitions), each map stage (an exchange's
-/// child) and each broadcast build — at most kMaxRunTasks. Throws PlanError at the operator
-/// whose stage has the most.
+/// Bounds the tasks of one run before any runs (README "Input limits"): PlannedRunTasks at most
+/// kMaxRunTasks. Throws PlanError at the operator whose stage has the most.
 void CheckRunTasks(const ExecNode& root) {
-  int64_t total = root.planned_partitions;
-  const ExecNode* largest = &root;
-  std::vector<const ExecNode*> todo = {&root};
-  while (!todo.empty()) {
-    const ExecNode* n = todo.back();
-    todo.pop_back();
-    const ExecNode* stage_root = nullptr;
-    if (n->is_exchange()) stage_root = &n->child();
-    if (n->is_broadcast_join() && n->join)
-      stage_root = &n->child(n->join->build_side.value_or(BuildSide::kRight) == BuildSide::kLeft ? 0 : 1);
-    if (stage_root != nullptr) {
-      total += stage_root->planned_partitions;
-      if (stage_root->planned_partitions > largest->planned_partitions) largest = stage_root;
-    }
-    for (auto c = n->children.rbegin(); c != n->children.rend(); ++c) todo.push_back(c->get());  // pre-order
-  }
+  const PlannedTasks planned = PlannedRunTasks(root);
+  const ExecNode* largest = planned.largest_stage_root;
   // A stage above the limit alone is an operator's problem, which the planner names more
   // precisely (a scan's tasks, a generated shuffle's partitions).
-  if (total <= kMaxRunTasks || largest->planned_partitions > kMaxPlannedTasks) return;
+  if (planned.total <= kMaxRunTasks || largest->planned_partitions > kMaxPlannedTasks) return;
   throw PlanError(largest->source != nullptr ? largest->source->pointer : "/plan",
                   "expected at most " + std::to_string(kMaxRunTasks) +
-                      " tasks in one run (all its stages' tasks together), found " + std::to_string(total) +
-                      ", of which this operator's stage has " + std::to_string(largest->planned_partitions));
+                      " tasks in one run (all its stages' tasks together), found " +
+                      std::to_string(planned.total) + ", of which this operator's stage has " +
+                      std::to_string(largest->planned_partitions));
 }
 
 class Planner {
@@ -247,6 +232,26 @@ class Planner {
 };
 
 }  // namespace
+
+PlannedTasks PlannedRunTasks(const ExecNode& root) {
+  PlannedTasks out{root.planned_partitions, &root};
+  std::vector<const ExecNode*> todo = {&root};
+  while (!todo.empty()) {
+    const ExecNode* n = todo.back();
+    todo.pop_back();
+    const ExecNode* stage_root = nullptr;
+    if (n->is_exchange()) stage_root = &n->child();
+    if (n->is_broadcast_join() && n->join)
+      stage_root = &n->child(n->join->build_side.value_or(BuildSide::kRight) == BuildSide::kLeft ? 0 : 1);
+    if (stage_root != nullptr) {
+      out.total += stage_root->planned_partitions;
+      if (stage_root->planned_partitions > out.largest_stage_root->planned_partitions)
+        out.largest_stage_root = stage_root;
+    }
+    for (auto c = n->children.rbegin(); c != n->children.rend(); ++c) todo.push_back(c->get());  // pre-order
+  }
+  return out;
+}
 
 StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {
   StaticPlan out;

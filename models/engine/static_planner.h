@@ -29,6 +29,15 @@ namespace aqesim {
 /// bytes a task while it runs: 10^7 tasks, 1.4 GB). README "Input limits".
 inline constexpr int64_t kMaxRunTasks = 10'000'000;
 
+/// The tasks a planned run schedules, all stages together — the result stage (the root's
+/// partitions), each map stage (an exchange's child) and each broadcast build — and the root of
+/// the stage with the most.
+struct PlannedTasks {
+  int64_t total = 0;
+  const ExecNode* largest_stage_root = nullptr;
+};
+PlannedTasks PlannedRunTasks(const ExecNode& root);
+
 struct StaticPlan {
   std::unique_ptr<ExecNode> root;
   /// Scenario nodes of the exchanges EnsureRequirements inserted (ensure_requirements.h); the

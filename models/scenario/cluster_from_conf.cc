@@ -81,8 +81,7 @@ class Reconciler {
                  "dynamic allocation needs spark.shuffle.service.enabled or "
                  "spark.dynamicAllocation.shuffleTracking.enabled (Spark refuses to start without either)");
     }
-    const int initial =
-        std::max({d.min_executors, d.initial_executors.value_or(0), s_.conf.executor_instances.value_or(0)});
+    const int initial = d.InitialExecutors(s_.conf.executor_instances);
     if (initial > kMaxExecutors) {
       AddProblem(sink_, true, enabled,
                  "expected at most " + std::to_string(kMaxExecutors) + " initial executors, found " +
@@ -106,16 +105,15 @@ void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf
   const bool dynamic = sc.dynamic_allocation.enabled && !sc.master.local;
   Reconciler r(conf, scenario, sink);
   r.ReplaceTimelineIfAsked(dynamic);
-  if (dynamic) {
-    r.CheckDynamicAllocation();  // spark.executor.instances is a floor of the initial executors
-  } else if (sc.executor_instances && *sc.executor_instances == 0 && !given.executors) {
+  if (sc.dynamic_allocation.enabled) r.CheckDynamicAllocation();  // local mode: a warning only
+  // Under dynamic allocation spark.executor.instances is a floor of the initial executors.
+  if (!dynamic && sc.executor_instances && *sc.executor_instances == 0 && !given.executors) {
     AddProblem(sink, true, conf.at("spark.executor.instances").second,
                "expected at least one executor (0 needs spark.dynamicAllocation.enabled), found \"0\"");
-  } else {
+  } else if (!dynamic) {
     r.Field(given.executors, "executors", "spark.executor.instances", sc.executor_instances,
             &cluster.executors);
   }
-  if (sc.dynamic_allocation.enabled && sc.master.local) r.CheckDynamicAllocation();
   if (!cluster.executor_timeline.empty() && !given.executors && !sc.executor_instances)
     cluster.executors = PeakExecutors(cluster.executor_timeline);
   r.Field(given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores);

@@ -175,19 +175,14 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             ReadInteger(v["executorGpus"], field("executorGpus"), 0, 100'000, "a non-negative integer", sink))
       cluster->executor_gpus = static_cast<int>(*n);
   }
-  if (v.contains("executorLaunchSeconds")) {
+  // Executor start-up latencies: seconds in [0, 3600].
+  for (auto [name, dest] : {std::pair{"executorLaunchSeconds", &cluster->executor_launch_seconds},
+                            std::pair{"executorStartSeconds", &cluster->executor_start_seconds}}) {
+    if (!v.contains(name)) continue;
     if (auto d = ReadNumber(
-            v["executorLaunchSeconds"], field("executorLaunchSeconds"),
-            [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
+            v[name], field(name), [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
             "a number of seconds in [0, 3600]", sink))
-      cluster->executor_launch_seconds = *d;
-  }
-  if (v.contains("executorStartSeconds")) {
-    if (auto d = ReadNumber(
-            v["executorStartSeconds"], field("executorStartSeconds"),
-            [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
-            "a number of seconds in [0, 3600]", sink))
-      cluster->executor_start_seconds = *d;
+      *dest = *d;
   }
   // Profiles first: the timeline's entries refer to them.
   if (v.contains("resourceProfiles"))

@@ -7,18 +7,11 @@
 
 #include <optional>
 
+#include "models/cost/defaults_band.h"
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 
 namespace aqesim::cli {
-
-struct MakespanBand {
-  double low_seconds = 0;
-  double high_seconds = 0;
-};
-
-/// True when the cost model timed at least one stage of `run`.
-bool HasModelledStage(const RunResult& run);
 
 /// `run` (a run of `scenario` with AQE as run.adaptive) simulated again at the band's factors;
 /// nullopt when no stage of it is modelled. The scenario's cost scale is restored before return.

@@ -434,11 +434,12 @@ void SetBand(const eventlog::RecordedApplication& app, const json& cost, Validat
   for (const StageComparison& s : v->stages) modelled |= s.time_source == "modelled";
   if (!modelled) return;
   json scaled = cost.is_object() ? cost : json::object();
-  const double scale = scaled.value("modelledTimeScale", 1.0);
-  scaled["modelledTimeScale"] = scale * kDefaultsBand.low;
-  v->simulated_low_seconds = RevalidateWithCost(app, *v, scaled).simulated_makespan_seconds;
-  scaled["modelledTimeScale"] = scale * kDefaultsBand.high;
-  v->simulated_high_seconds = RevalidateWithCost(app, *v, scaled).simulated_makespan_seconds;
+  const MakespanBand band = BandOf(scaled.value("modelledTimeScale", 1.0), [&](double scale) {
+    scaled["modelledTimeScale"] = scale;
+    return RevalidateWithCost(app, *v, scaled).simulated_makespan_seconds;
+  });
+  v->simulated_low_seconds = band.low_seconds;
+  v->simulated_high_seconds = band.high_seconds;
 }
 
 ordered_json ValidationToJson(const Validation& v) {
