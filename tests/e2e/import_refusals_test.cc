@@ -44,17 +44,22 @@ Imported Import(const std::string& text) {
   return out;
 }
 
+/// `r` was refused: exit 2, one line "aqesim: error: LOG" + `message`, and no scenario written.
+void CheckRefused(const Imported& r, const std::string& message) {
+  CHECK(r.result.exit_code == 2);
+  CHECK(r.result.stderr_text == "aqesim: error: " + r.log + message);
+  CHECK_FALSE(r.wrote);
+}
+
 }  // namespace
 
 TEST_CASE("import-eventlog: a stage of 2^31-1 tasks is refused at its line before anything is sized",
           "[e2e][eventlog][bad_inputs]") {
   // Lines 11-14 (JobStart, StageSubmitted) give stages 0 and 1 six tasks; line 11 is the first.
   const Imported r = Import(Damaged("\"Number of Tasks\":6", "\"Number of Tasks\":2147483647"));
-  CHECK(r.result.exit_code == 2);
-  CHECK(r.result.stderr_text == "aqesim: error: " + r.log +
-                                    ":11: stage 0: Number of Tasks: expected 0 to 10000000 (the most tasks a "
-                                    "stage may have, README \"Input limits\"), found 2147483647\n");
-  CHECK_FALSE(r.wrote);
+  CheckRefused(r,
+               ":11: stage 0: Number of Tasks: expected 0 to 10000000 (the most tasks a stage may have, "
+               "README \"Input limits\"), found 2147483647\n");
 }
 
 TEST_CASE("import-eventlog: a Shuffle Bytes Written of INT64_MAX is refused at its line",
@@ -63,14 +68,11 @@ TEST_CASE("import-eventlog: a Shuffle Bytes Written of INT64_MAX is refused at i
   // tasks wrote 9223372036896786432.000000 bytes", exit 1.
   const Imported r =
       Import(Damaged("\"Shuffle Bytes Written\":8694187", "\"Shuffle Bytes Written\":9223372036854775807"));
-  CHECK(r.result.exit_code == 2);
-  CHECK(r.result.stderr_text ==
-        "aqesim: error: " + r.log +
-            ":27: TaskEnd of task 0 (stage 0): Shuffle Bytes Written: 9223372036854775807 brings the log's "
-            "total "
-            "past 2^60 (1152921504606846976; 1 EiB as bytes, 36,000 years as milliseconds), which no Spark "
-            "application records: the log is damaged\n");
-  CHECK_FALSE(r.wrote);
+  CheckRefused(
+      r,
+      ":27: TaskEnd of task 0 (stage 0): Shuffle Bytes Written: 9223372036854775807 brings the log's "
+      "total past 2^60 (1152921504606846976; 1 EiB as bytes, 36,000 years as milliseconds), which no Spark "
+      "application records: the log is damaged\n");
 }
 
 TEST_CASE("import-eventlog: a log whose scenario run would refuse writes none",
@@ -78,12 +80,9 @@ TEST_CASE("import-eventlog: a log whose scenario run would refuse writes none",
   SECTION("spark.task.cpus 0") {
     const Imported r =
         Import(Damaged("\"Spark Properties\":{", "\"Spark Properties\":{\"spark.task.cpus\":\"0\","));
-    CHECK(r.result.exit_code == 2);
-    CHECK(r.result.stderr_text ==
-          "aqesim: error: " + r.log +
-              ": the scenario imported from this log would not load, so none is written: "
-              "/conf/spark.task.cpus: expected an integer > 0, found \"0\"\n");
-    CHECK_FALSE(r.wrote);
+    CheckRefused(r,
+                 ": the scenario imported from this log would not load, so none is written: "
+                 "/conf/spark.task.cpus: expected an integer > 0, found \"0\"\n");
   }
   SECTION("stages of 0 tasks (that ran tasks)") {
     const Imported r = Import(Damaged("\"Number of Tasks\":6", "\"Number of Tasks\":0"));

@@ -42,6 +42,15 @@ Counts CountsOf(const RunResult& r) {
   return out;
 }
 
+/// `plan` simulated on `cluster` with spark.dynamicAllocation.enabled and the other keys of `conf`.
+RunResult RunDynamic(const nlohmann::json& cluster, double launch_seconds, nlohmann::json conf,
+                     const nlohmann::json& plan, bool adaptive = false) {
+  conf["spark.dynamicAllocation.enabled"] = "true";
+  auto s = Load(
+      {{"name", "t"}, {"cluster", cluster}, {"cost", Cost(launch_seconds)}, {"conf", conf}, {"plan", plan}});
+  return SimulateQuery(*s, adaptive);
+}
+
 TEST_CASE("Dynamic allocation: requests double each sustained backlog round up to maxExecutors",
           "[engine][dynalloc]") {
   // 1,000 tasks of 100 s, 4 slots per executor: 250 executors could be filled. Initial 1, max 50,
@@ -51,18 +60,14 @@ TEST_CASE("Dynamic allocation: requests double each sustained backlog round up t
   // at maxExecutors: 50.
   nlohmann::json cluster = testing::InstantIoCluster(4);
   cluster["executorStartSeconds"] = 0;
-  auto s = Load({{"name", "t"},
-                 {"cluster", cluster},
-                 {"cost", Cost(100.0)},
-                 {"conf",
-                  {{"spark.dynamicAllocation.enabled", "true"},
-                   {"spark.dynamicAllocation.initialExecutors", "1"},
-                   {"spark.dynamicAllocation.minExecutors", "0"},
-                   {"spark.dynamicAllocation.maxExecutors", "50"},
-                   {"spark.dynamicAllocation.schedulerBacklogTimeout", "1s"},
-                   {"spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", "1s"}}},
-                 {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 0}, {"tasks", 1000}}}});
-  const RunResult r = SimulateQuery(*s, /*adaptive=*/true);
+  const RunResult r =
+      RunDynamic(cluster, 100.0,
+                 {{"spark.dynamicAllocation.initialExecutors", "1"},
+                  {"spark.dynamicAllocation.minExecutors", "0"},
+                  {"spark.dynamicAllocation.maxExecutors", "50"},
+                  {"spark.dynamicAllocation.schedulerBacklogTimeout", "1s"},
+                  {"spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", "1s"}},
+                 {{"op", "scan"}, {"id", "s"}, {"bytes", 0}, {"tasks", 1000}}, /*adaptive=*/true);
   const Counts counts = CountsOf(r);
   REQUIRE(counts.size() >= 7);
   CHECK(Counts(counts.begin(), counts.begin() + 7) ==
@@ -79,31 +84,17 @@ TEST_CASE("Dynamic allocation: executors idle for executorIdleTimeout are remove
   // At 1 s three executors go idle; the target falls to 1 (one task left running). Idle timeout
   // 2 s: at the first 100 ms tick at or after 3 s, the three idle ones are removed (4 - 1 >= the
   // target 1 each time); the query ends at 10 s.
-  nlohmann::json cluster = testing::InstantIoCluster(1);
-  auto s = Load({{"name", "t"},
-                 {"cluster", cluster},
-                 {"cost", Cost(0.0)},
-                 {"conf",
-                  {{"spark.dynamicAllocation.enabled", "true"},
-                   {"spark.dynamicAllocation.initialExecutors", "4"},
-                   {"spark.dynamicAllocation.maxExecutors", "4"},
-                   {"spark.dynamicAllocation.executorIdleTimeout", "2s"}}},
-                 {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {10, 1, 1, 1}}}}});
-  const RunResult r = SimulateQuery(*s, /*adaptive=*/false);
+  const nlohmann::json cluster = testing::InstantIoCluster(1);
+  const nlohmann::json plan = {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {10, 1, 1, 1}}};
+  nlohmann::json conf = {{"spark.dynamicAllocation.initialExecutors", "4"},
+                         {"spark.dynamicAllocation.maxExecutors", "4"},
+                         {"spark.dynamicAllocation.executorIdleTimeout", "2s"}};
+  const RunResult r = RunDynamic(cluster, 0.0, conf, plan);
   CHECK(CountsOf(r) == Counts{{0, 4}, {3, 1}});
   CHECK(r.makespan_seconds == Approx(10));
   SECTION("minExecutors keeps two") {
-    auto s2 = Load({{"name", "t"},
-                    {"cluster", cluster},
-                    {"cost", Cost(0.0)},
-                    {"conf",
-                     {{"spark.dynamicAllocation.enabled", "true"},
-                      {"spark.dynamicAllocation.initialExecutors", "4"},
-                      {"spark.dynamicAllocation.minExecutors", "2"},
-                      {"spark.dynamicAllocation.maxExecutors", "4"},
-                      {"spark.dynamicAllocation.executorIdleTimeout", "2s"}}},
-                    {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {10, 1, 1, 1}}}}});
-    CHECK(CountsOf(SimulateQuery(*s2, false)) == Counts{{0, 4}, {3, 2}});
+    conf["spark.dynamicAllocation.minExecutors"] = "2";
+    CHECK(CountsOf(RunDynamic(cluster, 0.0, conf, plan)) == Counts{{0, 4}, {3, 2}});
   }
 }
 
@@ -113,22 +104,17 @@ TEST_CASE("Dynamic allocation: an idle executor holding shuffle output stays (sh
   // Shuffle tracking on (Spark 3.4+ default), no shuffle service: executors 0-2 hold shuffle
   // output and are never timed out. With spark.shuffle.service.enabled they are idle from 1 s and
   // go at the 3 s tick, down to the target of 1 (one task running).
-  nlohmann::json cluster = testing::InstantIoCluster(1);
-  nlohmann::json plan = {
+  const nlohmann::json cluster = testing::InstantIoCluster(1);
+  const nlohmann::json plan = {
       {"op", "exchange"},
       {"id", "e"},
       {"numPartitions", 1},
       {"child", {{"op", "scan"}, {"id", "s"}, {"bytes", 13}, {"taskBytes", {1, 1, 1, 10}}}}};
-  nlohmann::json conf = {{"spark.dynamicAllocation.enabled", "true"},
-                         {"spark.dynamicAllocation.initialExecutors", "4"},
+  nlohmann::json conf = {{"spark.dynamicAllocation.initialExecutors", "4"},
                          {"spark.dynamicAllocation.executorIdleTimeout", "2s"}};
-  auto kept =
-      Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(0.0)}, {"conf", conf}, {"plan", plan}});
-  CHECK(CountsOf(SimulateQuery(*kept, false)) == Counts{{0, 4}});
+  CHECK(CountsOf(RunDynamic(cluster, 0.0, conf, plan)) == Counts{{0, 4}});
   conf["spark.shuffle.service.enabled"] = "true";
-  auto removed =
-      Load({{"name", "t"}, {"cluster", cluster}, {"cost", Cost(0.0)}, {"conf", conf}, {"plan", plan}});
-  CHECK(CountsOf(SimulateQuery(*removed, false)) == Counts{{0, 4}, {3, 1}});
+  CHECK(CountsOf(RunDynamic(cluster, 0.0, conf, plan)) == Counts{{0, 4}, {3, 1}});
 }
 
 TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at their key",
