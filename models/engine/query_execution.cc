@@ -101,7 +101,7 @@ class Engine {
     sim_.Run();
     if (allocation_) result_.SetExecutorCounts(allocation_->history());
     const ExecNode& final_plan = conf_.adaptive_enabled ? planner_.plan() : *static_plan_;
-    return result_.Finish(graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
+    return result_.Finish(&graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
                           s_.driver.end_seconds.value_or(0));
   }
 

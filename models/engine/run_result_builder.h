@@ -35,8 +35,9 @@ class RunResultBuilder {
   /// The result, after the simulation ended. `map_status_aggregate_seconds_per_block`: the
   /// cost parameter (the driver's MapOutputStatistics time per block); `end_seconds`: the
   /// driver's time after the last stage (the scenario's recorded driver endSeconds, else 0).
-  RunResult Finish(const StageGraph& graph, const ExecNode& final_plan, TaskWorkModel* work,
-                   const SqlConf& conf, double map_status_aggregate_seconds_per_block, double end_seconds);
+  /// The stages' task records move out of `graph` into the result.
+  RunResult Finish(StageGraph* graph, const ExecNode& final_plan, TaskWorkModel* work, const SqlConf& conf,
+                   double map_status_aggregate_seconds_per_block, double end_seconds);
 
  private:
   StageResult SummarizeStage(const QueryStage& stage, const StageRun& run) const;

@@ -55,6 +55,22 @@ std::string StageTable(const RunResult& run) {
   return TextTable(head, rows, [](size_t i) { return i != 1; });
 }
 
+/// Most task records `--tasks` prints, all runs together: the JSON of one task is ~660 bytes
+/// and the document is built in memory, so 10^6 tasks are ~0.7 GB of output and ~1.5 GB of
+/// memory. README "Input limits".
+constexpr int64_t kMaxPrintedTaskRecords = 1'000'000;
+
+void CheckTaskRecordCount(const std::vector<RunResult>& runs) {
+  int64_t records = 0;
+  for (const RunResult& r : runs)
+    for (const StageResult& s : r.stages) records += static_cast<int64_t>(s.task_results.size());
+  if (records > kMaxPrintedTaskRecords)
+    throw InputError(
+        "--tasks: the run" + std::string(runs.size() > 1 ? "s have " : " has ") + std::to_string(records) +
+        " tasks; --tasks prints at most " + std::to_string(kMaxPrintedTaskRecords) +
+        " task records (leave out --tasks for each stage's summary, or simulate one side with --aqe on|off)");
+}
+
 std::string RunText(const RunResult& run, const std::optional<MakespanBand>& band) {
   std::ostringstream out;
   out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
@@ -102,7 +118,9 @@ void RegisterRun(CLI::App& app) {
     std::vector<bool> adaptive;
     if (o->aqe != "on") adaptive.push_back(false);
     if (o->aqe != "off") adaptive.push_back(true);
-    const std::vector<RunResult> runs = SimulateOrThrow(*scenario, adaptive);
+    const std::vector<RunResult> runs =
+        SimulateOrThrow(*scenario, adaptive, o->tasks ? TaskRecords::kKeep : TaskRecords::kDrop);
+    if (o->tasks) CheckTaskRecordCount(runs);
     // How far the modelled seconds can be trusted (time_band.h).
     std::vector<std::optional<MakespanBand>> bands;
     for (const RunResult& r : runs) bands.push_back(SimulateBand(scenario.get(), r));

@@ -9,10 +9,15 @@
 
 namespace aqesim::cli {
 
-std::vector<RunResult> SimulateOrThrow(const Scenario& scenario, const std::vector<bool>& adaptive) {
+std::vector<RunResult> SimulateOrThrow(const Scenario& scenario, const std::vector<bool>& adaptive,
+                                       TaskRecords tasks) {
   std::vector<RunResult> runs;
   try {
-    for (const bool a : adaptive) runs.push_back(SimulateQuery(scenario, a));
+    for (const bool a : adaptive) {
+      runs.push_back(SimulateQuery(scenario, a));
+      if (tasks == TaskRecords::kDrop)
+        for (StageResult& s : runs.back().stages) std::vector<TaskResult>().swap(s.task_results);
+    }
   } catch (const PlanError& e) {
     throw InputError(scenario.path + ": " + e.pointer + ": " + e.message);
   }
