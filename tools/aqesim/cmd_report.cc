@@ -19,33 +19,8 @@
 #include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
-#include "tools/sweep/sweep_row.h"
 
 namespace aqesim::cli {
-
-namespace {
-
-// The rows of a sweep document are what `aqesim sweep` writes (a hand-cut or foreign file is
-// an error, not an empty or silently partial report); the first bad row is reported.
-void CheckSweepRows(const nlohmann::json& doc, const std::string& path, std::vector<std::string>* errors) {
-  std::vector<std::string> keys;
-  if (doc["sweep"].contains("grid") && doc["sweep"]["grid"].is_array())
-    for (const auto& a : doc["sweep"]["grid"])
-      if (a.is_object() && a.contains("key") && a["key"].is_string())
-        keys.push_back(a["key"].get<std::string>());
-  const nlohmann::json& rows = doc["rows"];
-  if (rows.empty())
-    errors->push_back(path + ": /rows: expected at least one row of aqesim sweep, found an empty array");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    std::string why;
-    if (!sweep::RowFromJson(rows[i], keys, &why)) {
-      errors->push_back(path + ": /rows/" + std::to_string(i) + ": " + why);
-      return;
-    }
-  }
-}
-
-}  // namespace
 
 void RegisterReport(CLI::App& app) {
   struct Options {
@@ -90,8 +65,8 @@ void RegisterReport(CLI::App& app) {
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
       auto scenario = LoadOrThrow(o->scenario, o->output, overrides);  // also reports JSON syntax errors
       inputs = scenario->input_files;
-      const std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
-      input = report::InputFromRuns(*scenario, runs[0], runs[1]);
+      std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
+      input = report::InputFromRuns(*scenario, std::move(runs[0]), std::move(runs[1]));
       input.makespan_with = [args = o->scenario, overrides](const std::vector<report::ConfLine>& extra) {
         ConfOverrides ov = overrides;  // shares the files read by the first load
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
@@ -114,7 +89,6 @@ void RegisterReport(CLI::App& app) {
                          o->scenario.path);
       std::vector<std::string> errors;
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
-      if (parsed && parsed->kind == report::InputKind::kSweep) CheckSweepRows(doc, o->scenario.path, &errors);
       if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
     }

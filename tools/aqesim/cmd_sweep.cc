@@ -197,7 +197,9 @@ void RegisterSweep(CLI::App& app) {
     for (const std::string& w : outcome->warnings) Warn(w);
     std::vector<std::string> keys;
     for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
-    WriteOutputAtomically(output, sweep::RenderSweep(*format, prepared->info, keys, outcome->rows), inputs);
+    WriteOutputAtomically(
+        output, sweep::RenderSweep(*format, sweep::SweepInfoToJson(prepared->info), keys, outcome->rows),
+        inputs);
     if (!o->keep_journal) std::remove(spec.journal_path.c_str());
   });
 }

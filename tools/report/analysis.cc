@@ -9,19 +9,9 @@ namespace aqesim::report {
 
 namespace {
 
-int64_t Int(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<int64_t>() : 0;
-}
-double Real(const nlohmann::json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
-}
-
-std::vector<int64_t> Sizes(const nlohmann::json& j, const char* key) {
-  std::vector<int64_t> v;
-  if (j.contains(key) && j[key].is_array()) {
-    for (const auto& x : j[key]) v.push_back(x.is_number() ? x.get<int64_t>() : 0);
-  }
-  return v;
+/// A decision's integer field (0 when absent or not a number).
+int64_t IntField(const Decision& d, const char* key) {
+  return d.fields.contains(key) && d.fields[key].is_number() ? d.fields[key].get<int64_t>() : 0;
 }
 
 }  // namespace
@@ -50,49 +40,42 @@ std::string_view SeverityName(Severity s) {
   return "none";
 }
 
-std::vector<StageRow> StageRows(const nlohmann::json& run) {
+std::vector<StageRow> StageRows(const RunResult& run) {
   std::vector<StageRow> rows;
-  if (!run.is_object() || !run.contains("stages") || !run["stages"].is_array()) return rows;
-  for (const auto& s : run["stages"]) {
+  rows.reserve(run.stages.size());
+  for (const StageResult& s : run.stages) {
     StageRow r;
-    r.id = static_cast<int>(Int(s, "id"));
-    r.name = s.value("name", "");
-    r.tasks = static_cast<int>(Int(s, "tasks"));
-    r.duration_seconds = Real(s, "durationSeconds");
-    if (s.contains("taskSeconds") && s["taskSeconds"].is_object()) {
-      r.task_median_seconds = Real(s["taskSeconds"], "median");
-      r.task_max_seconds = Real(s["taskSeconds"], "max");
-    }
+    r.id = s.id;
+    r.name = s.name;
+    r.tasks = s.tasks;
+    r.duration_seconds = s.duration_seconds();
+    r.task_median_seconds = s.task_median_seconds;
+    r.task_max_seconds = s.task_max_seconds;
     r.skew_ratio = r.task_median_seconds > 0 ? r.task_max_seconds / r.task_median_seconds : 0;
     r.severity = SeverityOf(r.skew_ratio);
-    r.spill_bytes = Int(s, "spillBytes");
-    r.shuffle_read_bytes = Int(s, "shuffleReadBytes");
-    if (s.contains("reads") && s["reads"].is_array()) {
-      for (const auto& e : s["reads"]) {
-        if (e.is_string()) r.reads.push_back(e.get<std::string>());
-      }
-    }
+    r.spill_bytes = s.spill_bytes;
+    r.shuffle_read_bytes = s.shuffle_read_bytes;
+    r.reads = s.reads;
     rows.push_back(std::move(r));
   }
   return rows;
 }
 
-DecisionCounts CountDecisions(const nlohmann::json& run) {
+DecisionCounts CountDecisions(const RunResult& run) {
   DecisionCounts c;
-  if (!run.is_object() || !run.contains("decisions") || !run["decisions"].is_array()) return c;
-  for (const auto& d : run["decisions"]) {
-    if (d.contains("applied") && d["applied"] == false) continue;
-    const std::string rule = d.value("rule", "");
-    if (rule == "CoalesceShufflePartitions") {
+  for (const Decision& d : run.decisions) {
+    if (d.fields.contains("applied") && d.fields["applied"] == false) continue;
+    if (d.rule == "CoalesceShufflePartitions") {
       ++c.coalescings;
-    } else if (rule == "OptimizeSkewedJoin") {
-      c.skew_splits += static_cast<int>(Int(d, "numSkewedLeft") + Int(d, "numSkewedRight"));
-    } else if (rule == "OptimizeSkewInRebalancePartitions") {
-      c.skew_splits += static_cast<int>(Int(d, "skewedPartitions"));
-    } else if (rule == "JoinSelection") {
-      const bool at_planning = d.contains("static") && d["static"] == true;
-      if (!at_planning && d.value("to", "") == "BroadcastHashJoin") ++c.broadcast_conversions;
-    } else if (rule == "OptimizeShuffleWithLocalRead") {
+    } else if (d.rule == "OptimizeSkewedJoin") {
+      c.skew_splits += static_cast<int>(IntField(d, "numSkewedLeft") + IntField(d, "numSkewedRight"));
+    } else if (d.rule == "OptimizeSkewInRebalancePartitions") {
+      c.skew_splits += static_cast<int>(IntField(d, "skewedPartitions"));
+    } else if (d.rule == "JoinSelection") {
+      const bool at_planning = d.fields.contains("static") && d.fields["static"] == true;
+      if (!at_planning && d.fields.contains("to") && d.fields["to"] == "BroadcastHashJoin")
+        ++c.broadcast_conversions;
+    } else if (d.rule == "OptimizeShuffleWithLocalRead") {
       ++c.local_reads;
     }
   }
@@ -108,15 +91,15 @@ TuningFacts FactsFromInput(const ReportInput& input) {
     f.executor_memory_bytes = input.cluster.executor_memory_bytes;
     f.total_cores = input.cluster.total_cores();
   }
-  f.has_aqe_off = input.run_off.is_object();
-  f.has_aqe_on = input.run_on.is_object();
-  if (f.has_aqe_off) f.makespan_seconds_aqe_off = Real(input.run_off, "makespanSeconds");
+  f.has_aqe_off = input.run_off != nullptr;
+  f.has_aqe_on = input.run_on != nullptr;
+  if (f.has_aqe_off) f.makespan_seconds_aqe_off = input.run_off->makespan_seconds;
   if (f.has_aqe_on) {
-    f.makespan_seconds_aqe_on = Real(input.run_on, "makespanSeconds");
-    f.skew_splits_aqe_on = CountDecisions(input.run_on).skew_splits;
+    f.makespan_seconds_aqe_on = input.run_on->makespan_seconds;
+    f.skew_splits_aqe_on = CountDecisions(*input.run_on).skew_splits;
   }
-  const std::vector<StageRow> off = StageRows(input.run_off);
-  const std::vector<StageRow> on = StageRows(input.run_on);
+  const std::vector<StageRow> off = input.run_off ? StageRows(*input.run_off) : std::vector<StageRow>{};
+  const std::vector<StageRow> on = input.run_on ? StageRows(*input.run_on) : std::vector<StageRow>{};
   for (const auto* stages : {&off, &on}) {
     for (const StageRow& s : *stages) {
       f.spill_bytes += s.spill_bytes;
@@ -135,16 +118,15 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       *spill += s.spill_bytes;
     }
   };
-  const nlohmann::json& ex = input.explain_on;
-  if (ex.is_object() && ex.contains("exchanges") && ex["exchanges"].is_array()) {
-    for (const auto& e : ex["exchanges"]) {
+  if (input.explain_on) {
+    for (const ExchangeExplain& e : input.explain_on->exchanges) {
       ShuffleFacts s;
-      s.id = e.value("id", "");
-      s.num_partitions = static_cast<int>(Int(e, "numPartitions"));
-      s.map_status = e.value("mapStatus", "");
-      std::vector<int64_t> truth = Sizes(e, "trueBytesByPartitionId");
-      std::vector<int64_t> seen = Sizes(e, "bytesByPartitionId");
-      if (truth.empty()) truth = seen;
+      s.id = e.id;
+      s.num_partitions = e.num_partitions;
+      s.map_status = e.map_status;
+      const std::vector<int64_t>& seen = e.bytes_by_partition_id;
+      const std::vector<int64_t>& truth =
+          e.true_bytes_by_partition_id.empty() ? seen : e.true_bytes_by_partition_id;
       for (int64_t b : truth) s.true_total_bytes += b;
       s.true_max_bytes = truth.empty() ? 0 : *std::max_element(truth.begin(), truth.end());
       s.true_median_bytes = truth.empty() ? 0 : MedianBytes(truth);  // Spark's median, at least 1
@@ -161,22 +143,21 @@ TuningFacts FactsFromInput(const ReportInput& input) {
   }
   // Broadcast build sides: the collecting stage ("<join> broadcast") or the planner's estimate.
   std::map<std::string, int64_t> build;
-  for (const nlohmann::json* run : {&input.run_off, &input.run_on}) {
-    if (!run->is_object() || !(*run).contains("stages")) continue;
-    for (const auto& s : (*run)["stages"]) {
-      if (s.value("kind", "") != "BroadcastStage") continue;
-      std::string name = s.value("name", "");
+  for (const RunResult* run : {input.run_off.get(), input.run_on.get()}) {
+    if (run == nullptr) continue;
+    for (const StageResult& s : run->stages) {
+      if (s.kind != "BroadcastStage") continue;
+      std::string name = s.name;
       const size_t sp = name.find(" broadcast");
       if (sp != std::string::npos) name = name.substr(0, sp);
-      build[name] = std::max(build[name], Int(s, "inputBytes") + Int(s, "shuffleReadBytes"));
+      build[name] = std::max(build[name], s.input_bytes + s.shuffle_read_bytes);
     }
-    if (!(*run).contains("decisions")) continue;
-    for (const auto& d : (*run)["decisions"]) {
-      if (d.value("rule", "") == "JoinSelection" && d.value("to", "") == "BroadcastHashJoin" &&
-          d.contains("join")) {
-        const std::string j = d["join"].is_string() ? d["join"].get<std::string>() : "";
+    for (const Decision& d : run->decisions) {
+      if (d.rule == "JoinSelection" && d.fields.contains("to") && d.fields["to"] == "BroadcastHashJoin" &&
+          d.fields.contains("join")) {
+        const std::string j = d.fields["join"].is_string() ? d.fields["join"].get<std::string>() : "";
         for (const char* k : {"estimatedBytes", "buildBytes", "buildSizeBytes"})
-          build[j] = std::max(build[j], Int(d, k));
+          build[j] = std::max(build[j], IntField(d, k));
       }
     }
   }

@@ -4,13 +4,13 @@
 #define AQESIM_TOOLS_REPORT_ANALYSIS_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/conf/spark_conf.h"
+#include "models/engine/run_result.h"
 #include "tools/report/report_input.h"
 
 namespace aqesim::report {
@@ -41,8 +41,8 @@ struct StageRow {
   std::vector<std::string> reads;  // exchange ids
 };
 
-/// The stages of a `runs[]` element (RunToJson shape).
-std::vector<StageRow> StageRows(const nlohmann::json& run);
+/// The stages of a run.
+std::vector<StageRow> StageRows(const RunResult& run);
 
 /// Decision counts of a run (the sweep's counting: sweep_row.h).
 struct DecisionCounts {
@@ -51,7 +51,7 @@ struct DecisionCounts {
   int broadcast_conversions = 0;
   int local_reads = 0;
 };
-DecisionCounts CountDecisions(const nlohmann::json& run);
+DecisionCounts CountDecisions(const RunResult& run);
 
 /// What the rules know about one shuffle (exchange).
 struct ShuffleFacts {

@@ -318,19 +318,17 @@ Recommendation Recommend(const TuningFacts& f) {
   return r;
 }
 
-Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
+Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* best) {
   Recommendation r;
   *best = SweepBest{};
-  const nlohmann::json& info = doc["sweep"];
+  const sweep::SweepInfo& info = doc.info;
   std::vector<std::string> keys;
-  for (const auto& a : info.value("grid", nlohmann::json::array())) keys.push_back(a.value("key", ""));
-  const nlohmann::json baseline = info.value("baseline", nlohmann::json::object());
-  const int64_t executor_memory =
-      info.contains("cluster") ? info["cluster"].value("executorMemoryBytes", int64_t{0}) : 0;
-  auto value_of = [&](const nlohmann::json& row, const std::string& key) -> std::string {
-    return row.contains("values") && row["values"].contains(key) && row["values"][key].is_string()
-               ? row["values"][key].get<std::string>()
-               : "";
+  for (const sweep::GridAxis& a : info.grid) keys.push_back(a.key);
+  const int64_t executor_memory = info.cluster ? info.cluster->executor_memory_bytes : 0;
+  auto value_of = [&](const sweep::SweepRow& row, const std::string& key) -> std::string {
+    for (size_t i = 0; i < keys.size() && i < row.values.size(); ++i)
+      if (keys[i] == key) return row.values[i];
+    return "";
   };
   auto as_number = [](const std::string& s) -> std::optional<double> {
     if (auto b = ParseByteString(s)) return static_cast<double>(*b);
@@ -353,7 +351,7 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
       {"spark.shuffle.accurateBlockThreshold", "100m"},
   };
   auto baseline_value = [&](const std::string& key) -> std::optional<std::string> {
-    if (baseline.contains(key) && baseline[key].is_string()) return baseline[key].get<std::string>();
+    if (auto it = info.baseline.find(key); it != info.baseline.end()) return it->second;
     auto it = kDefaults.find(key);
     if (it != kDefaults.end()) return it->second;
     return std::nullopt;
@@ -369,29 +367,31 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     const std::optional<double> x = as_number(v), y = as_number(*b);
     return x && y && *x == *y;
   };
+  // The AQE-on makespan of a point that ran (every candidate below has metrics).
+  auto makespan = [](const sweep::SweepRow& row) { return row.metrics->makespan_seconds_aqe_on; };
 
   // Candidates: points that ran without failures.
-  std::vector<const nlohmann::json*> ok;
+  std::vector<const sweep::SweepRow*> ok;
   std::vector<double> skew_ratios;
-  for (const auto& row : doc["rows"]) {
-    if (!row.contains("makespanSecondsAqeOn") || !row["makespanSecondsAqeOn"].is_number()) continue;
-    if (row.value("failures", 0) > 0) continue;
+  for (const sweep::SweepRow& row : doc.rows) {
+    if (!row.metrics) continue;
+    if (row.metrics->failures > 0) continue;
     ok.push_back(&row);
-    skew_ratios.push_back(row.value("maxTaskSkewRatio", 0.0));
+    skew_ratios.push_back(row.metrics->max_task_skew_ratio);
   }
   if (ok.empty()) {
     r.diagnosis = "No point of the sweep ran without failures.";
     return r;
   }
   // The point at the scenario's own values, when the grid has it.
-  const nlohmann::json* baseline_row = nullptr;
-  for (const nlohmann::json* row : ok) {
+  const sweep::SweepRow* baseline_row = nullptr;
+  for (const sweep::SweepRow* row : ok) {
     bool match = true;
     for (const std::string& k : keys) match = match && same_as_baseline(k, value_of(*row, k));
     if (match) {
       baseline_row = row;
-      best->baseline_point = (*row)["point"].get<uint64_t>();
-      best->baseline_makespan_seconds = (*row)["makespanSecondsAqeOn"].get<double>();
+      best->baseline_point = row->point;
+      best->baseline_makespan_seconds = makespan(*row);
       break;
     }
   }
@@ -400,13 +400,13 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   // Skew limits the job when the tasks stay unbalanced even with AQE, or when AQE has to split
   // skewed partitions at most points (then the static plan is slow because of skew).
   size_t points_with_splits = 0;
-  for (const nlohmann::json* row : ok) points_with_splits += row->value("skewSplits", 0) > 0;
+  for (const sweep::SweepRow* row : ok) points_with_splits += row->metrics->skew_splits > 0;
   const bool splits_typical = 2 * points_with_splits > ok.size();
   const bool skewed = typical_skew >= kSeveritySevere || splits_typical;
 
   // Guardrails as filters, each noted once.
   std::set<std::string> excluded_why;
-  auto passes = [&](const nlohmann::json& row) {
+  auto passes = [&](const sweep::SweepRow& row) {
     for (const std::string& k : keys) {
       const std::optional<double> v = as_number(value_of(row, k));
       if (!v) continue;
@@ -431,12 +431,10 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     }
     return true;
   };
-  const nlohmann::json* winner = nullptr;
-  for (const nlohmann::json* row : ok) {
+  const sweep::SweepRow* winner = nullptr;
+  for (const sweep::SweepRow* row : ok) {
     if (!passes(*row)) continue;
-    if (!winner ||
-        (*row)["makespanSecondsAqeOn"].get<double>() < (*winner)["makespanSecondsAqeOn"].get<double>())
-      winner = row;
+    if (!winner || makespan(*row) < makespan(*winner)) winner = row;
   }
   for (const std::string& why : excluded_why) r.notes.push_back(why);
   if (!winner) {
@@ -445,10 +443,10 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
   }
   // A point within 2% of the scenario's own values is not worth a change: keep the baseline.
   if (best->baseline_point && passes(*baseline_row) &&
-      (*winner)["makespanSecondsAqeOn"].get<double>() >= kAqeGainRatio * *best->baseline_makespan_seconds) {
+      makespan(*winner) >= kAqeGainRatio * *best->baseline_makespan_seconds) {
     if (winner != baseline_row) {
-      const double fastest = (*winner)["makespanSecondsAqeOn"].get<double>();
-      const std::string point = std::to_string((*winner)["point"].get<uint64_t>());
+      const double fastest = makespan(*winner);
+      const std::string point = std::to_string(winner->point);
       r.notes.push_back(
           fastest >= *best->baseline_makespan_seconds
               ? "No point is faster than the scenario's own values (point " + point + " ties at " +
@@ -459,8 +457,8 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     }
     winner = baseline_row;
   }
-  best->point = (*winner)["point"].get<uint64_t>();
-  best->makespan_seconds = (*winner)["makespanSecondsAqeOn"].get<double>();
+  best->point = winner->point;
+  best->makespan_seconds = makespan(*winner);
   const std::string gain = best->baseline_makespan_seconds
                                ? " (makespan " + Fixed(*best->baseline_makespan_seconds, 2) + " s → " +
                                      Fixed(best->makespan_seconds, 2) + " s)"
@@ -497,27 +495,25 @@ Recommendation RecommendFromSweep(const nlohmann::json& doc, SweepBest* best) {
     return k == "cluster.executors" || k == "cluster.executorCores";
   });
   if (sweeps_cluster) {
-    const double executors0 = info.contains("cluster") ? info["cluster"].value("executors", 1.0) : 1.0;
-    const double cores0 = info.contains("cluster") ? info["cluster"].value("executorCores", 1.0) : 1.0;
-    auto core_seconds = [&](const nlohmann::json& row) {
+    const double executors0 = info.cluster ? info.cluster->executors : 1.0;
+    const double cores0 = info.cluster ? info.cluster->executor_cores : 1.0;
+    auto core_seconds = [&](const sweep::SweepRow& row) {
       double e = executors0, c = cores0;
       if (auto v = as_number(value_of(row, "cluster.executors"))) e = *v;
       if (auto v = as_number(value_of(row, "cluster.executorCores"))) c = *v;
-      return row["makespanSecondsAqeOn"].get<double>() * e * c;
+      return makespan(row) * e * c;
     };
-    const nlohmann::json* cheapest = nullptr;
-    for (const nlohmann::json* row : ok) {
-      if (!passes(*row) || (*row)["makespanSecondsAqeOn"].get<double>() > 1.1 * best->makespan_seconds)
-        continue;
+    const sweep::SweepRow* cheapest = nullptr;
+    for (const sweep::SweepRow* row : ok) {
+      if (!passes(*row) || makespan(*row) > 1.1 * best->makespan_seconds) continue;
       if (!cheapest || core_seconds(*row) < core_seconds(*cheapest)) cheapest = row;
     }
     if (cheapest && cheapest != winner && core_seconds(*cheapest) < 0.95 * core_seconds(*winner)) {
       std::string values;
       for (const std::string& k : keys)
         values += (values.empty() ? "" : ", ") + k + " = " + value_of(*cheapest, k);
-      r.notes.push_back("Cheaper within 10% of the fastest: point " +
-                        std::to_string((*cheapest)["point"].get<uint64_t>()) + " (" + values + "), " +
-                        Fixed((*cheapest)["makespanSecondsAqeOn"].get<double>(), 2) + " s for " +
+      r.notes.push_back("Cheaper within 10% of the fastest: point " + std::to_string(cheapest->point) + " (" +
+                        values + "), " + Fixed(makespan(*cheapest), 2) + " s for " +
                         Fixed(core_seconds(*cheapest) / 3600, 2) + " core-hours instead of " +
                         Fixed(core_seconds(*winner) / 3600, 2) + ".");
     }

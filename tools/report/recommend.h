@@ -13,12 +13,12 @@
 #define AQESIM_TOOLS_REPORT_RECOMMEND_H_
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tools/report/analysis.h"
+#include "tools/sweep/sweep_output.h"
 
 namespace aqesim::report {
 
@@ -64,7 +64,7 @@ struct SweepBest {
 
 /// Rules for a sweep (`aqesim sweep` JSON output): the fastest point (AQE on) that passes the
 /// guardrails, as conf lines for the keys whose best value differs from the scenario's.
-Recommendation RecommendFromSweep(const nlohmann::json& sweep_doc, SweepBest* best);
+Recommendation RecommendFromSweep(const sweep::SweepDocument& sweep, SweepBest* best);
 
 /// Checks a scenario's recommendation by simulating it. The lines are kept only when, applied
 /// together, they cut the makespan below 98 % of `current_seconds` (a note then gives the

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 #include "tools/report/plan_partitioning.h"
+#include "tools/sweep/sweep_output.h"
 
 namespace aqesim::report {
 
@@ -44,11 +46,12 @@ struct ReportInput {
   std::string source;  // the input file as given
   std::string scenario_name;
   std::string description;
-  /// `runs[]` elements (RunToJson with tasks); null when absent.
-  nlohmann::json run_off;
-  nlohmann::json run_on;
-  /// ExplainToJson of the AQE-on run; null when absent.
-  nlohmann::json explain_on;
+  /// The runs, AQE off and on, with their tasks; null when the input has none. Shared and
+  /// immutable: a scenario's AQE-on run is also its explain_on.
+  std::shared_ptr<const RunResult> run_off;
+  std::shared_ptr<const RunResult> run_on;
+  /// What `aqesim explain` says of the AQE-on run (its exchanges and reads); null when absent.
+  std::shared_ptr<const RunResult> explain_on;
   /// Spark configuration as the scenario has it (after --conf); known = it was given.
   RawConf conf;
   bool conf_known = false;
@@ -57,21 +60,22 @@ struct ReportInput {
   /// For a scenario input: how each exchange gets its partition count (by exchange id);
   /// empty when the input carries no plan.
   std::map<std::string, ShufflePartitioning> shuffle_partitioning;
-  /// The sweep output ({"sweep", "rows"}) for InputKind::kSweep.
-  nlohmann::json sweep;
+  /// The sweep output for InputKind::kSweep.
+  sweep::SweepDocument sweep;
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;
 };
 
 /// From a loaded scenario and its two runs (the report's own simulation).
-ReportInput InputFromRuns(const Scenario& scenario, const RunResult& aqe_off, const RunResult& aqe_on);
+ReportInput InputFromRuns(const Scenario& scenario, RunResult aqe_off, RunResult aqe_on);
 
 /// Whether a parsed document is a scenario (to be simulated by the caller).
 bool IsScenarioDocument(const nlohmann::json& doc);
 
-/// From a RESULT.json or SWEEP.json document; nullopt with every problem in `*errors`
-/// ("PATH: /pointer: message").
+/// From a RESULT.json or SWEEP.json document, read into the structs the simulator and the sweep
+/// produce (models/engine/run_result_reader.h, tools/sweep/sweep_output.h); nullopt with every
+/// problem in `*errors` ("PATH: /pointer: message").
 std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const std::string& path,
                                              std::vector<std::string>* errors);
 

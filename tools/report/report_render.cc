@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "models/aqe/decision.h"
@@ -79,10 +80,6 @@ std::string JsonForScript(const ojson& j) {
   return out;
 }
 
-double Real(const nlohmann::json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
-}
-
 // Collects the Vega-Lite specs; each Add returns the chart's container.
 class Charts {
  public:
@@ -106,22 +103,20 @@ ojson BaseSpec(const std::string& title, int height) {
           {"config", {{"view", {{"stroke", nullptr}}}}}};
 }
 
-ojson TimelineSpec(const nlohmann::json& run, const std::string& title) {
+ojson TimelineSpec(const RunResult& run, const std::string& title) {
   ojson values = ojson::array();
   std::set<std::pair<int, int>> lanes;
-  for (const auto& st : run["stages"]) {
-    if (!st.contains("taskList")) continue;
-    const std::string stage = std::to_string(st.value("id", 0)) + " " + st.value("name", "");
-    for (const auto& t : st["taskList"]) {
-      const int e = t.value("executor", 0), s = t.value("slot", 0);
-      lanes.insert({e, s});
+  for (const StageResult& st : run.stages) {
+    const std::string stage = std::to_string(st.id) + " " + st.name;
+    for (const TaskResult& t : st.task_results) {
+      lanes.insert({t.executor, t.slot});
       char lane[32];
-      std::snprintf(lane, sizeof lane, "E%03d·S%02d", e, s);
+      std::snprintf(lane, sizeof lane, "E%03d·S%02d", t.executor, t.slot);
       values.push_back({{"lane", lane},
                         {"stage", stage},
-                        {"start", Real(t, "startSeconds")},
-                        {"end", Real(t, "endSeconds")},
-                        {"task", t.value("index", 0)}});
+                        {"start", t.start_seconds},
+                        {"end", t.end_seconds},
+                        {"task", t.index}});
     }
   }
   const int height = std::clamp(static_cast<int>(lanes.size()) * 7, 120, 900);
@@ -169,20 +164,13 @@ ojson SizesSpec(const std::string& title, const std::string& x_title,
   return spec;
 }
 
-std::vector<int64_t> IntArray(const nlohmann::json& j, const char* key) {
-  std::vector<int64_t> v;
-  if (j.is_object() && j.contains(key) && j[key].is_array())
-    for (const auto& x : j[key]) v.push_back(x.is_number() ? x.get<int64_t>() : 0);
-  return v;
-}
-
 std::string SeverityBadge(double ratio) {
   const Severity s = SeverityOf(ratio);
   return "<span class=\"sev sev-" + std::string(SeverityName(s)) + "\">" + Fixed(ratio, 2) + " " +
          std::string(SeverityName(s)) + "</span>";
 }
 
-std::string StageTableHtml(const nlohmann::json& run) {
+std::string StageTableHtml(const RunResult& run) {
   std::string h =
       "<table><thead><tr><th>stage</th><th>name</th><th>tasks</th><th>duration s</th><th>median task s</th>"
       "<th>max task s</th><th>skew (max÷median)</th><th>shuffle "
@@ -316,7 +304,7 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
     h += Card(Fixed(facts.makespan_seconds_aqe_off / facts.makespan_seconds_aqe_on, 2) + "×",
               "speed-up with AQE");
   if (facts.has_aqe_on) {
-    const DecisionCounts c = CountDecisions(in.run_on);
+    const DecisionCounts c = CountDecisions(*in.run_on);
     h += Card(std::to_string(c.coalescings), "coalescings") +
          Card(std::to_string(c.skew_splits), "skew splits") +
          Card(std::to_string(c.broadcast_conversions), "runtime broadcast conversions") +
@@ -339,16 +327,17 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   // Stages.
   h += "<section><h2>Stages</h2><p>Skew severity is the slowest task over the median task, in Dr. Elephant's "
        "bands: low ≥ 1.33, moderate ≥ 1.78, severe ≥ 3.16, critical ≥ 10.</p>\n";
-  if (facts.has_aqe_on) h += "<h3>AQE on</h3>\n" + StageTableHtml(in.run_on);
-  if (facts.has_aqe_off) h += "<h3>AQE off</h3>\n" + StageTableHtml(in.run_off);
+  if (facts.has_aqe_on) h += "<h3>AQE on</h3>\n" + StageTableHtml(*in.run_on);
+  if (facts.has_aqe_off) h += "<h3>AQE off</h3>\n" + StageTableHtml(*in.run_off);
   h += "</section>\n";
   // Timelines.
   h += "<section><h2>Timeline over executor slots</h2>\n";
   bool any_tasks = false;
-  for (const auto& [run, label] : {std::pair{&in.run_on, "AQE on"}, std::pair{&in.run_off, "AQE off"}}) {
-    if (!run->is_object()) continue;
+  for (const auto& [run, label] :
+       {std::pair{in.run_on.get(), "AQE on"}, std::pair{in.run_off.get(), "AQE off"}}) {
+    if (run == nullptr) continue;
     bool has = false;
-    for (const auto& st : (*run)["stages"]) has = has || st.contains("taskList");
+    for (const StageResult& st : run->stages) has = has || !st.task_results.empty();
     if (!has) continue;
     any_tasks = true;
     h += charts->Add(TimelineSpec(*run, std::string("Tasks, ") + label),
@@ -359,75 +348,78 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   h += "</section>\n";
   // Partition sizes.
   h += "<section><h2>Partition sizes before and after AQE</h2>\n";
-  const nlohmann::json& ex = in.explain_on;
-  if (!ex.is_object() || !ex.contains("exchanges")) {
+  if (!in.explain_on) {
     h += "<p>The input has no explain data (give the scenario itself to <code>aqesim report</code>).</p>\n";
   } else {
     h += "<p>True sizes are what the map tasks wrote; driver-seen sizes are what MapStatus reported, on "
          "which AQE "
          "decides.</p>\n";
     size_t n = 0;
-    for (const auto& e : ex["exchanges"]) {
+    for (const ExchangeExplain& e : in.explain_on->exchanges) {
       if (n++ >= kMaxSizeCharts) break;
-      const std::string id = e.value("id", "");
-      h += charts->Add(SizesSpec("Before AQE: " + id + " (" + std::to_string(e.value("numPartitions", 0)) +
-                                     " partitions, " + e.value("mapStatus", "") + ")",
-                                 "reduce partition",
-                                 {{"true", IntArray(e, "trueBytesByPartitionId")},
-                                  {"driver-seen", IntArray(e, "bytesByPartitionId")}}));
+      h += charts->Add(
+          SizesSpec("Before AQE: " + e.id + " (" + std::to_string(e.num_partitions) + " partitions, " +
+                        e.map_status + ")",
+                    "reduce partition",
+                    {{"true", e.true_bytes_by_partition_id}, {"driver-seen", e.bytes_by_partition_id}}));
     }
     n = 0;
-    for (const auto& r : ex.value("reads", nlohmann::json::array())) {
+    for (const ReadExplain& r : in.explain_on->reads) {
       if (n++ >= kMaxSizeCharts) break;
       std::vector<int64_t> seen;
       bool all_seen = true;
-      for (const auto& s : r.value("specs", nlohmann::json::array())) {
-        if (s.contains("dataSize") && s["dataSize"].is_number())
-          seen.push_back(s["dataSize"].get<int64_t>());
+      for (const ShufflePartitionSpec& spec : r.specs) {
+        if (const auto* c = std::get_if<CoalescedPartitionSpec>(&spec); c && c->data_size_bytes)
+          seen.push_back(*c->data_size_bytes);
+        else if (const auto* p = std::get_if<PartialReducerPartitionSpec>(&spec))
+          seen.push_back(p->data_size_bytes);
         else
           all_seen = false;
       }
-      std::vector<std::pair<std::string, std::vector<int64_t>>> series = {{"true", IntArray(r, "trueBytes")}};
+      std::vector<std::pair<std::string, std::vector<int64_t>>> series = {{"true", r.true_bytes}};
       if (all_seen && !seen.empty()) series.push_back({"driver-seen", seen});
-      h += charts->Add(SizesSpec("After AQE: read of " + r.value("exchange", "") + " by stage " +
-                                     std::to_string(r.value("stage", 0)) + " (" +
-                                     std::to_string(r.value("specs", nlohmann::json::array()).size()) +
-                                     " tasks)",
+      h += charts->Add(SizesSpec("After AQE: read of " + r.exchange + " by stage " + std::to_string(r.stage) +
+                                     " (" + std::to_string(r.specs.size()) + " tasks)",
                                  "task", series));
     }
   }
   h += "</section>\n";
   // Decisions.
-  if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
+  if (facts.has_aqe_on && !in.run_on->decisions.empty()) {
     h += "<section><h2>AQE decisions</h2><ul>";
-    for (const auto& d : in.run_on["decisions"])
-      h += "<li><b>" + Esc(d.value("rule", "")) + "</b> " + Esc(d.value("message", "")) + "</li>";
+    for (const Decision& d : in.run_on->decisions)
+      h += "<li><b>" + Esc(d.rule) + "</b> " + Esc(d.message) + "</li>";
     h += "</ul></section>\n";
   }
   return h;
 }
 
-std::vector<std::string> SweepKeys(const nlohmann::json& info) {
+std::vector<std::string> SweepKeys(const sweep::SweepInfo& info) {
   std::vector<std::string> keys;
-  for (const auto& a : info.value("grid", nlohmann::json::array())) keys.push_back(a.value("key", ""));
+  for (const sweep::GridAxis& a : info.grid) keys.push_back(a.key);
   return keys;
 }
 
-std::string RowValue(const nlohmann::json& row, const std::string& key) {
-  return row.contains("values") && row["values"].contains(key) && row["values"][key].is_string()
-             ? row["values"][key].get<std::string>()
-             : "";
+/// The sweep's points that ran (they have metrics), fastest first (AQE on; file order on ties).
+std::vector<const sweep::SweepRow*> RankedRows(const std::vector<sweep::SweepRow>& rows) {
+  std::vector<const sweep::SweepRow*> ranked;
+  for (const sweep::SweepRow& r : rows)
+    if (r.metrics) ranked.push_back(&r);
+  std::stable_sort(ranked.begin(), ranked.end(), [](const sweep::SweepRow* a, const sweep::SweepRow* b) {
+    return a->metrics->makespan_seconds_aqe_on < b->metrics->makespan_seconds_aqe_on;
+  });
+  return ranked;
 }
 
 std::string SweepBody(const ReportInput& in, Charts* charts) {
-  const nlohmann::json& info = in.sweep["sweep"];
-  const nlohmann::json& rows = in.sweep["rows"];
+  const sweep::SweepInfo& info = in.sweep.info;
+  const std::vector<sweep::SweepRow>& rows = in.sweep.rows;
   const std::vector<std::string> keys = SweepKeys(info);
   SweepBest best;
   const Recommendation rec = RecommendFromSweep(in.sweep, &best);
   std::string h = "<h1>aqesim sweep report — " + Esc(in.scenario_name) + "</h1>\n";
-  h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " +
-       Esc(info.value("scenarioFile", "")) + " · " + std::to_string(rows.size()) + " points over ";
+  h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " + Esc(info.scenario_file) + " · " +
+       std::to_string(rows.size()) + " points over ";
   for (size_t i = 0; i < keys.size(); ++i)
     h += (i ? ", " : "") + std::string("<code>") + Esc(keys[i]) + "</code>";
   h += "</p>\n<section><h2>Summary</h2><div class=\"cards\">";
@@ -438,7 +430,7 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
       h += Card(Fixed(*best.baseline_makespan_seconds, 2) + " s", "at the scenario's own values");
   }
   int failed = 0;
-  for (const auto& r : rows) failed += r.contains("error") && r["error"].is_string();
+  for (const sweep::SweepRow& r : rows) failed += !r.metrics;
   h += Card(std::to_string(rows.size()), "points") + Card(std::to_string(failed), "points that failed") +
        "</div>\n";
   if (best.point) {
@@ -451,12 +443,12 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   // Makespan against each key: the best over the other keys, AQE on and off.
   h += "<section><h2>Makespan against each swept key</h2>\n";
   for (size_t k = 0; k < keys.size(); ++k) {
-    std::vector<std::string> order = info["grid"][k].value("values", std::vector<std::string>{});
+    const std::vector<std::string>& order = info.grid[k].values;
     std::map<std::string, std::pair<double, double>> best_by_value;
-    for (const auto& r : rows) {
-      if (!r.contains("makespanSecondsAqeOn") || !r["makespanSecondsAqeOn"].is_number()) continue;
-      const std::string v = RowValue(r, keys[k]);
-      const double on = r["makespanSecondsAqeOn"].get<double>(), off = Real(r, "makespanSecondsAqeOff");
+    for (const sweep::SweepRow& r : rows) {
+      if (!r.metrics) continue;
+      const std::string& v = r.values[k];
+      const double on = r.metrics->makespan_seconds_aqe_on, off = r.metrics->makespan_seconds_aqe_off;
       auto it = best_by_value.find(v);
       if (it == best_by_value.end())
         best_by_value[v] = {on, off};
@@ -481,17 +473,17 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   }
   if (keys.size() == 2) {
     ojson values = ojson::array();
-    for (const auto& r : rows) {
-      if (!r.contains("makespanSecondsAqeOn") || !r["makespanSecondsAqeOn"].is_number()) continue;
+    for (const sweep::SweepRow& r : rows) {
+      if (!r.metrics) continue;
       values.push_back(
-          {{"a", RowValue(r, keys[0])}, {"b", RowValue(r, keys[1])}, {"seconds", r["makespanSecondsAqeOn"]}});
+          {{"a", r.values[0]}, {"b", r.values[1]}, {"seconds", r.metrics->makespan_seconds_aqe_on}});
     }
     ojson spec = BaseSpec("Makespan with AQE on, " + keys[0] + " × " + keys[1], 260);
     spec["data"] = {{"values", values}};
     spec["mark"] = {{"type", "rect"}, {"tooltip", true}};
     spec["encoding"] = {
-        {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info["grid"][0]["values"]}, {"title", keys[0]}}},
-        {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info["grid"][1]["values"]}, {"title", keys[1]}}},
+        {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info.grid[0].values}, {"title", keys[0]}}},
+        {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info.grid[1].values}, {"title", keys[1]}}},
         {"color",
          {{"field", "seconds"},
           {"type", "quantitative"},
@@ -501,28 +493,22 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   }
   h += "</section>\n";
   // Fastest points.
-  std::vector<const nlohmann::json*> ranked;
-  for (const auto& r : rows)
-    if (r.contains("makespanSecondsAqeOn") && r["makespanSecondsAqeOn"].is_number()) ranked.push_back(&r);
-  std::stable_sort(ranked.begin(), ranked.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
-    return (*a)["makespanSecondsAqeOn"].get<double>() < (*b)["makespanSecondsAqeOn"].get<double>();
-  });
+  const std::vector<const sweep::SweepRow*> ranked = RankedRows(rows);
   h += "<section><h2>Fastest points</h2><table><thead><tr><th>point</th>";
   for (const std::string& k : keys) h += "<th>" + Esc(k) + "</th>";
   h += "<th>makespan AQE on s</th><th>AQE off s</th><th>tasks</th><th>spill</th><th>longest task s</th>"
        "<th>coalescings</th><th>skew splits</th><th>broadcast "
        "conversions</th><th>max÷median</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < ranked.size() && i < 20; ++i) {
-    const nlohmann::json& r = *ranked[i];
-    h += "<tr><td>" + std::to_string(r.value("point", 0)) + "</td>";
-    for (const std::string& k : keys) h += "<td>" + Esc(RowValue(r, k)) + "</td>";
-    h += "<td>" + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + "</td><td>" +
-         Fixed(Real(r, "makespanSecondsAqeOff"), 3) + "</td><td>" + std::to_string(r.value("tasks", 0)) +
-         "</td><td>" + Esc(FormatBytes(r.value("spillBytes", int64_t{0}))) + "</td><td>" +
-         Fixed(Real(r, "longestTaskSeconds"), 2) + "</td><td>" + std::to_string(r.value("coalescings", 0)) +
-         "</td><td>" + std::to_string(r.value("skewSplits", 0)) + "</td><td>" +
-         std::to_string(r.value("broadcastConversions", 0)) + "</td><td>" +
-         SeverityBadge(Real(r, "maxTaskSkewRatio")) + "</td></tr>\n";
+    const sweep::SweepRow& r = *ranked[i];
+    const sweep::PointMetrics& m = *r.metrics;
+    h += "<tr><td>" + std::to_string(r.point) + "</td>";
+    for (const std::string& v : r.values) h += "<td>" + Esc(v) + "</td>";
+    h += "<td>" + Fixed(m.makespan_seconds_aqe_on, 3) + "</td><td>" + Fixed(m.makespan_seconds_aqe_off, 3) +
+         "</td><td>" + std::to_string(m.tasks) + "</td><td>" + Esc(FormatBytes(m.spill_bytes)) + "</td><td>" +
+         Fixed(m.longest_task_seconds, 2) + "</td><td>" + std::to_string(m.coalescings) + "</td><td>" +
+         std::to_string(m.skew_splits) + "</td><td>" + std::to_string(m.broadcast_conversions) + "</td><td>" +
+         SeverityBadge(m.max_task_skew_ratio) + "</td></tr>\n";
   }
   return h + "</tbody></table></section>\n";
 }
@@ -584,7 +570,7 @@ std::string RecommendationMd(const Recommendation& r) {
   return m;
 }
 
-std::string StageTableMd(const nlohmann::json& run) {
+std::string StageTableMd(const RunResult& run) {
   std::string m =
       "| stage | name | tasks | duration s | median task s | max task s | max÷median | severity | spill |\n"
       "|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
@@ -609,14 +595,14 @@ std::string RenderHtmlReport(const ReportInput& input) {
 std::string RenderMarkdownReport(const ReportInput& in) {
   std::string m;
   if (in.kind == InputKind::kSweep) {
-    const nlohmann::json& info = in.sweep["sweep"];
+    const sweep::SweepInfo& info = in.sweep.info;
     const std::vector<std::string> keys = SweepKeys(info);
     SweepBest best;
     const Recommendation rec = RecommendFromSweep(in.sweep, &best);
-    m = "# aqesim sweep report — " + MdEsc(in.scenario_name) + "\n\n" +
-        std::to_string(in.sweep["rows"].size()) + " points over ";
+    m = "# aqesim sweep report — " + MdEsc(in.scenario_name) + "\n\n" + std::to_string(in.sweep.rows.size()) +
+        " points over ";
     for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + MdEsc(keys[i]);
-    m += " (" + MdEsc(info.value("scenarioFile", "")) + ").\n\n";
+    m += " (" + MdEsc(info.scenario_file) + ").\n\n";
     if (best.point) {
       m += "Best point " + std::to_string(*best.point) + ": ";
       for (size_t i = 0; i < keys.size() && i < best.values.size(); ++i)
@@ -627,24 +613,19 @@ std::string RenderMarkdownReport(const ReportInput& in) {
       m += ".\n\n";
     }
     m += RecommendationMd(rec);
-    std::vector<const nlohmann::json*> ranked;
-    for (const auto& r : in.sweep["rows"])
-      if (r.contains("makespanSecondsAqeOn") && r["makespanSecondsAqeOn"].is_number()) ranked.push_back(&r);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
-      return (*a)["makespanSecondsAqeOn"].get<double>() < (*b)["makespanSecondsAqeOn"].get<double>();
-    });
+    const std::vector<const sweep::SweepRow*> ranked = RankedRows(in.sweep.rows);
     m += "## Fastest points\n\n| point |";
     for (const std::string& k : keys) m += " " + MdEsc(k) + " |";
     m += " AQE on s | AQE off s | skew splits | max÷median |\n|---:|";
     for (size_t i = 0; i < keys.size(); ++i) m += "---|";
     m += "---:|---:|---:|---:|\n";
     for (size_t i = 0; i < ranked.size() && i < 10; ++i) {
-      const nlohmann::json& r = *ranked[i];
-      m += "| " + std::to_string(r.value("point", 0)) + " |";
-      for (const std::string& k : keys) m += " " + MdEsc(RowValue(r, k)) + " |";
-      m += " " + Fixed(Real(r, "makespanSecondsAqeOn"), 3) + " | " +
-           Fixed(Real(r, "makespanSecondsAqeOff"), 3) + " | " + std::to_string(r.value("skewSplits", 0)) +
-           " | " + Fixed(Real(r, "maxTaskSkewRatio"), 2) + " |\n";
+      const sweep::SweepRow& r = *ranked[i];
+      m += "| " + std::to_string(r.point) + " |";
+      for (const std::string& v : r.values) m += " " + MdEsc(v) + " |";
+      m += " " + Fixed(r.metrics->makespan_seconds_aqe_on, 3) + " | " +
+           Fixed(r.metrics->makespan_seconds_aqe_off, 3) + " | " + std::to_string(r.metrics->skew_splits) +
+           " | " + Fixed(r.metrics->max_task_skew_ratio, 2) + " |\n";
     }
     return m;
   }
@@ -655,7 +636,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   if (facts.has_aqe_off) m += "- makespan with AQE off: " + Fixed(facts.makespan_seconds_aqe_off, 2) + " s\n";
   if (facts.has_aqe_on) m += "- makespan with AQE on: " + Fixed(facts.makespan_seconds_aqe_on, 2) + " s\n";
   if (facts.has_aqe_on) {
-    const DecisionCounts c = CountDecisions(in.run_on);
+    const DecisionCounts c = CountDecisions(*in.run_on);
     m += "- decisions: " + std::to_string(c.coalescings) + " coalescings, " + std::to_string(c.skew_splits) +
          " skew splits, " + std::to_string(c.broadcast_conversions) + " runtime broadcast conversions, " +
          std::to_string(c.local_reads) + " local shuffle reads\n";
@@ -664,12 +645,12 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "
        "1.78, severe ≥ "
        "3.16, critical ≥ 10).\n\n";
-  if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(in.run_on);
-  if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(in.run_off);
-  if (facts.has_aqe_on && in.run_on.contains("decisions") && !in.run_on["decisions"].empty()) {
+  if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(*in.run_on);
+  if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(*in.run_off);
+  if (facts.has_aqe_on && !in.run_on->decisions.empty()) {
     m += "## AQE decisions\n\n";
-    for (const auto& d : in.run_on["decisions"])
-      m += "- **" + MdEsc(d.value("rule", "")) + "** " + MdEsc(d.value("message", "")) + "\n";
+    for (const Decision& d : in.run_on->decisions)
+      m += "- **" + MdEsc(d.rule) + "** " + MdEsc(d.message) + "\n";
   }
   return m;
 }

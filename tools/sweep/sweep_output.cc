@@ -38,4 +38,37 @@ std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
   return out + "]\n}\n";
 }
 
+std::optional<SweepDocument> SweepFromJson(const nlohmann::json& doc, const std::string& path,
+                                           std::vector<std::string>* errors) {
+  const size_t before = errors->size();
+  if (!doc.is_object() || !doc.contains("sweep") || !doc.contains("rows")) {
+    errors->push_back(path + ": expected the JSON output of aqesim sweep (\"sweep\", \"rows\")");
+    return std::nullopt;
+  }
+  if (!doc["sweep"].is_object()) errors->push_back(path + ": /sweep: expected an object");
+  if (!doc["rows"].is_array()) errors->push_back(path + ": /rows: expected an array");
+  if (errors->size() != before) return std::nullopt;
+  std::optional<SweepInfo> info = SweepInfoFromJson(doc["sweep"], path, errors);
+  if (!info) return std::nullopt;
+  SweepDocument out;
+  out.info = std::move(*info);
+  std::vector<std::string> keys;
+  for (const GridAxis& a : out.info.grid) keys.push_back(a.key);
+  const nlohmann::json& rows = doc["rows"];
+  if (rows.empty())
+    errors->push_back(path + ": /rows: expected at least one row of aqesim sweep, found an empty array");
+  out.rows.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::string why;
+    std::optional<SweepRow> row = RowFromJson(rows[i], keys, &why);
+    if (!row) {
+      errors->push_back(path + ": /rows/" + std::to_string(i) + ": " + why);
+      break;
+    }
+    out.rows.push_back(std::move(*row));
+  }
+  if (errors->size() != before) return std::nullopt;
+  return out;
+}
+
 }  // namespace aqesim::sweep

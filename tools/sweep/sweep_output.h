@@ -16,7 +16,7 @@
 //   ...
 //   ]
 //   }
-// (PreparedSweep::info documents the `sweep` members; sweep_row.h the row members.)
+// (sweep_info.h documents the `sweep` members; sweep_row.h the row members.)
 #ifndef AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
 #define AQESIM_TOOLS_SWEEP_SWEEP_OUTPUT_H_
 
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tools/sweep/grid.h"
+#include "tools/sweep/sweep_info.h"
 #include "tools/sweep/sweep_row.h"
 
 namespace aqesim::sweep {
@@ -42,6 +43,18 @@ std::optional<OutputFormat> FormatForPath(const std::string& path);
 /// Renders the output document. `rows` in grid order; `info` is PreparedSweep::info.
 std::string RenderSweep(OutputFormat format, const nlohmann::ordered_json& info,
                         const std::vector<std::string>& keys, const std::vector<SweepRow>& rows);
+
+/// A sweep's JSON output, read back: its `sweep` object and its rows in file order.
+struct SweepDocument {
+  SweepInfo info;
+  std::vector<SweepRow> rows;
+};
+
+/// Reads what RenderSweep(kJson) wrote (`doc` has "sweep" and "rows"). Every row must be as the
+/// sweep writes it (RowFromJson against the grid's keys) and there must be at least one; nullopt
+/// with "PATH: /pointer: ..." lines in `*errors` otherwise (for rows, the first bad one).
+std::optional<SweepDocument> SweepFromJson(const nlohmann::json& doc, const std::string& path,
+                                           std::vector<std::string>* errors);
 
 }  // namespace aqesim::sweep
 

@@ -66,12 +66,14 @@ std::string FormatDouble(double v) {
   return buf;
 }
 
-// The value a key has without the sweep (null = unset, Spark's default applies).
-nlohmann::ordered_json BaselineValue(const std::string& key, const nlohmann::json& doc, const Scenario& s) {
+// The value a key has without the sweep (nullopt = unset, Spark's default applies).
+std::optional<std::string> BaselineValue(const std::string& key, const nlohmann::json& doc,
+                                         const Scenario& s) {
   const std::optional<std::string> section = DocSection(key);
   if (!section) {
     auto it = s.raw_conf.find(key);
-    return it == s.raw_conf.end() ? nlohmann::ordered_json() : nlohmann::ordered_json(it->second);
+    if (it == s.raw_conf.end()) return std::nullopt;
+    return it->second;
   }
   const std::string field = key.substr(section->size() + 1);
   if (*section == "cluster") {
@@ -88,7 +90,7 @@ nlohmann::ordered_json BaselineValue(const std::string& key, const nlohmann::jso
     const nlohmann::json& v = doc[*section][field];
     return v.is_string() ? v.get<std::string>() : v.dump();
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // Progress bar on stderr: "[#####.....] 45/120  37.5%  12.3 points/s  ETA 6s", redrawn at
@@ -257,30 +259,20 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   fp += "\nshard:" + spec.shard.ToString();
   p.fingerprint = Fingerprint(fp);
 
-  using ojson = nlohmann::ordered_json;
   const Scenario& s = *base.scenario;
-  ojson grid = ojson::array();
-  ojson baseline = ojson::object();
-  for (const GridAxis& a : spec.axes) {
-    grid.push_back({{"key", a.key}, {"values", a.values}});
-    baseline[a.key] = BaselineValue(a.key, p.doc, s);
-  }
-  ojson conf_args = ojson::array();
-  for (const auto& [k, v] : spec.overrides.conf) conf_args.push_back(k + "=" + v);
-  ojson scenario_conf = ojson::object();
-  for (const auto& [k, v] : s.raw_conf) scenario_conf[k] = v;
-  p.info = {{"scenario", s.name}, {"scenarioFile", spec.scenario_path}};
-  if (!spec.overrides.properties_file.empty()) p.info["propertiesFile"] = spec.overrides.properties_file;
-  if (!spec.overrides.cost_file.empty()) p.info["costFile"] = spec.overrides.cost_file;
-  p.info["conf"] = conf_args;
-  p.info["grid"] = grid;
-  p.info["points"] = p.num_points;
-  if (!spec.shard.IsWhole()) p.info["shard"] = spec.shard.ToString();
-  p.info["baseline"] = baseline;
-  p.info["scenarioConf"] = scenario_conf;
-  p.info["cluster"] = {{"executors", s.cluster.executors},
-                       {"executorCores", s.cluster.executor_cores},
-                       {"executorMemoryBytes", s.cluster.executor_memory_bytes}};
+  SweepInfo& info = p.info;
+  info.scenario = s.name;
+  info.scenario_file = spec.scenario_path;
+  info.properties_file = spec.overrides.properties_file;
+  info.cost_file = spec.overrides.cost_file;
+  for (const auto& [k, v] : spec.overrides.conf) info.conf.push_back(k + "=" + v);
+  info.grid = spec.axes;
+  info.points = p.num_points;
+  if (!spec.shard.IsWhole()) info.shard = spec.shard.ToString();
+  for (const GridAxis& a : spec.axes)
+    if (std::optional<std::string> v = BaselineValue(a.key, p.doc, s)) info.baseline[a.key] = *v;
+  info.scenario_conf = s.raw_conf;
+  info.cluster = SweepCluster{s.cluster.executors, s.cluster.executor_cores, s.cluster.executor_memory_bytes};
   return p;
 }
 

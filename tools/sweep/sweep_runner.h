@@ -18,6 +18,7 @@
 
 #include "models/scenario/scenario.h"
 #include "tools/sweep/grid.h"
+#include "tools/sweep/sweep_info.h"
 #include "tools/sweep/sweep_row.h"
 
 namespace aqesim::sweep {
@@ -42,10 +43,8 @@ struct PreparedSweep {
   nlohmann::json doc;  // the scenario file as parsed
   std::string scenario_name;
   uint64_t num_points = 0;  // whole grid (all shards)
-  /// The `sweep` object of the JSON output: scenario, scenarioFile, grid, points, shard,
-  /// baseline (each key's value without the sweep, null = Spark's default), scenarioConf,
-  /// cluster {executors, executorCores, executorMemoryBytes}.
-  nlohmann::ordered_json info;
+  /// The `sweep` object of the JSON output (sweep_info.h).
+  SweepInfo info;
   std::string fingerprint;
   std::vector<std::string> base_warnings;  // the scenario's own warnings
   /// The files the scenario was read from (Scenario::input_files): no output may replace one.

@@ -290,26 +290,35 @@ TEST_CASE("Recommend: uneven stages are never 'nothing to change'", "[report][re
             0) == 0);
 }
 
-nlohmann::json SweepRowJson(int point, const std::string& partitions, double seconds, double skew) {
-  return {{"point", point},
-          {"values", {{"spark.sql.shuffle.partitions", partitions}}},
-          {"makespanSecondsAqeOn", seconds},
-          {"makespanSecondsAqeOff", seconds * 2},
-          {"maxTaskSkewRatio", skew},
-          {"failures", 0},
-          {"error", nullptr}};
+/// A point of a one-key sweep that ran: its value, AQE-on makespan and worst skew ratio.
+sweep::SweepRow SweepPoint(uint64_t point, const std::string& value, double seconds, double skew = 0) {
+  sweep::SweepRow row;
+  row.point = point;
+  row.values = {value};
+  sweep::PointMetrics m;
+  m.makespan_seconds_aqe_on = seconds;
+  m.makespan_seconds_aqe_off = seconds * 2;
+  m.max_task_skew_ratio = skew;
+  row.metrics = m;
+  return row;
+}
+
+/// A sweep of one key with the scenario's own value `baseline` (nullopt: unset).
+sweep::SweepDocument OneKeySweep(const std::string& key, std::vector<std::string> values,
+                                 std::optional<std::string> baseline, std::vector<sweep::SweepRow> rows) {
+  sweep::SweepDocument doc;
+  doc.info.grid = {{key, std::move(values)}};
+  if (baseline) doc.info.baseline[key] = *baseline;
+  doc.rows = std::move(rows);
+  return doc;
 }
 
 TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended even when faster",
           "[report][recommend]") {
-  nlohmann::json doc = {
-      {"sweep",
-       {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200", "400"}}}}},
-        {"baseline", {{"spark.sql.shuffle.partitions", "200"}}},
-        {"cluster", {{"executorMemoryBytes", 8 * kGiB}}}}},
-      {"rows",
-       {SweepRowJson(0, "100", 30.0, 9.0), SweepRowJson(1, "200", 25.0, 8.0),
-        SweepRowJson(2, "400", 20.0, 6.0)}}};
+  sweep::SweepDocument doc = OneKeySweep(
+      "spark.sql.shuffle.partitions", {"100", "200", "400"}, "200",
+      {SweepPoint(0, "100", 30.0, 9.0), SweepPoint(1, "200", 25.0, 8.0), SweepPoint(2, "400", 20.0, 6.0)});
+  doc.info.cluster = sweep::SweepCluster{0, 0, 8 * kGiB};
   SweepBest best;
   Recommendation r = RecommendFromSweep(doc, &best);
   REQUIRE(best.point);
@@ -321,15 +330,14 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
   CHECK(r.diagnosis ==
         "Skew limits the static plan; the scenario's own values are (within 2%) the fastest of the sweep.");
   // Skew splits at most points count as skew too.
-  for (auto& row : doc["rows"]) {
-    row["maxTaskSkewRatio"] = 1.2;
-    row["skewSplits"] = 3;
+  for (sweep::SweepRow& row : doc.rows) {
+    row.metrics->max_task_skew_ratio = 1.2;
+    row.metrics->skew_splits = 3;
   }
   r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 1);
   // Without skew the fastest point wins.
-  for (auto& row : doc["rows"]) row["skewSplits"] = 0;
-  for (auto& row : doc["rows"]) row["maxTaskSkewRatio"] = 1.2;
+  for (sweep::SweepRow& row : doc.rows) row.metrics->skew_splits = 0;
   r = RecommendFromSweep(doc, &best);
   REQUIRE(best.point);
   CHECK(*best.point == 2);
@@ -340,10 +348,9 @@ TEST_CASE("RecommendFromSweep: with skew, more partitions are not recommended ev
 }
 
 TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing", "[report][recommend]") {
-  nlohmann::json doc = {{"sweep",
-                         {{"grid", {{{"key", "spark.sql.shuffle.partitions"}, {"values", {"100", "200"}}}}},
-                          {"baseline", {{"spark.sql.shuffle.partitions", "100"}}}}},
-                        {"rows", {SweepRowJson(0, "100", 25.0, 1.1), SweepRowJson(1, "200", 24.6, 1.1)}}};
+  const sweep::SweepDocument doc =
+      OneKeySweep("spark.sql.shuffle.partitions", {"100", "200"}, "100",
+                  {SweepPoint(0, "100", 25.0, 1.1), SweepPoint(1, "200", 24.6, 1.1)});
   SweepBest best;
   const Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 0);
@@ -357,19 +364,9 @@ TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing
 }
 
 TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[report][recommend]") {
-  nlohmann::json row0 = {{"point", 0},
-                         {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m"}}},
-                         {"makespanSecondsAqeOn", 22.85},
-                         {"failures", 0}};
-  nlohmann::json row1 = {{"point", 1},
-                         {"values", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"}}},
-                         {"makespanSecondsAqeOn", 22.85},
-                         {"failures", 0}};
-  nlohmann::json doc = {
-      {"sweep",
-       {{"grid", {{{"key", "spark.sql.adaptive.advisoryPartitionSizeInBytes"}, {"values", {"16m", "64m"}}}}},
-        {"baseline", {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", nullptr}}}}},
-      {"rows", {row0, row1}}};
+  const sweep::SweepDocument doc =
+      OneKeySweep("spark.sql.adaptive.advisoryPartitionSizeInBytes", {"16m", "64m"}, std::nullopt,
+                  {SweepPoint(0, "16m", 22.85), SweepPoint(1, "64m", 22.85)});
   SweepBest best;
   const Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(best.baseline_point == 1u);
@@ -386,27 +383,14 @@ TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[re
 }
 
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
-  nlohmann::json doc = {{"sweep",
-                         {{"grid", {{{"key", "cluster.executors"}, {"values", {"10", "20"}}}}},
-                          {"baseline", {{"cluster.executors", "10"}}}}},
-                        {"rows",
-                         {{{"point", 0},
-                           {"values", {{"cluster.executors", "10"}}},
-                           {"makespanSecondsAqeOn", 50.0},
-                           {"failures", 0}},
-                          {{"point", 1},
-                           {"values", {{"cluster.executors", "20"}}},
-                           {"makespanSecondsAqeOn", 30.0},
-                           {"failures", 0}}}}};
+  sweep::SweepDocument doc = OneKeySweep("cluster.executors", {"10", "20"}, "10",
+                                         {SweepPoint(0, "10", 50.0), SweepPoint(1, "20", 30.0)});
   SweepBest best;
   Recommendation r = RecommendFromSweep(doc, &best);
   CHECK(HasLine(r, "spark.executor.instances", "20"));
   // A bigger cluster is barely faster: the cheaper point within 10% is named.
-  doc["sweep"]["grid"][0]["values"].push_back("40");
-  doc["rows"].push_back({{"point", 2},
-                         {"values", {{"cluster.executors", "40"}}},
-                         {"makespanSecondsAqeOn", 28.0},
-                         {"failures", 0}});
+  doc.info.grid[0].values.push_back("40");
+  doc.rows.push_back(SweepPoint(2, "40", 28.0));
   r = RecommendFromSweep(doc, &best);
   CHECK(*best.point == 2);
   CHECK(HasLine(r, "spark.executor.instances", "40"));

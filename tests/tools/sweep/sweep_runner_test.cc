@@ -34,7 +34,7 @@ SweepSpec Spec(const std::string& journal) {
 std::string Render(const SweepSpec& spec, const PreparedSweep& p, const SweepOutcome& o) {
   std::vector<std::string> keys;
   for (const auto& a : spec.axes) keys.push_back(a.key);
-  return RenderSweep(OutputFormat::kCsv, p.info, keys, o.rows);
+  return RenderSweep(OutputFormat::kCsv, SweepInfoToJson(p.info), keys, o.rows);
 }
 
 TEST_CASE("RunSweep: rows in grid order, the same with 1 and 2 threads", "[sweep][runner]") {

@@ -1,0 +1,393 @@
+#include "models/engine/run_result_reader.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "models/plan/planned_properties.h"
+
+namespace aqesim {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// Problems reported per document: enough to fix a hand-edited file, not a flood.
+constexpr int kMaxErrors = 20;
+
+/// Collects "PATH: /pointer: ..." lines for one document, at most kMaxErrors.
+class Problems {
+ public:
+  Problems(const std::string& path, std::vector<std::string>* errors)
+      : path_(path), errors_(errors), before_(errors->size()) {}
+
+  bool any() const { return errors_->size() != before_ || dropped_; }
+  void Add(const std::string& pointer, const std::string& why) {
+    if (static_cast<int>(errors_->size() - before_) >= kMaxErrors) {
+      dropped_ = true;
+      return;
+    }
+    errors_->push_back(path_ + ": " + pointer + ": " + why);
+  }
+  void Expected(const std::string& pointer, const std::string& what, const Json& found) {
+    std::string text = found.dump();
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    Add(pointer, "expected " + what + ", found " + text);
+  }
+
+  /// obj[key] when present; nullptr otherwise.
+  static const Json* Member(const Json& obj, const char* key) {
+    auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+  }
+
+  void Read(const Json& obj, const char* key, const std::string& at, std::string* out) {
+    if (const Json* v = Member(obj, key)) {
+      if (v->is_string())
+        *out = v->get<std::string>();
+      else
+        Expected(at + "/" + key, "a string", *v);
+    }
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, bool* out) {
+    if (const Json* v = Member(obj, key)) {
+      if (v->is_boolean())
+        *out = v->get<bool>();
+      else
+        Expected(at + "/" + key, "true or false", *v);
+    }
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, double* out) {
+    if (const Json* v = Member(obj, key)) {
+      if (v->is_number())
+        *out = v->get<double>();
+      else
+        Expected(at + "/" + key, "a number", *v);
+    }
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, int64_t* out) {
+    if (const Json* v = Member(obj, key)) Integer(*v, at + "/" + key, out);
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, int* out) {
+    int64_t x = *out;
+    if (const Json* v = Member(obj, key); v && Integer(*v, at + "/" + key, &x)) {
+      if (x < std::numeric_limits<int>::min() || x > std::numeric_limits<int>::max())
+        Expected(at + "/" + key, "an integer of at most 2147483647", *v);
+      else
+        *out = static_cast<int>(x);
+    }
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, std::vector<std::string>* out) {
+    const Json* a = Array(obj, key, at);
+    if (a == nullptr) return;
+    for (size_t i = 0; i < a->size(); ++i) {
+      if ((*a)[i].is_string())
+        out->push_back((*a)[i].get<std::string>());
+      else
+        Expected(at + "/" + key + "/" + std::to_string(i), "a string", (*a)[i]);
+    }
+  }
+  void Read(const Json& obj, const char* key, const std::string& at, std::vector<int64_t>* out) {
+    const Json* a = Array(obj, key, at);
+    if (a == nullptr) return;
+    out->reserve(a->size());
+    for (size_t i = 0; i < a->size(); ++i) {
+      int64_t x = 0;
+      Integer((*a)[i], at + "/" + key + "/" + std::to_string(i), &x);
+      out->push_back(x);
+    }
+  }
+  /// obj[key] when it is an array; nullptr when absent (or, with an error, not an array).
+  const Json* Array(const Json& obj, const char* key, const std::string& at) {
+    const Json* v = Member(obj, key);
+    if (v == nullptr) return nullptr;
+    if (v->is_array()) return v;
+    Expected(at + "/" + key, "an array", *v);
+    return nullptr;
+  }
+  /// Whether `v` is an object; an error otherwise.
+  bool Object(const Json& v, const std::string& at) {
+    if (v.is_object()) return true;
+    Expected(at, "an object", v);
+    return false;
+  }
+
+ private:
+  bool Integer(const Json& v, const std::string& at, int64_t* out) {
+    if (v.is_number_integer() &&
+        !(v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))) {
+      *out = v.get<int64_t>();
+      return true;
+    }
+    Expected(at, "an integer", v);
+    return false;
+  }
+
+  const std::string& path_;
+  std::vector<std::string>* errors_;
+  size_t before_;
+  bool dropped_ = false;
+};
+
+/// Every number of a run's stages is a count, a size or a time: finite, at least 0; times at most
+/// kMaxRunSeconds, task counts at most kMaxPlannedTasks (a hand-edited or damaged result must not
+/// reach the charts).
+void CheckRunNumbers(const Json& v, const std::string& where, const std::string& key, Problems* problems,
+                     int* budget) {
+  if (*budget <= 0) return;
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      CheckRunNumbers(it.value(), where + "/" + it.key(), it.key(), problems, budget);
+    return;
+  }
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i)
+      CheckRunNumbers(v[i], where + "/" + std::to_string(i), key, problems, budget);
+    return;
+  }
+  if (!v.is_number()) return;
+  const double x = v.get<double>();
+  const bool seconds = key.size() >= 7 && key.compare(key.size() - 7, 7, "Seconds") == 0;
+  std::string why;
+  if (!std::isfinite(x) || x < 0) {
+    why = "expected a number >= 0";
+  } else if (seconds && x > kMaxRunSeconds) {
+    why = "expected at most 9.2e12 seconds (what a simulated run can last)";
+  } else if (key == "tasks" && x > static_cast<double>(kMaxPlannedTasks)) {
+    why = "expected at most " + std::to_string(kMaxPlannedTasks) + " tasks";
+  }
+  if (why.empty()) return;
+  problems->Add(where, why + ", found " + v.dump());
+  --*budget;
+}
+
+void ReadDecisions(const Json& doc, const std::string& at, Problems* p, std::vector<Decision>* out) {
+  const Json* decisions = p->Array(doc, "decisions", at);
+  if (decisions == nullptr) return;
+  for (size_t i = 0; i < decisions->size(); ++i) {
+    const Json& d = (*decisions)[i];
+    const std::string di = at + "/decisions/" + std::to_string(i);
+    if (!p->Object(d, di)) continue;
+    Decision decision;
+    p->Read(d, "rule", di, &decision.rule);
+    p->Read(d, "message", di, &decision.message);
+    double at_seconds = 0;
+    p->Read(d, "atSeconds", di, &at_seconds);
+    decision.at = SimTime::Seconds(at_seconds);
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      if (it.key() != "rule" && it.key() != "message" && it.key() != "atSeconds")
+        decision.fields[it.key()] = it.value();
+    }
+    out->push_back(std::move(decision));
+  }
+}
+
+void ReadTask(const Json& t, const std::string& at, Problems* p, TaskResult* task) {
+  p->Read(t, "index", at, &task->index);
+  p->Read(t, "executor", at, &task->executor);
+  p->Read(t, "slot", at, &task->slot);
+  p->Read(t, "startSeconds", at, &task->start_seconds);
+  p->Read(t, "endSeconds", at, &task->end_seconds);
+  p->Read(t, "inputBytes", at, &task->input_bytes);
+  p->Read(t, "shuffleReadBytes", at, &task->shuffle_read_bytes);
+  p->Read(t, "shuffleWriteBytes", at, &task->shuffle_write_bytes);
+  p->Read(t, "spillBytes", at, &task->spill_bytes);
+}
+
+void ReadStage(const Json& s, const std::string& at, Problems* p, StageResult* stage) {
+  p->Read(s, "id", at, &stage->id);
+  p->Read(s, "name", at, &stage->name);
+  p->Read(s, "kind", at, &stage->kind);
+  p->Read(s, "operators", at, &stage->operators);
+  p->Read(s, "timeSource", at, &stage->time_source);
+  p->Read(s, "tasks", at, &stage->tasks);
+  // durationSeconds is completeSeconds − submitSeconds; a hand-written result may give only it.
+  const bool has_times = s.contains("submitSeconds") || s.contains("completeSeconds");
+  p->Read(s, "submitSeconds", at, &stage->submit_seconds);
+  p->Read(s, "completeSeconds", at, &stage->complete_seconds);
+  double duration = 0;
+  if (const Json* d = Problems::Member(s, "durationSeconds")) {
+    p->Read(s, "durationSeconds", at, &duration);
+    if (!has_times) {
+      stage->complete_seconds = duration;
+    } else if (d->is_number() &&
+               std::abs(duration - stage->duration_seconds()) > 1e-6 * std::max(1.0, std::abs(duration))) {
+      p->Expected(at + "/durationSeconds", "completeSeconds − submitSeconds", *d);
+    }
+  }
+  p->Read(s, "inputBytes", at, &stage->input_bytes);
+  p->Read(s, "shuffleReadBytes", at, &stage->shuffle_read_bytes);
+  p->Read(s, "shuffleWriteBytes", at, &stage->shuffle_write_bytes);
+  p->Read(s, "spillBytes", at, &stage->spill_bytes);
+  if (const Json* t = Problems::Member(s, "taskSeconds"); t && p->Object(*t, at + "/taskSeconds")) {
+    p->Read(*t, "min", at + "/taskSeconds", &stage->task_min_seconds);
+    p->Read(*t, "median", at + "/taskSeconds", &stage->task_median_seconds);
+    p->Read(*t, "max", at + "/taskSeconds", &stage->task_max_seconds);
+  }
+  p->Read(s, "broadcastSeconds", at, &stage->broadcast_seconds);
+  p->Read(s, "reads", at, &stage->reads);
+  if (const Json* tasks = p->Array(s, "taskList", at)) {
+    stage->task_results.reserve(tasks->size());
+    for (size_t i = 0; i < tasks->size(); ++i) {
+      const std::string ti = at + "/taskList/" + std::to_string(i);
+      if (!p->Object((*tasks)[i], ti)) continue;
+      ReadTask((*tasks)[i], ti, p, &stage->task_results.emplace_back());
+    }
+  }
+}
+
+std::optional<ShufflePartitionSpec> ReadSpec(const Json& s, const std::string& at, Problems* p) {
+  if (!p->Object(s, at)) return std::nullopt;
+  std::string type;
+  p->Read(s, "type", at, &type);
+  if (type == "CoalescedPartitionSpec") {
+    CoalescedPartitionSpec c;
+    p->Read(s, "startReducerIndex", at, &c.start_reducer_index);
+    p->Read(s, "endReducerIndex", at, &c.end_reducer_index);
+    if (s.contains("dataSize")) {
+      int64_t bytes = 0;
+      p->Read(s, "dataSize", at, &bytes);
+      c.data_size_bytes = bytes;
+    }
+    return c;
+  }
+  if (type == "PartialReducerPartitionSpec") {
+    PartialReducerPartitionSpec r;
+    p->Read(s, "reducerIndex", at, &r.reducer_index);
+    p->Read(s, "startMapIndex", at, &r.start_map_index);
+    p->Read(s, "endMapIndex", at, &r.end_map_index);
+    p->Read(s, "dataSize", at, &r.data_size_bytes);
+    return r;
+  }
+  if (type == "PartialMapperPartitionSpec") {
+    PartialMapperPartitionSpec m;
+    p->Read(s, "mapIndex", at, &m.map_index);
+    p->Read(s, "startReducerIndex", at, &m.start_reducer_index);
+    p->Read(s, "endReducerIndex", at, &m.end_reducer_index);
+    return m;
+  }
+  if (type == "CoalescedMapperPartitionSpec") {
+    CoalescedMapperPartitionSpec cm;
+    p->Read(s, "startMapIndex", at, &cm.start_map_index);
+    p->Read(s, "endMapIndex", at, &cm.end_map_index);
+    p->Read(s, "numReducers", at, &cm.num_reducers);
+    return cm;
+  }
+  p->Expected(at + "/type",
+              "CoalescedPartitionSpec, PartialReducerPartitionSpec, PartialMapperPartitionSpec or "
+              "CoalescedMapperPartitionSpec",
+              s.contains("type") ? s["type"] : Json());
+  return std::nullopt;
+}
+
+void ReadExchange(const Json& e, const std::string& at, Problems* p, ExchangeExplain* x) {
+  p->Read(e, "id", at, &x->id);
+  p->Read(e, "mapTasks", at, &x->map_tasks);
+  p->Read(e, "numPartitions", at, &x->num_partitions);
+  p->Read(e, "mapStatus", at, &x->map_status);
+  p->Read(e, "bytesByPartitionId", at, &x->bytes_by_partition_id);
+  p->Read(e, "trueBytesByPartitionId", at, &x->true_bytes_by_partition_id);
+  p->Read(e, "dataSizeBytes", at, &x->data_size_bytes);
+  p->Read(e, "dataSizeEstimated", at, &x->data_size_estimated);
+  p->Read(e, "reportedSizeRatio", at, &x->reported_size_ratio);
+  p->Read(e, "driverMapStatusBytes", at, &x->driver_map_status_bytes);
+  p->Read(e, "driverAggregationSeconds", at, &x->driver_aggregation_seconds);
+  if (e.contains("driverExactTotalsBytes")) {
+    int64_t bytes = 0;
+    p->Read(e, "driverExactTotalsBytes", at, &bytes);
+    x->driver_exact_totals_bytes = bytes;
+  }
+  p->Read(e, "exactBytesByPartitionId", at, &x->exact_bytes_by_partition_id);
+  p->Read(e, "driverDecompressedBlocks", at, &x->driver_decompressed_blocks);
+  p->Read(e, "driverDecompressSeconds", at, &x->driver_decompress_seconds);
+}
+
+}  // namespace
+
+std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, const std::string& pointer,
+                                     std::vector<std::string>* errors) {
+  Problems p(path, errors);
+  if (!r.is_object() || !r.contains("adaptive") || !r["adaptive"].is_boolean() || !r.contains("stages") ||
+      !r["stages"].is_array() || !r.contains("makespanSeconds") || !r["makespanSeconds"].is_number()) {
+    p.Add(pointer, "expected a run (adaptive, makespanSeconds, stages)");
+    return std::nullopt;
+  }
+  int budget = kMaxErrors;
+  CheckRunNumbers(r["makespanSeconds"], pointer + "/makespanSeconds", "makespanSeconds", &p, &budget);
+  CheckRunNumbers(r["stages"], pointer + "/stages", "stages", &p, &budget);
+  if (p.any()) return std::nullopt;
+  RunResult run;
+  run.adaptive = r["adaptive"].get<bool>();
+  run.makespan_seconds = r["makespanSeconds"].get<double>();
+  const Json& stages = r["stages"];
+  run.stages.reserve(stages.size());
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const std::string si = pointer + "/stages/" + std::to_string(i);
+    if (!p.Object(stages[i], si)) continue;
+    ReadStage(stages[i], si, &p, &run.stages.emplace_back());
+  }
+  ReadDecisions(r, pointer, &p, &run.decisions);
+  p.Read(r, "failures", pointer, &run.failures);
+  if (const Json* executors = p.Array(r, "executors", pointer)) {
+    for (size_t i = 0; i < executors->size(); ++i) {
+      const std::string ei = pointer + "/executors/" + std::to_string(i);
+      if (!p.Object((*executors)[i], ei)) continue;
+      ExecutorCountChange& c = run.executors.emplace_back();
+      p.Read((*executors)[i], "seconds", ei, &c.seconds);
+      p.Read((*executors)[i], "executors", ei, &c.executors);
+    }
+  }
+  if (p.any()) return std::nullopt;
+  return run;
+}
+
+std::optional<RunResult> ExplainFromJson(const Json& e, const std::string& path, const std::string& pointer,
+                                         std::vector<std::string>* errors) {
+  Problems p(path, errors);
+  if (!p.Object(e, pointer)) return std::nullopt;
+  RunResult run;
+  p.Read(e, "adaptive", pointer, &run.adaptive);
+  if (const Json* exchanges = p.Array(e, "exchanges", pointer)) {
+    for (size_t i = 0; i < exchanges->size(); ++i) {
+      const std::string xi = pointer + "/exchanges/" + std::to_string(i);
+      if (!p.Object((*exchanges)[i], xi)) continue;
+      ReadExchange((*exchanges)[i], xi, &p, &run.exchanges.emplace_back());
+    }
+  }
+  ReadDecisions(e, pointer, &p, &run.decisions);
+  if (const Json* reads = p.Array(e, "reads", pointer)) {
+    for (size_t i = 0; i < reads->size(); ++i) {
+      const Json& r = (*reads)[i];
+      const std::string ri = pointer + "/reads/" + std::to_string(i);
+      if (!p.Object(r, ri)) continue;
+      ReadExplain& read = run.reads.emplace_back();
+      p.Read(r, "exchange", ri, &read.exchange);
+      p.Read(r, "stage", ri, &read.stage);
+      if (const Json* specs = p.Array(r, "specs", ri)) {
+        for (size_t k = 0; k < specs->size(); ++k)
+          if (auto spec = ReadSpec((*specs)[k], ri + "/specs/" + std::to_string(k), &p))
+            read.specs.push_back(*spec);
+      }
+      p.Read(r, "trueBytes", ri, &read.true_bytes);
+    }
+  }
+  if (const Json* joins = p.Array(e, "joins", pointer)) {
+    for (size_t i = 0; i < joins->size(); ++i) {
+      const Json& j = (*joins)[i];
+      const std::string ji = pointer + "/joins/" + std::to_string(i);
+      if (!p.Object(j, ji)) continue;
+      JoinExplain& join = run.joins.emplace_back();
+      p.Read(j, "id", ji, &join.id);
+      p.Read(j, "strategy", ji, &join.strategy);
+      p.Read(j, "finalStrategy", ji, &join.final_strategy);
+      p.Read(j, "buildSide", ji, &join.build_side);
+      p.Read(j, "isSkewJoin", ji, &join.is_skew_join);
+    }
+  }
+  p.Read(e, "failures", pointer, &run.failures);
+  p.Read(e, "variants", pointer, &run.variants);
+  if (p.any()) return std::nullopt;
+  return run;
+}
+
+}  // namespace aqesim
