@@ -22,6 +22,7 @@
 #include "models/conf/spark_conf.h"
 #include "models/scenario/plan_reader.h"
 #include "models/scenario/scenario.h"
+#include "tests/fuzz/fuzz_report.h"
 #include "tools/eventlog/byte_source.h"
 #include "tools/eventlog/event_log_error.h"
 #include "tools/eventlog/recorded_application.h"
@@ -181,7 +182,7 @@ struct Target {
 inline constexpr Target kTargets[] = {
     {"scenario_loader", FuzzScenarioLoader}, {"spark_strings", FuzzSparkStrings},
     {"csv_matrix", FuzzCsvMatrix},           {"eventlog_codecs", FuzzEventLogCodecs},
-    {"eventlog_lines", FuzzEventLogLines},
+    {"eventlog_lines", FuzzEventLogLines},   {"report_renderer", FuzzReportRenderer},
 };
 
 }  // namespace aqesim::fuzz

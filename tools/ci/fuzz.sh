@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 build=${AQESIM_FUZZ_BUILD:-build-san}
 jobs=${AQESIM_JOBS:-2}
-targets=${AQESIM_FUZZ_TARGETS:-"scenario_loader spark_strings csv_matrix eventlog_codecs eventlog_lines"}
+targets=${AQESIM_FUZZ_TARGETS:-"scenario_loader spark_strings csv_matrix eventlog_codecs eventlog_lines report_renderer"}
 
 source tools/ci/clang_build.sh
 configure_clang_build "$build"
