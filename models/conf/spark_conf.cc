@@ -9,6 +9,7 @@
 #include "models/conf/conf_key_table.h"
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
+#include "models/conf/unmodelled_keys.h"
 
 namespace aqesim {
 namespace {
@@ -82,6 +83,11 @@ SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems) {
       continue;
     }
     if (info == nullptr) {
+      if (IsUnmodelledSparkKey(key)) {
+        problems->push_back(
+            {key, "'" + key + "' is a Spark key that aqesim does not model (ignored)", false});
+        continue;
+      }
       const bool spark_key = key.rfind("spark.", 0) == 0;
       std::string message = spark_key ? "unused configuration key '" + key + "'"
                                       : "ignoring non-Spark configuration key '" + key + "'";

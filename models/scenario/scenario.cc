@@ -265,12 +265,13 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
   LoadResult result;
   std::vector<Diagnostic> warnings;
   sink.Finish(doc, &result.errors, &warnings);
+  for (const Diagnostic& w : warnings) result.warnings.push_back(w.ToString());
   if (!result.errors.empty()) return result;
   if (!scenario->plan) {  // defensive: every path that loses the plan reports an error
     result.errors.push_back({path, "/plan", "expected a plan, found none"});
     return result;
   }
-  for (const Diagnostic& w : warnings) scenario->warnings.push_back(w.ToString());
+  scenario->warnings = result.warnings;
   scenario->input_files.push_back(path);
   if (!overrides.properties_file.empty()) scenario->input_files.push_back(overrides.properties_file);
   for (const std::string& f : sink.files_read()) scenario->input_files.push_back(f);

@@ -97,6 +97,9 @@ struct ConfOverrides {
 struct LoadResult {
   std::unique_ptr<Scenario> scenario;  // null when errors is non-empty
   std::vector<Diagnostic> errors;      // every problem found, in document order
+  /// The warnings, also when there are errors (a misspelled key beside a bad value: both are
+  /// worth fixing); a loaded scenario has them in Scenario::warnings too.
+  std::vector<std::string> warnings;
 };
 
 /// Loads and validates a scenario file. Never throws on bad input: every problem found is

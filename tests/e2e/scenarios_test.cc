@@ -69,6 +69,27 @@ TEST_CASE("e2e: a warning about the input is printed once, though --aqe both sim
   CHECK(count == 1);  // the one recorded matrix (the right side is generated), not once per run
 }
 
+TEST_CASE("e2e: warnings are printed also when the input has errors", "[e2e]") {
+  // A misspelled key beside a bad value: the user fixes both in one round.
+  const CommandResult r =
+      RunAqesim({"run", SourcePath("scenarios/demo.json"), "--conf", "spark.sql.shuffle.partition=300",
+                 "--conf", "spark.sql.shuffle.partitions=-1"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stdout_text.empty());
+  CHECK(
+      r.stderr_text ==
+      "aqesim: warning: --conf spark.sql.shuffle.partition=300: unused configuration key "
+      "'spark.sql.shuffle.partition'; did you mean 'spark.sql.shuffle.partitions'?\n"
+      "aqesim: error: --conf spark.sql.shuffle.partitions=-1: expected an integer > 0 (the number of shuffle "
+      "partitions must be positive), found \"-1\"\n");
+}
+
+TEST_CASE("e2e: --version names the program's version and the Spark version it models", "[e2e]") {
+  const CommandResult r = RunAqesim({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.rfind("aqesim 0.1.0\nmodels Apache Spark 4.0's Adaptive Query Execution", 0) == 0);
+}
+
 TEST_CASE("e2e: -o writes the output file and a failing command leaves no file", "[e2e]") {
   const fs::path dir = fs::temp_directory_path() / "aqesim-e2e-output";
   fs::remove_all(dir);

@@ -17,10 +17,22 @@ constexpr Register kCommands[] = {
     aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,
 };
 
+#ifndef AQESIM_VERSION  // set by tools/CMakeLists.txt from the project's version
+#define AQESIM_VERSION "unknown"
+#endif
+
+/// `aqesim --version`: the program's version and the Spark behaviour it models.
+constexpr const char* kVersionText =
+    "aqesim " AQESIM_VERSION
+    "\n"
+    "models Apache Spark 4.0's Adaptive Query Execution; configuration defaults are Spark 4.0's\n"
+    "(set a key to another version's default to model that version)";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"aqesim: simulate Apache Spark's Adaptive Query Execution on a modelled cluster"};
+  app.set_version_flag("--version", kVersionText);
   app.require_subcommand(1);
   for (Register reg : kCommands) reg(app);
   try {

@@ -39,6 +39,7 @@ std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::strin
                         {args.path, args.properties_file, args.cost_file});  // also when the scenario is bad
   LoadResult res = LoadScenarioFile(args.path, overrides);
   if (!res.errors.empty()) {
+    for (const std::string& w : res.warnings) Warn(w);  // before the errors, as on success
     std::vector<std::string> lines;
     for (const Diagnostic& d : res.errors) lines.push_back(d.ToString());
     throw InputError(std::move(lines));

@@ -1,0 +1,82 @@
+#include "models/conf/unmodelled_keys.h"
+
+#include <algorithm>
+#include <array>
+
+namespace aqesim {
+
+namespace {
+
+// Keys users commonly set (spark-submit, spark-defaults.conf, cluster templates) whose effect
+// the simulator does not represent: memory overheads and off-heap memory, serialization and
+// compression, JVM options, deployment, I/O buffers, retries and speculation, SQL features
+// outside AQE's decisions. Sorted, for binary search.
+constexpr std::array<std::string_view, 50> kKeys = {
+    "spark.driver.cores",
+    "spark.driver.extraClassPath",
+    "spark.driver.extraJavaOptions",
+    "spark.driver.maxResultSize",
+    "spark.driver.memoryOverhead",
+    "spark.driver.memoryOverheadFactor",
+    "spark.executor.extraClassPath",
+    "spark.executor.extraJavaOptions",
+    "spark.executor.extraLibraryPath",
+    "spark.executor.heartbeatInterval",
+    "spark.executor.memoryOverhead",
+    "spark.executor.memoryOverheadFactor",
+    "spark.executor.pyspark.memory",
+    "spark.files",
+    "spark.io.compression.codec",
+    "spark.io.compression.lz4.blockSize",
+    "spark.io.compression.zstd.level",
+    "spark.jars",
+    "spark.jars.packages",
+    "spark.kryo.registrationRequired",
+    "spark.kryoserializer.buffer",
+    "spark.kryoserializer.buffer.max",
+    "spark.memory.offHeap.enabled",
+    "spark.memory.offHeap.size",
+    "spark.memory.storageFraction",
+    "spark.network.timeout",
+    "spark.rdd.compress",
+    "spark.reducer.maxSizeInFlight",
+    "spark.serializer",
+    "spark.shuffle.compress",
+    "spark.shuffle.file.buffer",
+    "spark.shuffle.io.maxRetries",
+    "spark.shuffle.io.retryWait",
+    "spark.shuffle.spill.compress",
+    "spark.speculation",
+    "spark.speculation.multiplier",
+    "spark.speculation.quantile",
+    "spark.sql.catalogImplementation",
+    "spark.sql.cbo.enabled",
+    "spark.sql.execution.arrow.pyspark.enabled",
+    "spark.sql.extensions",
+    "spark.sql.optimizer.dynamicPartitionPruning.enabled",
+    "spark.sql.optimizer.runtime.bloomFilter.enabled",
+    "spark.sql.parquet.compression.codec",
+    "spark.sql.session.timeZone",
+    "spark.sql.sources.partitionOverwriteMode",
+    "spark.sql.warehouse.dir",
+    "spark.submit.deployMode",
+    "spark.submit.pyFiles",
+    "spark.task.maxFailures",
+};
+
+// Families: every key under these prefixes is Spark's (or a deploy mode's) and not modelled.
+constexpr std::array<std::string_view, 13> kPrefixes = {
+    "spark.authenticate", "spark.eventLog.", "spark.executorEnv.", "spark.hadoop.",    "spark.history.",
+    "spark.kubernetes.",  "spark.mesos.",    "spark.metrics.",     "spark.redaction.", "spark.sql.catalog.",
+    "spark.ssl.",         "spark.ui.",       "spark.yarn.",
+};
+
+}  // namespace
+
+bool IsUnmodelledSparkKey(std::string_view key) {
+  if (std::binary_search(kKeys.begin(), kKeys.end(), key)) return true;
+  return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+                     [key](std::string_view p) { return key.substr(0, p.size()) == p; });
+}
+
+}  // namespace aqesim
