@@ -123,9 +123,11 @@ void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf
     for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
                             std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {
       if (n > cluster.executors && !dynamic) {
-        sink->Warning(PointerAppend("/cluster", field),
-                      std::string(field) + " (" + std::to_string(n) + ") is more than the " +
-                          std::to_string(cluster.executors) + " executors: all of them are");
+        sink->Warning(
+            PointerAppend("/cluster", field),
+            std::string(field) + " (" + std::to_string(n) + ") is more than the cluster's " +
+                std::to_string(cluster.executors) +
+                (cluster.executors == 1 ? " executor: it starts warm" : " executors: every one starts warm"));
       }
     }
   }

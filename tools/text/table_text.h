@@ -76,6 +76,36 @@ inline std::string TextTable(const std::vector<std::string>& head,
   return out.str();
 }
 
+/// `s` cut to at most `width` code points (>= 1), its last one "…" when anything was cut.
+inline std::string Ellipsize(const std::string& s, size_t width) {
+  if (CodePoints(s) <= width) return s;
+  size_t kept = 0, end = 0;  // end: byte offset after the first width - 1 code points
+  for (; end < s.size(); ++end) {
+    if ((static_cast<unsigned char>(s[end]) & 0xC0) != 0x80 && kept++ == width - 1) break;
+  }
+  return s.substr(0, end) + "…";
+}
+
+/// TextTable whose lines are at most `max_width` code points: column `flex` (free text, such as
+/// a stage's operators) is cut with Ellipsize to what the other columns leave, but to no fewer
+/// than `min_flex` code points (so a table with many wide columns may still be wider).
+inline std::string TextTableWithin(size_t max_width, size_t flex, size_t min_flex,
+                                   const std::vector<std::string>& head,
+                                   std::vector<std::vector<std::string>> rows,
+                                   const std::function<bool(size_t)>& right_aligned) {
+  size_t others = 2 * (head.size() - 1);  // the two spaces between columns
+  for (size_t i = 0; i < head.size(); ++i) {
+    if (i == flex) continue;
+    size_t w = CodePoints(head[i]);
+    for (const auto& r : rows) w = std::max(w, CodePoints(r[i]));
+    others += w;
+  }
+  const size_t width =
+      std::max({min_flex, CodePoints(head[flex]), max_width > others ? max_width - others : 0});
+  for (auto& r : rows) r[flex] = Ellipsize(r[flex], width);
+  return TextTable(head, rows, right_aligned);
+}
+
 }  // namespace aqesim
 
 #endif  // AQESIM_TOOLS_TEXT_TABLE_TEXT_H_

@@ -84,11 +84,10 @@ TEST_CASE("Loader: cluster.executorTimeline", "[scenario][timeline]") {
         Load(R"({"cluster": {"executors": 2, "warmExecutors": 3, "warmCodeExecutors": 5}, )" + kPlan + "}");
     REQUIRE(c.errors.empty());
     REQUIRE(c.scenario->warnings.size() == 2);
-    CHECK(c.scenario->warnings[0].find(
-              "/cluster/warmExecutors: warmExecutors (3) is more than the 2 executors") != std::string::npos);
-    CHECK(c.scenario->warnings[1].find(
-              "/cluster/warmCodeExecutors: warmCodeExecutors (5) is more than the 2 executors") !=
-          std::string::npos);
+    CHECK(c.scenario->warnings[0].find("/cluster/warmExecutors: warmExecutors (3) is more than the cluster's "
+                                       "2 executors: every one starts warm") != std::string::npos);
+    CHECK(c.scenario->warnings[1].find("/cluster/warmCodeExecutors: warmCodeExecutors (5) is more than the "
+                                       "cluster's 2 executors: every one starts warm") != std::string::npos);
   }
   SECTION("an explicit executors count is kept (defaultParallelism)") {
     Loaded l = Load(R"({"cluster": {"executors": 7, "executorTimeline": [{"add": 1}]}, )" + kPlan + "}");

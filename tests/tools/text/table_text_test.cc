@@ -1,4 +1,5 @@
-// Band ends as the tables print them: two significant digits, never an exponent.
+// Band ends as the tables print them (two significant digits, never an exponent) and tables cut
+// to a terminal's width.
 #include "tools/text/table_text.h"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,30 @@ TEST_CASE("TwoDigits: two significant digits without exponent", "[text]") {
   CHECK(TwoDigits(234.5) == "230");
   CHECK(TwoDigits(1092.6) == "1100");
   CHECK(BandText(6.1, 25) == " (6.1–25 s)");
+}
+
+TEST_CASE("Ellipsize: cut at code points, the last one an ellipsis", "[text]") {
+  CHECK(Ellipsize("SortMergeJoin", 20) == "SortMergeJoin");
+  CHECK(Ellipsize("SortMergeJoin", 13) == "SortMergeJoin");
+  CHECK(Ellipsize("SortMergeJoin", 5) == "Sort…");
+  CHECK(Ellipsize("a→b→c", 4) == "a→b…");  // → is 3 bytes, one code point
+  CHECK(Ellipsize("abc", 1) == "…");
+}
+
+TEST_CASE("TextTableWithin: the free-text column gives way, down to its minimum", "[text]") {
+  const std::vector<std::string> head = {"id", "operators", "s"};
+  const auto right = [](size_t i) { return i != 1; };
+  // id 2 + operators + s 4 + 2 x 2 spaces: 20 columns leave operators 10.
+  CHECK(TextTableWithin(20, 1, 3, head, {{"1", "Scan orders then filter", "12.5"}}, right) ==
+        "id  operators      s\n"
+        " 1  Scan orde…  12.5\n");
+  // 12 columns leave 2: the minimum, 9 (the header's own width), wins.
+  CHECK(TextTableWithin(12, 1, 3, head, {{"1", "Scan orders then filter", "12.5"}}, right) ==
+        "id  operators     s\n"
+        " 1  Scan ord…  12.5\n");
+  // Short enough: unchanged.
+  CHECK(TextTableWithin(160, 1, 3, head, {{"1", "Scan", "1"}}, right) ==
+        TextTable(head, {{"1", "Scan", "1"}}, right));
 }
 
 }  // namespace
