@@ -62,9 +62,11 @@ std::string ScriptSafe(std::string_view js) {
 // JSON inside <script type="application/json">: every '<', '>' and '&' (they occur only in
 // strings) as a \u escape, so no name can end the element ("</script"), open a comment
 // ("<!--", after which "<script" would keep the element open past its "</script>") or
-// start anything else the HTML parser reacts to. The data is the same JSON.
+// start anything else the HTML parser reacts to. The data is the same JSON. A name that is not
+// UTF-8 (the structs can hold any bytes) has its invalid bytes replaced by U+FFFD instead of
+// making the dump throw (found by the report_renderer fuzz target).
 std::string JsonForScript(const ojson& j) {
-  const std::string s = j.dump();
+  const std::string s = j.dump(-1, ' ', /*ensure_ascii=*/false, ojson::error_handler_t::replace);
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
