@@ -59,8 +59,9 @@ double ResizedSeconds(const StageProfile& p, double row_ops, bool first_wave, do
 
 }  // namespace
 
-ProfiledStageTimes::ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots)
-    : profile_(profile), num_tasks_(num_tasks) {
+ProfiledStageTimes::ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots,
+                                       std::optional<SpillPricing> spill)
+    : profile_(profile), num_tasks_(num_tasks), spill_(spill) {
   expected_[0] = std::min(num_tasks, std::max(total_slots, 1));
   expected_[1] = num_tasks - expected_[0];
 }
@@ -72,6 +73,15 @@ double ProfiledStageTimes::RowOps(int64_t input_bytes) const {
 }
 
 double ProfiledStageTimes::TaskSeconds(int task, int64_t input_bytes, bool first_wave) {
+  const bool own_spill = num_tasks_ == profile_.tasks && profile_.critical &&
+                         task == profile_.critical->task && profile_.critical->spill_seconds;
+  const double spill = own_spill ? *profile_.critical->spill_seconds
+                       : spill_  ? SpillSeconds(*spill_, RowOps(input_bytes))
+                                 : 0.0;
+  return WorkSeconds(task, input_bytes, first_wave) + spill;
+}
+
+double ProfiledStageTimes::WorkSeconds(int task, int64_t input_bytes, bool first_wave) {
   const int wave = first_wave ? 0 : 1;
   const bool resized = num_tasks_ != profile_.tasks;
   const double overhead = first_wave ? profile_.overhead_first_wave_seconds : profile_.overhead_later_seconds;

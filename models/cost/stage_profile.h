@@ -41,7 +41,14 @@
 //                       and the size difference at the warm rate (a first-wave task's extra —
 //                       code not yet compiled, a JVM warming up — is per task, not per row).
 //                       Without later tasks: (O[first] + run(U)) · R.
-//   The critical task keeps no residual of its own.
+//   The critical task keeps no residual of its own (nor its own spill).
+//
+// Spill (models/cost/profile_spill.h): every task above also pays S = W × secondsPerByte when
+// its working set W = U × recordBytes exceeds its execution memory M (Spark's unified memory
+// manager), 0 otherwise. The importer takes each recorded task's spill seconds out of its time
+// before it fits A, B and the residuals (`spill`: what the recorded spilling tasks paid), so the
+// first-wave extra above holds the cold start only and a what-if charges spill only to the
+// tasks it makes spill; a profile whose run did not spill gets the fallback pricing there.
 //
 // Driver times of the stage (seconds): launchDelaySeconds from submission to the first
 // possible launch (instead of stageOverheadSeconds), tailSeconds from its last task's end to
@@ -56,6 +63,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "models/cost/profile_spill.h"
 
 namespace aqesim {
 
@@ -78,8 +87,23 @@ struct StageProfile {
   struct Critical {
     int task = 0;  // its index (partition) in the stage
     double residual = 1;
+    /// Its own recorded spill seconds (JSON `spillSeconds`; profile_spill.h), which it pays at
+    /// the recorded task count instead of the spill term: spilling tasks differ more than
+    /// their working sets (GC pauses of their own JVMs).
+    std::optional<double> spill_seconds;
   };
   std::optional<Critical> critical;
+  /// What the recorded stage's spilling tasks (Memory Bytes Spilled > 0) spilled and paid
+  /// (JSON `spill`; README "Recorded profiles"); absent when none spilled.
+  struct Spill {
+    int tasks = 0;             // spilling tasks
+    int64_t memory_bytes = 0;  // Σ Memory Bytes Spilled
+    int64_t disk_bytes = 0;    // Σ Disk Bytes Spilled
+    double gc_seconds = 0;     // Σ JVM GC Time of the spilling tasks
+    double seconds = 0;        // Σ their spill seconds (tools/eventlog/stage_profile_import.h)
+    double record_bytes = 0;   // memory_bytes ÷ the records they read: in-memory bytes per record
+  };
+  std::optional<Spill> spill;
   double launch_delay_seconds = 0;
   double tail_seconds = 0;
   std::optional<double> submit_gap_seconds;
@@ -98,7 +122,9 @@ class ProfiledStageTimes {
  public:
   /// `num_tasks`: the replayed stage's tasks; `total_slots`: the cluster's task slots (the
   /// first wave is expected to take min(num_tasks, total_slots) of them).
-  ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots);
+  /// `spill`: how its tasks pay for spilling (models/cost/profile_spill.h), none when absent.
+  ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots,
+                     std::optional<SpillPricing> spill = std::nullopt);
 
   /// Seconds of task `task` (its partition index), reading `input_bytes`, launched in the first
   /// wave on its executor or not. Call once per task, in launch order.
@@ -108,8 +134,12 @@ class ProfiledStageTimes {
   double RowOps(int64_t input_bytes) const;
 
  private:
+  /// TaskSeconds without the spill term.
+  double WorkSeconds(int task, int64_t input_bytes, bool first_wave);
+
   const StageProfile& profile_;
   int num_tasks_;
+  std::optional<SpillPricing> spill_;
   std::array<int, 2> expected_{};  // expected tasks per wave
   std::array<int, 2> drawn_{};     // tasks drawn per wave so far
 };

@@ -7,16 +7,22 @@
 #define AQESIM_MODELS_ENGINE_PROFILED_STAGE_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "models/cost/cost_model.h"
+#include "models/cost/profile_spill.h"
 #include "models/cost/stage_profile.h"
+#include "models/plan/exec_node.h"
 
 namespace aqesim {
 
 class ProfiledStage {
  public:
   /// `profile` must outlive this object (it is the scenario's).
-  ProfiledStage(const StageProfile& profile, int num_tasks, int num_executors, int slots_per_executor);
+  /// `spill`: how its tasks pay for spilling (StageSpillPricing), none when absent.
+  ProfiledStage(const StageProfile& profile, int num_tasks, int num_executors, int slots_per_executor,
+                std::optional<SpillPricing> spill = std::nullopt);
 
   /// Seconds of task `task` launched on `executor` (in [0, num_executors)), reading
   /// `input_bytes` from storage and shuffles. Call once per task, in launch order.
@@ -27,6 +33,16 @@ class ProfiledStage {
   std::vector<int> launched_on_;  // tasks of this stage launched per executor
   int slots_per_executor_;
 };
+
+/// How the tasks of the stage rooted at `stage_root`, run as `num_tasks` tasks with `profile`,
+/// pay for spilling (models/cost/profile_spill.h), with M = cost.ExecutionMemoryPerTask(): the
+/// profile's measured pricing when its recorded run spilled; else, when `num_tasks` differs from
+/// the recorded count and the stage sorts (a sort, a sort-merge or shuffled hash join), the
+/// fallback from the rows it reads — the exchanges' Spark "data size" ÷ rows, when every read
+/// has both — and the disk share of one of `slots_per_executor` slots; else none.
+std::optional<SpillPricing> StageSpillPricing(const StageProfile& profile, const ExecNode& stage_root,
+                                              int num_tasks, const CostModel& cost,
+                                              int64_t disk_bytes_per_second, int slots_per_executor);
 
 }  // namespace aqesim
 

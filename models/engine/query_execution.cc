@@ -165,7 +165,9 @@ class Engine {
     run->tasks.assign(st->num_tasks, TaskResult{});
     const StageProfile* profile = ProfileOf(*st);
     if (profile != nullptr)
-      run->profiled.emplace(*profile, st->num_tasks, NumExecutors(), slots_per_executor_);
+      run->profiled.emplace(*profile, st->num_tasks, NumExecutors(), slots_per_executor_,
+                            StageSpillPricing(*profile, *st->subtree, st->num_tasks, cost_,
+                                              s_.cluster.disk_bytes_per_second, slots_per_executor_));
     // The executors' state for this code, looked up once.
     ExecutorState::CodeState* code = executors_.ForCode(StageCodeKey(*st->subtree));
     if (st->kind == StageKind::kShuffleMap) {

@@ -11,10 +11,23 @@
 namespace aqesim {
 namespace {
 
-const std::vector<std::string> kProfileFields = {
-    "recordedStage",    "tasks",           "inputBytes", "rowOps",   "overheadSeconds",    "fixedSeconds",
-    "secondsPerRowOp",  "rates",           "residuals",  "critical", "launchDelaySeconds", "tailSeconds",
-    "submitGapSeconds", "resourceProfile", "operators",  "waitsFor"};
+const std::vector<std::string> kProfileFields = {"recordedStage",
+                                                 "tasks",
+                                                 "inputBytes",
+                                                 "rowOps",
+                                                 "overheadSeconds",
+                                                 "fixedSeconds",
+                                                 "secondsPerRowOp",
+                                                 "rates",
+                                                 "residuals",
+                                                 "critical",
+                                                 "launchDelaySeconds",
+                                                 "tailSeconds",
+                                                 "submitGapSeconds",
+                                                 "resourceProfile",
+                                                 "operators",
+                                                 "waitsFor",
+                                                 "spill"};
 
 /// Upper bounds of a profile's values (README "Recorded profiles"): no recorded task or driver
 /// gap lasts 10^6 s (11.6 days), no residual is 10^6, no task reads 10^18 rows, no row costs a
@@ -28,6 +41,7 @@ bool WithinSeconds(double d) { return d >= 0 && d <= kMaxProfileSeconds; }
 bool WithinResidual(double d) { return d >= 0 && d <= kMaxResidual; }
 bool WithinRowOps(double d) { return d >= 0 && d <= kMaxRowOps; }
 bool WithinSecondsPerRowOp(double d) { return d >= 0 && d <= kMaxSecondsPerRowOp; }
+bool WithinRecordBytes(double d) { return d >= 0 && d <= 1e9; }
 
 std::optional<double> Seconds(const Json& v, const std::string& pointer, DiagnosticSink* sink) {
   return ReadNumber(v, pointer, WithinSeconds, "a number of seconds from 0 to 1e6", sink);
@@ -77,6 +91,53 @@ void ReadResiduals(const Json& v, const std::string& pointer, StageProfile* p, D
       if (auto t = ReadTable(tables[i], PointerAppend(wp, i), sink)) p->residuals[w].push_back(std::move(*t));
     }
   }
+}
+
+/// `spill`: {"tasks", "memoryBytes", "diskBytes", "gcSeconds", "seconds", "recordBytes"}.
+void ReadSpill(const Json& v, const std::string& pointer, StageProfile* p, DiagnosticSink* sink) {
+  if (!v.is_object()) {
+    sink->Error(pointer,
+                "expected an object {\"tasks\", \"memoryBytes\", \"diskBytes\", \"gcSeconds\", "
+                "\"seconds\", \"recordBytes\"}, found " +
+                    DescribeJson(v));
+    return;
+  }
+  CheckFields(v, pointer, {"tasks", "memoryBytes", "diskBytes", "gcSeconds", "seconds", "recordBytes"},
+              "a profile's spill", sink);
+  StageProfile::Spill spill;
+  bool ok = true;
+  for (const char* field : {"tasks", "memoryBytes", "seconds", "recordBytes"}) {
+    if (!v.contains(field)) {
+      sink->Error(pointer, std::string("missing field \"") + field + "\"");
+      ok = false;
+    }
+  }
+  if (v.contains("tasks")) {
+    auto t = ReadInteger(v["tasks"], pointer + "/tasks", 1, std::numeric_limits<int>::max(),
+                         "a positive integer", sink);
+    ok = ok && t;
+    if (t) spill.tasks = static_cast<int>(*t);
+  }
+  for (auto [field, out] :
+       {std::pair{"memoryBytes", &spill.memory_bytes}, {"diskBytes", &spill.disk_bytes}}) {
+    if (!v.contains(field)) continue;
+    auto b = ReadByteCount(v[field], pointer + "/" + field, ByteCountOptions{false, false}, sink);
+    ok = ok && b;
+    if (b) *out = *b;
+  }
+  for (auto [field, out] : {std::pair{"gcSeconds", &spill.gc_seconds}, {"seconds", &spill.seconds}}) {
+    if (!v.contains(field)) continue;
+    auto d = Seconds(v[field], pointer + "/" + field, sink);
+    ok = ok && d;
+    if (d) *out = *d;
+  }
+  if (v.contains("recordBytes")) {
+    auto r = ReadNumber(v["recordBytes"], pointer + "/recordBytes", WithinRecordBytes,
+                        "a number of bytes per record from 0 to 1e9", sink);
+    ok = ok && r;
+    if (r) spill.record_bytes = *r;
+  }
+  if (ok) p->spill = spill;
 }
 
 void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, DiagnosticSink* sink) {
@@ -144,7 +205,7 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
     if (!c.is_object()) {
       sink->Error(cp, "expected an object {\"task\": index, \"residual\": r}, found " + DescribeJson(c));
     } else {
-      CheckFields(c, cp, {"task", "residual"}, "a profile's critical task", sink);
+      CheckFields(c, cp, {"task", "residual", "spillSeconds"}, "a profile's critical task", sink);
       StageProfile::Critical crit;
       bool ok = c.contains("task") && c.contains("residual");
       if (!ok) sink->Error(cp, "expected both \"task\" and \"residual\"");
@@ -162,6 +223,12 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
         } else {
           ok = false;
         }
+      }
+      if (c.contains("spillSeconds")) {
+        if (auto d = Seconds(c["spillSeconds"], cp + "/spillSeconds", sink))
+          crit.spill_seconds = *d;
+        else
+          ok = false;
       }
       if (ok) p->critical = crit;
     }
@@ -200,6 +267,7 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
                              "a resource profile id >= 0", sink))
       p->resource_profile = static_cast<int>(*r);
   }
+  if (v.contains("spill")) ReadSpill(v["spill"], pointer + "/spill", p, sink);
   if (v.contains("operators")) {
     if (auto s = ReadString(v["operators"], pointer + "/operators", sink)) p->operators = *s;
   }

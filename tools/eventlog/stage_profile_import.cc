@@ -7,7 +7,9 @@
 #include <set>
 #include <tuple>
 
+#include "models/cluster/cluster.h"
 #include "tools/eventlog/executor_launch.h"
+#include "tools/eventlog/spill_import.h"
 
 namespace aqesim::eventlog {
 namespace {
@@ -305,6 +307,19 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     const RecordedStage& st = *app.stage(id);
     std::vector<Task> tasks = SuccessfulTasks(app, st);
     if (tasks.empty()) continue;
+    // Spill is priced apart (spill_import.h): the rates and residuals describe the tasks without it.
+    std::vector<SpillTaskInput> spill_in;
+    for (const Task& k : tasks) {
+      int slots = 1;
+      for (const RecordedExecutor& ex : app.executors)
+        if (ex.executor_id == k.t->executor_id) slots = app.SlotsOf(ex);
+      spill_in.push_back({k.t, k.u, slots});
+    }
+    const SpillMeasurement spill = MeasureSpill(spill_in, ClusterSpec{}.disk_bytes_per_second);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      tasks[i].run = std::max(0.0, tasks[i].run - spill.task_seconds[i]);
+      tasks[i].wall = std::max(0.0, tasks[i].wall - spill.task_seconds[i]);
+    }
     double row_ops = 0, input_bytes = 0;
     std::vector<double> o_first, o_later, runs, us;
     for (const Task& k : tasks) {
@@ -381,6 +396,10 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
     p["rates"] = rates.how;
     p["residuals"] = std::move(residuals);
     p["critical"] = {{"task", tasks[critical].t->index}, {"residual", Round(res[critical], 1e-4)}};
+    if (spill.record) {
+      p["spill"] = *spill.record;
+      p["critical"]["spillSeconds"] = Round(spill.task_seconds[critical], 1e-4);
+    }
     p["launchDelaySeconds"] = LaunchDelaySeconds(app, st, submit, first_launch, launch_ms);
     p["tailSeconds"] = static_cast<double>(std::max<int64_t>(complete_ms[name] - last_finish, 0)) / 1000.0;
     // The trigger: the latest recorded completion of the stages it waits for, else the origin.

@@ -18,6 +18,8 @@
 //                (S = RecordedApplication::SlotsOf), in (launch time, index) order
 //   overheads    medians of Finish − Launch − Executor Run Time per wave (a wave without
 //                tasks takes the other's)
+//   spill        each spilling task's spill seconds (spill_import.h) are taken out of its run and
+//                wall time before everything below; `spill` and critical.spillSeconds record them
 //   U            records read (Input Records + Shuffle Records Read) of each task; rowOps = ΣU,
 //                inputBytes = Σ (input bytes + shuffle bytes read)
 //   rates        "stage": least squares of Executor Run Time on U over the later tasks (all

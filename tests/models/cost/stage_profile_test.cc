@@ -23,7 +23,7 @@ StageProfile Recorded(double fixed, double per_row, bool later_tables = true) {
   p.seconds_per_row_op = per_row;
   p.residuals[0] = {Constant(3.0)};
   if (later_tables) p.residuals[1] = {Constant(1.0)};
-  p.critical = StageProfile::Critical{0, 9.0};
+  p.critical = StageProfile::Critical{0, 9.0, std::nullopt};
   return p;
 }
 
