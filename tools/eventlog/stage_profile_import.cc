@@ -91,6 +91,26 @@ std::optional<Rates> FitStage(const std::vector<Task>& tasks) {
   return r;
 }
 
+/// False when the stage's own tasks (those FitStage uses) take no longer the more rows they
+/// read: a least-squares slope of run time on U <= 0 (or U not varying). Another stage's rate
+/// would then tie their residuals to their size — the bigger tasks drawing the residuals of
+/// the smaller, slower ones.
+bool RunGrowsWithRows(const std::vector<Task>& tasks) {
+  std::vector<const Task*> use;
+  for (const Task& t : tasks)
+    if (!t.first_wave) use.push_back(&t);
+  if (use.size() < 3) {
+    use.clear();
+    for (const Task& t : tasks) use.push_back(&t);
+  }
+  const double n = static_cast<double>(use.size());
+  double mx = 0, my = 0;
+  for (const Task* t : use) mx += t->u / n, my += t->run / n;
+  double sxx = 0, sxy = 0;
+  for (const Task* t : use) sxx += (t->u - mx) * (t->u - mx), sxy += (t->u - mx) * (t->run - my);
+  return sxx <= 0 || sxy > 0;
+}
+
 /// The last successful attempt per partition, in (launch, index) order, with first waves.
 std::vector<Task> SuccessfulTasks(const RecordedApplication& app, const RecordedStage& st) {
   std::map<int, const RecordedTask*> by_index;
@@ -336,7 +356,7 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
       rates = Rates{Median(runs), 0, "fixed"};
     } else if (auto r = FitStage(tasks)) {
       rates = *r;
-    } else if (have_log_b) {
+    } else if (have_log_b && RunGrowsWithRows(tasks)) {
       rates = Rates{std::max(0.0, Median(runs) - log_b * Median(us)), log_b, "log"};
     } else {
       rates = Rates{Median(runs), 0, "fixed"};

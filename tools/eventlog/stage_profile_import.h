@@ -26,8 +26,10 @@
 //                when fewer than 3), when U varies (coefficient of variation ≥ 0.1) and the fit
 //                holds (B > 0, R² ≥ 0.3; A < 0 refitted through the origin); "log": otherwise B =
 //                the median B of the log's "stage"-rated stages, A = max(0, median run − B ×
-//                median U); "fixed" when the log has none or the stage read nothing: A = median
-//                run, B = 0
+//                median U); "fixed" when the log has none, the stage read nothing, or the
+//                stage's own least-squares slope of run on U (same tasks) is <= 0 — its tasks
+//                take no longer the more rows they read, so another stage's B would tie their
+//                residuals to their size: A = median run, B = 0
 //   residuals    recorded Finish − Launch ÷ (O[w] + A + B × U'), U' = rowOps × task bytes ÷
 //                inputBytes (what the engine computes for the task); tables of 21 quantiles per
 //                wave and per third of the wave in launch order (one table when the wave has

@@ -95,6 +95,26 @@ TEST_CASE("AddStageProfiles: no waitsFor when the plan's parent completed last",
   CHECK(profiles.at("e1 map").at("submitGapSeconds").get<double>() == Approx(0.640));
 }
 
+TEST_CASE("AddStageProfiles: a stage whose run times fall with its rows takes no other stage's rate",
+          "[eventlog][profile]") {
+  // join_agg_on_yarn, stage 5 (the result stage: 16 reducers, one task per executor slot, all
+  // first wave). Executor Run Time (ms) and records read per task index, from its TaskEnd events:
+  // 0: 1234 / 35958, 1: 1491 / 36276, 2: 2080 / 36342, 3: 1881 / 36252, 4: 1326 / 35724,
+  // 5: 1470 / 36258, 6: 1940 / 36252, 7: 1902 / 35592, 8: 1350 / 35940, 9: 1986 / 35898,
+  // 10: 1212 / 36150, 11: 1516 / 36198, 12: 2069 / 35616, 13: 1497 / 36060, 14: 1326 / 35856,
+  // 15: 1496 / 59610. U varies (reducer 15 read 1.65x the others) but run time does not follow
+  // (least-squares slope < 0): "fixed", A = the median run, (1496 + 1497) / 2 ms; before, the
+  // log's B tied the residuals to task size.
+  const RecordedApplication app = ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+  std::vector<std::string> warnings;
+  const ImportedScenario imported = ImportScenario(app, ImportOptions{}, &warnings);
+  const json& result = imported.scenario.at("profiles").at("result");
+  CHECK(result.at("recordedStage") == 5);
+  CHECK(result.at("rates") == "fixed");
+  CHECK(result.at("fixedSeconds").get<double>() == Approx(1.4965));
+  CHECK(result.at("secondsPerRowOp").get<double>() == 0.0);
+}
+
 TEST_CASE("PlanStageParents: exchanges and broadcast builds end a stage", "[eventlog][profile]") {
   const json plan = {
       {"op", "join"},
