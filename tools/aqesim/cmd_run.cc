@@ -93,7 +93,8 @@ std::string RunText(const RunResult& run, const std::optional<MakespanBand>& ban
   }
   if (!run.decisions.empty()) {
     out << "decisions:\n";
-    for (const Decision& d : run.decisions) out << "  " << d.rule << " " << d.message << "\n";
+    for (const Decision& d : run.decisions)
+      out << WrapText("  " + d.rule + " " + d.message, kTableColumns, 4) << "\n";
   }
   for (const std::string& f : run.failures) out << "FAILURE: " << f << "\n";
   return out.str();

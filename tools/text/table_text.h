@@ -86,6 +86,35 @@ inline std::string Ellipsize(const std::string& s, size_t width) {
   return s.substr(0, end) + "…";
 }
 
+/// `text` as lines of at most `width` code points (a word longer than that gets a line of its
+/// own), broken at spaces; every line after the first starts with `indent` spaces. No final newline.
+inline std::string WrapText(const std::string& text, size_t width, size_t indent) {
+  std::string out, line;
+  size_t points = 0;      // of `line`
+  bool has_word = false;  // `line` holds a word (not only the indent)
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const size_t word_points = CodePoints(word);
+    if (has_word && points + 1 + word_points > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ');
+      points = indent;
+      has_word = false;
+    }
+    if (has_word) {
+      line += ' ';
+      ++points;
+    }
+    line += word;
+    points += word_points;
+    has_word = true;
+    start = end + 1;
+  }
+  return out + line;
+}
+
 /// TextTable whose lines are at most `max_width` code points: column `flex` (free text, such as
 /// a stage's operators) is cut with Ellipsize to what the other columns leave, but to no fewer
 /// than `min_flex` code points (so a table with many wide columns may still be wider).

@@ -26,6 +26,14 @@ TEST_CASE("Ellipsize: cut at code points, the last one an ellipsis", "[text]") {
   CHECK(Ellipsize("abc", 1) == "…");
 }
 
+TEST_CASE("WrapText: lines of at most the width, broken at spaces, later lines indented", "[text]") {
+  CHECK(WrapText("split 8 left partitions", 80, 4) == "split 8 left partitions");
+  CHECK(WrapText("split 8 left partitions", 12, 4) == "split 8 left\n    partitions");
+  CHECK(WrapText("a bb ccc dddd", 6, 2) == "a bb\n  ccc\n  dddd");
+  CHECK(WrapText("averyveryverylongword x", 5, 1) == "averyveryverylongword\n x");  // too long: own line
+  CHECK(WrapText("6→7, 10→22", 5, 0) == "6→7,\n10→22");                             // code points, not bytes
+}
+
 TEST_CASE("TextTableWithin: the free-text column gives way, down to its minimum", "[text]") {
   const std::vector<std::string> head = {"id", "operators", "s"};
   const auto right = [](size_t i) { return i != 1; };
