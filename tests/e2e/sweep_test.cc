@@ -197,6 +197,33 @@ TEST_CASE("e2e sweep: merging shards without the last point's is an error, CSV a
   CHECK(Slurp(dir / "t1.csv").find(",1/3,3\n") != std::string::npos);
 }
 
+TEST_CASE("e2e sweep: cluster.executors on an imported log's timeline sweeps the executors, as --conf does",
+          "[e2e][sweep]") {
+  // The recorded timeline pinned the scheduler's executors: every point gave the same makespan.
+  Scratch scratch;
+  const std::string scenario =
+      std::string(AQESIM_SOURCE_DIR) + "/scenarios/recorded/eventlog_4nodes_8cores_dynamic_alloc.json";
+  const Run sweep =
+      Aqesim({"sweep", scenario, "--grid", "cluster.executors=2,4", "-o", scratch / "s.json"}, scratch.path);
+  REQUIRE(sweep.exit_code == 0);
+  CHECK(sweep.err.find(
+            "--conf spark.executor.instances=2 replaces the recorded executor timeline (5 executors) "
+            "with 2 executors from the start") != std::string::npos);
+  const nlohmann::json rows = nlohmann::json::parse(Slurp(scratch / "s.json"))["rows"];
+  REQUIRE(rows.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const std::string n = i == 0 ? "2" : "4";
+    INFO(n);
+    const Run run = Aqesim({"run", scenario, "--conf", "spark.executor.instances=" + n, "--format", "json"},
+                           scratch.path);
+    REQUIRE(run.exit_code == 0);
+    const nlohmann::json runs = nlohmann::json::parse(run.out)["runs"];
+    CHECK(rows[i]["makespanSecondsAqeOff"] == runs[0]["makespanSeconds"]);
+    CHECK(rows[i]["makespanSecondsAqeOn"] == runs[1]["makespanSeconds"]);
+  }
+  CHECK(rows[0]["makespanSecondsAqeOn"] != rows[1]["makespanSecondsAqeOn"]);
+}
+
 TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   Scratch dir;
   Run r = Aqesim({"sweep", kScenario, "--grid", "spark.sql.shufle.partitions=1,2", "--grid",

@@ -161,6 +161,15 @@ void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::
     overrides->conf.emplace_back(key, value);
     return;
   }
+  // With a recorded executor timeline (an imported log) the scheduler's executors are the
+  // timeline's and `cluster.executors` would only set defaultParallelism: the grid value is the
+  // what-if `--conf spark.executor.instances` is, N executors from the start instead of the
+  // timeline (the loader warns that it replaced it).
+  if (key == "cluster.executors" && doc->contains("cluster") && (*doc)["cluster"].is_object() &&
+      (*doc)["cluster"].contains("executorTimeline")) {
+    overrides->conf.emplace_back("spark.executor.instances", value);
+    return;
+  }
   nlohmann::json& obj = (*doc)[*section];
   if (!obj.is_object()) obj = nlohmann::json::object();
   const std::string field = key.substr(section->size() + 1);
@@ -297,6 +306,7 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
   }
   try {
     RunResult off = SimulateQuery(s, false);
+    for (StageResult& st : off.stages) std::vector<TaskResult>().swap(st.task_results);  // not needed
     RunResult on = SimulateQuery(s, true);
     for (const std::string& w : on.warnings) warnings->push_back(s.path + ": " + w);
     row.metrics = MetricsFromRuns(off, on);

@@ -57,8 +57,9 @@ struct PreparedSweep {
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors);
 
 /// Applies one grid value: cluster./cost./simulation. keys edit `doc`; others are appended
-/// to `overrides->conf`. Numbers and booleans are written to the document as JSON numbers /
-/// booleans, anything else as a string.
+/// to `overrides->conf`, and so is `cluster.executors` on a document with a recorded
+/// `cluster.executorTimeline`, as spark.executor.instances (which replaces the timeline). Numbers and
+/// booleans are written to the document as JSON numbers / booleans, anything else as a string.
 void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc,
                     ConfOverrides* overrides);
 
