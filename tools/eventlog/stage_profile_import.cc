@@ -59,35 +59,45 @@ struct Rates {
   std::string how;
 };
 
+/// The tasks a stage's own fit uses — its later waves', or all when fewer than 3 — and the
+/// least-squares sums of run time on U over them.
+struct RowFit {
+  std::vector<const Task*> use;
+  double n = 0, mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
+};
+
+RowFit SumsOverFitTasks(const std::vector<Task>& tasks) {
+  RowFit f;
+  for (const Task& t : tasks)
+    if (!t.first_wave) f.use.push_back(&t);
+  if (f.use.size() < 3) {
+    f.use.clear();
+    for (const Task& t : tasks) f.use.push_back(&t);
+  }
+  f.n = static_cast<double>(f.use.size());
+  for (const Task* t : f.use) f.mx += t->u / f.n, f.my += t->run / f.n;
+  for (const Task* t : f.use) {
+    f.sxx += (t->u - f.mx) * (t->u - f.mx);
+    f.sxy += (t->u - f.mx) * (t->run - f.my);
+    f.syy += (t->run - f.my) * (t->run - f.my);
+  }
+  return f;
+}
+
 /// Least squares of run on U (the header comment's "stage" rates), or nullopt.
 std::optional<Rates> FitStage(const std::vector<Task>& tasks) {
-  std::vector<const Task*> use;
-  for (const Task& t : tasks)
-    if (!t.first_wave) use.push_back(&t);
-  if (use.size() < 3) {
-    use.clear();
-    for (const Task& t : tasks) use.push_back(&t);
-  }
-  const double n = static_cast<double>(use.size());
-  if (use.size() < 3) return std::nullopt;
-  double mx = 0, my = 0;
-  for (const Task* t : use) mx += t->u / n, my += t->run / n;
-  double sxx = 0, sxy = 0, syy = 0;
-  for (const Task* t : use) {
-    sxx += (t->u - mx) * (t->u - mx);
-    sxy += (t->u - mx) * (t->run - my);
-    syy += (t->run - my) * (t->run - my);
-  }
-  if (sxx <= 0 || mx <= 0 || std::sqrt(sxx / n) < kMinCv * mx || syy <= 0) return std::nullopt;
-  Rates r{my - sxy / sxx * mx, sxy / sxx, "stage"};
+  const RowFit f = SumsOverFitTasks(tasks);
+  if (f.use.size() < 3) return std::nullopt;
+  if (f.sxx <= 0 || f.mx <= 0 || std::sqrt(f.sxx / f.n) < kMinCv * f.mx || f.syy <= 0) return std::nullopt;
+  Rates r{f.my - f.sxy / f.sxx * f.mx, f.sxy / f.sxx, "stage"};
   if (r.a < 0) {
     double xx = 0, xy = 0;
-    for (const Task* t : use) xx += t->u * t->u, xy += t->u * t->run;
+    for (const Task* t : f.use) xx += t->u * t->u, xy += t->u * t->run;
     r = Rates{0, xy / xx, "stage"};
   }
   double ss = 0;
-  for (const Task* t : use) ss += (t->run - r.a - r.b * t->u) * (t->run - r.a - r.b * t->u);
-  if (r.b <= 0 || 1 - ss / syy < kMinR2) return std::nullopt;
+  for (const Task* t : f.use) ss += (t->run - r.a - r.b * t->u) * (t->run - r.a - r.b * t->u);
+  if (r.b <= 0 || 1 - ss / f.syy < kMinR2) return std::nullopt;
   return r;
 }
 
@@ -96,19 +106,8 @@ std::optional<Rates> FitStage(const std::vector<Task>& tasks) {
 /// would then tie their residuals to their size — the bigger tasks drawing the residuals of
 /// the smaller, slower ones.
 bool RunGrowsWithRows(const std::vector<Task>& tasks) {
-  std::vector<const Task*> use;
-  for (const Task& t : tasks)
-    if (!t.first_wave) use.push_back(&t);
-  if (use.size() < 3) {
-    use.clear();
-    for (const Task& t : tasks) use.push_back(&t);
-  }
-  const double n = static_cast<double>(use.size());
-  double mx = 0, my = 0;
-  for (const Task* t : use) mx += t->u / n, my += t->run / n;
-  double sxx = 0, sxy = 0;
-  for (const Task* t : use) sxx += (t->u - mx) * (t->u - mx), sxy += (t->u - mx) * (t->run - my);
-  return sxx <= 0 || sxy > 0;
+  const RowFit f = SumsOverFitTasks(tasks);
+  return f.sxx <= 0 || f.sxy > 0;
 }
 
 /// The last successful attempt per partition, in (launch, index) order, with first waves.
