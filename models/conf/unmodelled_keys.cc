@@ -1,7 +1,7 @@
 #include "models/conf/unmodelled_keys.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace aqesim {
 
@@ -10,8 +10,8 @@ namespace {
 // Keys users commonly set (spark-submit, spark-defaults.conf, cluster templates) whose effect
 // the simulator does not represent: memory overheads and off-heap memory, serialization and
 // compression, JVM options, deployment, I/O buffers, retries and speculation, SQL features
-// outside AQE's decisions. Sorted, for binary search.
-constexpr std::array<std::string_view, 50> kKeys = {
+// outside AQE's decisions. Sorted (checked at compile time), for binary search.
+constexpr std::string_view kKeys[] = {
     "spark.driver.cores",
     "spark.driver.extraClassPath",
     "spark.driver.extraJavaOptions",
@@ -65,7 +65,7 @@ constexpr std::array<std::string_view, 50> kKeys = {
 };
 
 // Families: every key under these prefixes is Spark's (or a deploy mode's) and not modelled.
-constexpr std::array<std::string_view, 13> kPrefixes = {
+constexpr std::string_view kPrefixes[] = {
     "spark.authenticate", "spark.eventLog.", "spark.executorEnv.", "spark.hadoop.",    "spark.history.",
     "spark.kubernetes.",  "spark.mesos.",    "spark.metrics.",     "spark.redaction.", "spark.sql.catalog.",
     "spark.ssl.",         "spark.ui.",       "spark.yarn.",
@@ -73,9 +73,11 @@ constexpr std::array<std::string_view, 13> kPrefixes = {
 
 }  // namespace
 
+static_assert(std::is_sorted(std::begin(kKeys), std::end(kKeys)), "kKeys is binary-searched");
+
 bool IsUnmodelledSparkKey(std::string_view key) {
-  if (std::binary_search(kKeys.begin(), kKeys.end(), key)) return true;
-  return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+  if (std::binary_search(std::begin(kKeys), std::end(kKeys), key)) return true;
+  return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                      [key](std::string_view p) { return key.substr(0, p.size()) == p; });
 }
 

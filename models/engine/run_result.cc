@@ -45,6 +45,10 @@ nlohmann::ordered_json DecisionToJson(const Decision& d) {
 
 }  // namespace
 
+void DropTaskRecords(RunResult* run) {
+  for (StageResult& s : run->stages) std::vector<TaskResult>().swap(s.task_results);
+}
+
 nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   using json = nlohmann::ordered_json;
   json stages = json::array();

@@ -114,6 +114,10 @@ struct RunResult {
   std::vector<ExecutorCountChange> executors;
 };
 
+/// Frees every stage's task records (64 bytes a task: 640 MB at 10^7) once the caller needs
+/// only the stages' summaries.
+void DropTaskRecords(RunResult* run);
+
 /// `runs[]` element of `aqesim run --format json` (tasks included when `with_tasks`).
 nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
 /// The `aqesim explain` document for an adaptive run.

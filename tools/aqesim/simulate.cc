@@ -15,8 +15,7 @@ std::vector<RunResult> SimulateOrThrow(const Scenario& scenario, const std::vect
   try {
     for (const bool a : adaptive) {
       runs.push_back(SimulateQuery(scenario, a));
-      if (tasks == TaskRecords::kDrop)
-        for (StageResult& s : runs.back().stages) std::vector<TaskResult>().swap(s.task_results);
+      if (tasks == TaskRecords::kDrop) DropTaskRecords(&runs.back());
     }
   } catch (const PlanError& e) {
     throw InputError(scenario.path + ": " + e.pointer + ": " + e.message);
