@@ -16,6 +16,7 @@
 #include "models/engine/executor_state.h"
 #include "models/engine/map_output.h"
 #include "models/engine/preferred_locations.h"
+#include "models/engine/resource_usage.h"
 #include "models/engine/run_result_builder.h"
 #include "models/engine/stage_graph.h"
 #include "models/engine/stage_submission.h"
@@ -393,6 +394,7 @@ RunResult SimulateQuery(const Scenario& scenario, bool adaptive) {
         "/plan",
         "the simulated run lasts more than 2^62 microseconds (146,000 years), where simulated "
         "time runs out: the sizes times the cost model's seconds per byte are too large to simulate");
+  ComputeResourceUsage(scenario.cluster, scenario.conf.task_cpus, &result);
   return result;
 }
 

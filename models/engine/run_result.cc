@@ -69,7 +69,9 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
         {"spillBytes", s.spill_bytes},
         {"taskSeconds",
          {{"min", s.task_min_seconds}, {"median", s.task_median_seconds}, {"max", s.task_max_seconds}}},
-        {"reads", s.reads}};
+        {"reads", s.reads},
+        {"parents", s.parents}};
+    st["resources"] = CoreTimeJson(s.resources);
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
     if (with_tasks) {
       json tasks = json::array();
@@ -90,11 +92,9 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   }
   json decisions = json::array();
   for (const Decision& d : run.decisions) decisions.push_back(DecisionToJson(d));
-  json out = {{"adaptive", run.adaptive},
-              {"makespanSeconds", run.makespan_seconds},
-              {"stages", std::move(stages)},
-              {"decisions", std::move(decisions)},
-              {"failures", run.failures}};
+  json out = {{"adaptive", run.adaptive},    {"makespanSeconds", run.makespan_seconds},
+              {"stages", std::move(stages)}, {"decisions", std::move(decisions)},
+              {"failures", run.failures},    {"resources", ResourceUsageJson(run.resources)}};
   if (!run.executors.empty()) {
     json executors = json::array();
     for (const ExecutorCountChange& c : run.executors)

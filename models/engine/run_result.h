@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "models/engine/resource_usage.h"
 #include "models/shuffle/partition_spec.h"
 
 namespace aqesim {
@@ -50,6 +51,10 @@ struct StageResult {
   /// on every executor.
   double broadcast_seconds = 0;
   std::vector<std::string> reads;  // exchange ids this stage reads
+  /// Ids of the stages whose output its tasks read (map stages of its exchanges, broadcasts).
+  std::vector<int> parents;
+  /// Core-hours available while it ran and used by its tasks (resource_usage.h).
+  CoreTime resources;
   std::vector<TaskResult> task_results;
   double duration_seconds() const { return complete_seconds - submit_seconds; }
 };
@@ -112,6 +117,9 @@ struct RunResult {
   /// Dynamic allocation (spark.dynamicAllocation.enabled, no recorded timeline): the executor
   /// count over time, first entry at 0; empty for a static cluster or a recorded timeline.
   std::vector<ExecutorCountChange> executors;
+  /// Core-hours available / used / idle, the critical path and the ideal time
+  /// (resource_usage.h); set by SimulateQuery.
+  ResourceUsage resources;
 };
 
 /// Frees every stage's task records (64 bytes a task: 640 MB at 10^7) once the caller needs

@@ -110,6 +110,8 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
     r.task_median_seconds = n % 2 ? secs[n / 2] : (secs[n / 2 - 1] + secs[n / 2]) / 2;
   }
   for (const ExecNode* n : StageReads(st.subtree)) r.reads.push_back(n->id);
+  for (const QueryStage* p : st.parents) r.parents.push_back(p->id);
+  std::sort(r.parents.begin(), r.parents.end());
   return r;
 }
 

@@ -226,6 +226,7 @@ void ReadStage(const Json& s, const std::string& at, Problems* p, StageResult* s
   }
   p->Read(s, "broadcastSeconds", at, &stage->broadcast_seconds);
   p->Read(s, "reads", at, &stage->reads);
+  if (const std::string why = StageResourcesFromJson(s, stage); !why.empty()) p->Add(at, why);
   if (const Json* tasks = p->Array(s, "taskList", at)) {
     stage->task_results.reserve(tasks->size());
     for (size_t i = 0; i < tasks->size(); ++i) {
@@ -328,6 +329,7 @@ std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, con
   }
   ReadDecisions(r, pointer, &p, &run.decisions);
   p.Read(r, "failures", pointer, &run.failures);
+  if (const std::string why = RunResourcesFromJson(r, &run); !why.empty()) p.Add(pointer, why);
   if (const Json* executors = p.Array(r, "executors", pointer)) {
     for (size_t i = 0; i < executors->size(); ++i) {
       const std::string ei = pointer + "/executors/" + std::to_string(i);

@@ -22,23 +22,57 @@ namespace aqesim::cli {
 
 namespace {
 
-/// RunToJson with the band after makespanSeconds (makespanSecondsLow / makespanSecondsHigh).
-nlohmann::ordered_json RunJson(const RunResult& run, const std::optional<MakespanBand>& band, bool tasks) {
+/// A run's band: its makespan's and its resource view's.
+struct RunBand {
+  std::optional<MakespanBand> makespan;
+  ResourceBand resources;
+};
+
+/// RunToJson with the band after makespanSeconds (makespanSecondsLow / makespanSecondsHigh) and
+/// in `resources` after criticalPathSeconds and idealSeconds (…Low / …High).
+nlohmann::ordered_json RunJson(const RunResult& run, const RunBand& band, bool tasks) {
   nlohmann::ordered_json j = RunToJson(run, tasks);
-  if (!band) return j;
+  if (!band.makespan) return j;
   nlohmann::ordered_json out;
   for (auto& [key, value] : j.items()) {
     out[key] = std::move(value);
     if (key == "makespanSeconds") {
-      out["makespanSecondsLow"] = band->low_seconds;
-      out["makespanSecondsHigh"] = band->high_seconds;
+      out["makespanSecondsLow"] = band.makespan->low_seconds;
+      out["makespanSecondsHigh"] = band.makespan->high_seconds;
     }
   }
+  nlohmann::ordered_json resources;
+  for (auto& [key, value] : out["resources"].items()) {
+    resources[key] = std::move(value);
+    const MakespanBand* b = key == "criticalPathSeconds" ? &band.resources.critical_path
+                            : key == "idealSeconds"      ? &band.resources.ideal
+                                                         : nullptr;
+    if (b != nullptr) {
+      resources[key + "Low"] = b->low_seconds;
+      resources[key + "High"] = b->high_seconds;
+    }
+  }
+  out["resources"] = std::move(resources);
   return out;
 }
 
 /// Widest line of the stage table, code points.
 constexpr size_t kTableColumns = 160;
+
+/// "resources: 40 cores; core-hours 0.125 available, 0.081 used (65 %), 0.044 idle; critical
+/// path 3.100 s (2.0–14 s), ideal 5.200 s (3.4–23 s)".
+std::string ResourceText(const ResourceUsage& u, const RunBand& band) {
+  auto hours = [](double core_hours) { return TwoDigits(core_hours); };
+  std::string trust = band.makespan ? "" : " (profiled stages: recorded task times)";
+  auto secs = [&](double s, const MakespanBand& b) {
+    return Fixed(s, 3) + " s" + (band.makespan ? BandText(b.low_seconds, b.high_seconds) : std::string());
+  };
+  return "resources: " + std::to_string(u.peak_cores) + " cores; core-hours " +
+         hours(u.run.available_core_hours) + " available, " + hours(u.run.used_core_hours) + " used (" +
+         Fixed(100 * u.run.utilization(), 1) + " % utilisation), " + hours(u.run.idle_core_hours()) +
+         " idle; critical path " + secs(u.critical_path_seconds, band.resources.critical_path) + ", ideal " +
+         secs(u.ideal_seconds, band.resources.ideal) + trust + "\n";
+}
 
 std::string StageTable(const RunResult& run) {
   const std::vector<std::string> head = {
@@ -76,11 +110,13 @@ void CheckTaskRecordCount(const std::vector<RunResult>& runs) {
         " task records (leave out --tasks for each stage's summary, or simulate one side with --aqe on|off)");
 }
 
-std::string RunText(const RunResult& run, const std::optional<MakespanBand>& band) {
+std::string RunText(const RunResult& run, const RunBand& band) {
   std::ostringstream out;
   out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
-      << (band ? BandText(band->low_seconds, band->high_seconds) : std::string()) << "\n";
+      << (band.makespan ? BandText(band.makespan->low_seconds, band.makespan->high_seconds) : std::string())
+      << "\n";
   out << StageTable(run);
+  out << ResourceText(run.resources, band);
   if (!run.executors.empty()) {  // dynamic allocation: the executor count as it changed
     int peak = 0;
     for (const ExecutorCountChange& c : run.executors) peak = std::max(peak, c.executors);
@@ -128,8 +164,9 @@ void RegisterRun(CLI::App& app) {
         SimulateOrThrow(*scenario, adaptive, o->tasks ? TaskRecords::kKeep : TaskRecords::kDrop);
     if (o->tasks) CheckTaskRecordCount(runs);
     // How far the modelled seconds can be trusted (time_band.h).
-    std::vector<std::optional<MakespanBand>> bands;
-    for (const RunResult& r : runs) bands.push_back(SimulateBand(scenario.get(), r));
+    std::vector<RunBand> bands(runs.size());
+    for (size_t i = 0; i < runs.size(); ++i)
+      bands[i].makespan = SimulateBand(scenario.get(), runs[i], &bands[i].resources);
     // Named variants on: Spark's plan and each variant's beside the scenario's run.
     const std::vector<VariantRun> variant_rows =
         o->aqe != "off" ? SimulateVariantComparison(scenario.get(), runs.back()) : std::vector<VariantRun>{};

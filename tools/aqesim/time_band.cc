@@ -1,5 +1,7 @@
 #include "tools/aqesim/time_band.h"
 
+#include <vector>
+
 #include "tools/aqesim/simulate.h"
 
 namespace aqesim::cli {
@@ -16,14 +18,21 @@ bool HasModelledStage(const RunResult& run) {
 
 }  // namespace
 
-std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run) {
+std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run, ResourceBand* resources) {
   if (!HasModelledStage(run)) return std::nullopt;
   const double scale = scenario->cost.modelled_time_scale;
+  std::vector<ResourceUsage> at;  // low, then high
   const MakespanBand band = BandOf(scale, [&](double scaled) {
     scenario->cost.modelled_time_scale = scaled;
-    return SimulateQuery(*scenario, run.adaptive).makespan_seconds;
+    RunResult r = SimulateQuery(*scenario, run.adaptive);
+    at.push_back(std::move(r.resources));
+    return r.makespan_seconds;
   });
   scenario->cost.modelled_time_scale = scale;
+  if (resources != nullptr) {
+    resources->critical_path = {at[0].critical_path_seconds, at[1].critical_path_seconds};
+    resources->ideal = {at[0].ideal_seconds, at[1].ideal_seconds};
+  }
   return band;
 }
 

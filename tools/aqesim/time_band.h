@@ -13,9 +13,17 @@
 
 namespace aqesim::cli {
 
+/// The critical path and ideal time (resource_usage.h) of the runs at the band's factors.
+struct ResourceBand {
+  MakespanBand critical_path;
+  MakespanBand ideal;
+};
+
 /// `run` (a run of `scenario` with AQE as run.adaptive) simulated again at the band's factors;
 /// nullopt when no stage of it is modelled. The scenario's cost scale is restored before return.
-std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run);
+/// With `resources`, also their critical paths and ideal times.
+std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run,
+                                         ResourceBand* resources = nullptr);
 
 }  // namespace aqesim::cli
 
