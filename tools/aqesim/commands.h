@@ -16,6 +16,7 @@ void RegisterImportEventlog(CLI::App& app);
 void RegisterSweep(CLI::App& app);
 void RegisterMerge(CLI::App& app);
 void RegisterReport(CLI::App& app);
+void RegisterScale(CLI::App& app);
 
 }  // namespace aqesim::cli
 

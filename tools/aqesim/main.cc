@@ -14,7 +14,7 @@ using Register = void (*)(CLI::App&);
 constexpr Register kCommands[] = {
     aqesim::cli::RegisterRun,       aqesim::cli::RegisterExplain,        aqesim::cli::RegisterValidate,
     aqesim::cli::RegisterCalibrate, aqesim::cli::RegisterImportEventlog, aqesim::cli::RegisterSweep,
-    aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,
+    aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,         aqesim::cli::RegisterScale,
 };
 
 #ifndef AQESIM_VERSION  // set by tools/CMakeLists.txt from the project's version

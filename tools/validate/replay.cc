@@ -396,7 +396,7 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
     }
     if (sel.window.start_ms && sel.window.end_ms) {
       sel.floor = ReplayRecordedTasks(
-          app, FloorSelection{sel.window.stage_ids, *sel.window.start_ms, *sel.window.end_ms});
+          app, FloorSelection{sel.window.stage_ids, *sel.window.start_ms, *sel.window.end_ms, std::nullopt});
     }
     SimulateSelection(app, options.cost, &sel);
     if (!sel.ok) warnings->push_back(label + ": not simulated: " + sel.error);

@@ -71,6 +71,20 @@ FloorResult ReplayRecordedTasks(const RecordedApplication& app, const FloorSelec
     windows.push_back(w);
     slots.push_back(app.SlotsOf(ex));
   }
+  // The recorded executors and slots: the launch delays are measured on them.
+  const std::vector<const RecordedExecutor*> recorded = executors;
+  const std::vector<int> recorded_slots = slots;
+  if (selection.executors) {  // Sparklens' what-if: N executors like the first default-profile one
+    const RecordedExecutor* like = nullptr;
+    for (const RecordedExecutor* ex : executors)
+      if (like == nullptr && ex->resource_profile_id == 0) like = ex;
+    if (like == nullptr && !executors.empty()) like = executors.front();
+    const int per_executor = like != nullptr ? std::max(1, app.SlotsOf(*like)) : 1;
+    const size_t n = static_cast<size_t>(std::max(1, *selection.executors));
+    executors.assign(n, like);
+    windows.assign(n, ExecutorWindow{});
+    slots.assign(n, per_executor);
+  }
   // --- stages that ran tasks ---
   std::vector<StagePlan> plans;
   for (int id : selection.stage_ids) {
@@ -117,6 +131,7 @@ FloorResult ReplayRecordedTasks(const RecordedApplication& app, const FloorSelec
   // process- or node-local tasks, the executors it ran on.
   const bool locality = LocalityWaitSeconds(app) > 0;
   for (StagePlan& p : plans) {
+    if (selection.executors) continue;  // every stage on any of the what-if's executors
     std::set<std::string> ran_on;
     bool all_local = true;
     for (const RecordedTask& t : p.stage->tasks) {
@@ -169,13 +184,13 @@ FloorResult ReplayRecordedTasks(const RecordedApplication& app, const FloorSelec
     const int64_t delay = p.first_launch_ms - p.submit_ms;
     int capacity = 0, running = 0;
     std::set<std::string> allowed_ids;
-    for (size_t e = 0; e < executors.size(); ++e) {
+    for (size_t e = 0; e < recorded.size(); ++e) {
       if (!p.allowed.empty() && !std::binary_search(p.allowed.begin(), p.allowed.end(), static_cast<int>(e)))
         continue;
-      allowed_ids.insert(executors[e]->executor_id);
-      const std::optional<int64_t> until = app.OffersTasksUntilMs(*executors[e]);
-      if (executors[e]->added_time_ms <= p.submit_ms && (!until || *until > p.submit_ms))
-        capacity += slots[e];
+      allowed_ids.insert(recorded[e]->executor_id);
+      const std::optional<int64_t> until = app.OffersTasksUntilMs(*recorded[e]);
+      if (recorded[e]->added_time_ms <= p.submit_ms && (!until || *until > p.submit_ms))
+        capacity += recorded_slots[e];
     }
     std::optional<int64_t> first_end;
     for (const auto& [id, st] : app.stages) {

@@ -24,11 +24,17 @@
 //   order       FIFO by (job, stage); with spark.scheduler.mode=FAIR, pools as recorded
 //               (scheduling_pools.h: FAIR inside a pool whose stages were seen sharing slots)
 //   end         last completion + the recorded tail (last completion → selection end)
+//
+// With FloorSelection::executors = N (Sparklens' executor what-if, `aqesim scale`): N executors
+// present from the start instead of the recorded ones, each with the slots of the selection's
+// first executor of the default profile, every stage allowed on all of them (no locality
+// restriction: the recorded hosts no longer exist); everything else as above.
 #ifndef AQESIM_TOOLS_VALIDATE_SCHEDULING_FLOOR_H_
 #define AQESIM_TOOLS_VALIDATE_SCHEDULING_FLOOR_H_
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "tools/eventlog/recorded_application.h"
@@ -39,6 +45,8 @@ struct FloorSelection {
   std::vector<int> stage_ids;  // candidate stages; those not submitted or without tasks are skipped
   int64_t start_ms = 0;
   int64_t end_ms = 0;
+  /// Re-schedule on this many executors instead of the recorded ones (see the file comment).
+  std::optional<int> executors;
 };
 
 struct FloorResult {

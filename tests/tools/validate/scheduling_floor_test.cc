@@ -67,10 +67,28 @@ TEST_CASE("Scheduling floor: recorded task times re-scheduled FIFO, with the rec
   app.executors.push_back(Executor("1", 2, 0));
   AddStage(&app, 0, 0, 1100, 2505, {{1110, 2110, "1"}, {1110, 1210, "1"}, {1500, 2500, "1"}});
   AddStage(&app, 1, 1, 2600, 2930, {{2630, 2930, "1"}});
-  const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 1000, 3400});
+  const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 1000, 3400, std::nullopt});
   CHECK(f.floor_seconds == Approx(2.110).margin(1e-9));
   CHECK(f.stage_seconds.at(0) == Approx(1.115).margin(1e-9));
   CHECK(f.stage_seconds.at(1) == Approx(0.330).margin(1e-9));
+}
+
+TEST_CASE(
+    "Scheduling floor on N executors (Sparklens' what-if): the recorded tasks on N copies of the executor",
+    "[validate][floor]") {
+  // The case above on 2 executors of 2 cores: stage 0's three tasks all start at 110 ms (1000,
+  // 100, 1000 ms), last end 1110, + 5 ms tail → 1115 (1.015 s); stage 1 at 1115 + 95 = 1210,
+  // launch 1240, ends 1540; end 1540 + 470 = 2010 ms. On 1 executor: the recorded floor, 2.110 s.
+  RecordedApplication app;
+  app.spark_properties["spark.master"] = "yarn";
+  app.executors.push_back(Executor("1", 2, 0));
+  AddStage(&app, 0, 0, 1100, 2505, {{1110, 2110, "1"}, {1110, 1210, "1"}, {1500, 2500, "1"}});
+  AddStage(&app, 1, 1, 2600, 2930, {{2630, 2930, "1"}});
+  const FloorResult two = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 1000, 3400, 2});
+  CHECK(two.floor_seconds == Approx(2.010).margin(1e-9));
+  CHECK(two.stage_seconds.at(0) == Approx(1.015).margin(1e-9));
+  CHECK(ReplayRecordedTasks(app, FloorSelection{{0, 1}, 1000, 3400, 1}).floor_seconds ==
+        Approx(2.110).margin(1e-9));
 }
 
 TEST_CASE(
@@ -86,7 +104,7 @@ TEST_CASE(
   app.executors.push_back(Executor("1", 1, 0));
   AddStage(&app, 0, 0, 0, 1000, {{0, 1000, "1"}});
   AddStage(&app, 1, 1, 200, 1500, {{1000, 1500, "1"}});
-  const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 0, 1500});
+  const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 0, 1500, std::nullopt});
   CHECK(f.floor_seconds == Approx(1.5).margin(1e-9));
   CHECK(f.stage_seconds.at(1) == Approx(1.3).margin(1e-9));
 }
@@ -102,7 +120,8 @@ TEST_CASE(
     app.executors.push_back(Executor("1", 8, 0));
     // Four 1 s tasks, recorded one after another (1 slot used): the floor runs two at a time.
     AddStage(&app, 0, 0, 0, 4000, {{0, 1000, "1"}, {1000, 2000, "1"}, {2000, 3000, "1"}, {3000, 4000, "1"}});
-    CHECK(ReplayRecordedTasks(app, FloorSelection{{0}, 0, 4000}).floor_seconds == Approx(2.0).margin(1e-9));
+    CHECK(ReplayRecordedTasks(app, FloorSelection{{0}, 0, 4000, std::nullopt}).floor_seconds ==
+          Approx(2.0).margin(1e-9));
   }
   SECTION("resource profile 1 has a 1-slot executor the profile-0 stage may not use") {
     eventlog::RecordedResourceProfile rp;
@@ -113,7 +132,8 @@ TEST_CASE(
     app.executors.push_back(Executor("2", 2, 0, /*profile=*/1));
     AddStage(&app, 0, 0, 0, 2000, {{0, 1000, "1"}, {1000, 2000, "1"}});
     CHECK(app.SlotsOf(app.executors[1]) == 1);
-    CHECK(ReplayRecordedTasks(app, FloorSelection{{0}, 0, 2000}).floor_seconds == Approx(2.0).margin(1e-9));
+    CHECK(ReplayRecordedTasks(app, FloorSelection{{0}, 0, 2000, std::nullopt}).floor_seconds ==
+          Approx(2.0).margin(1e-9));
   }
   SECTION("FAIR: two stages of the default pool seen sharing the slots share them in the floor") {
     // 1 executor, 2 cores. Job 0's stage 0: four 1 s tasks; job 1's stage 1, submitted at 0 too,
@@ -126,7 +146,7 @@ TEST_CASE(
     app.executors.push_back(Executor("1", 2, 0));
     AddStage(&app, 0, 0, 0, 4000, {{0, 1000, "1"}, {1000, 2000, "1"}, {2000, 3000, "1"}, {3000, 4000, "1"}});
     AddStage(&app, 1, 1, 0, 2000, {{0, 1000, "1"}, {1000, 2000, "1"}});
-    const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 0, 4000});
+    const FloorResult f = ReplayRecordedTasks(app, FloorSelection{{0, 1}, 0, 4000, std::nullopt});
     CHECK(f.floor_seconds == Approx(3.0).margin(1e-9));
     CHECK(f.stage_seconds.at(1) == Approx(2.0).margin(1e-9));
   }

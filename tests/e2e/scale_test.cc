@@ -1,0 +1,176 @@
+// aqesim scale end to end: a hand-computed schedule at several executor counts, the bundled
+// demo's invariants, an imported log with Sparklens' estimate, determinism across thread
+// counts, and --conf spark.executor.instances against cluster.executors.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/e2e_util.h"
+#include "tests/support/launch_only_cost.h"
+#include "tests/support/temp_dir.h"
+
+namespace aqesim::e2e {
+namespace {
+
+using json = nlohmann::json;
+
+/// Two map stages (tasks of 5 s and 3 s; one of 4 s) and a join task of 1 s on `executors`
+/// executors of one core each, instant I/O, a task costing its launch (1 s) plus 1 s per
+/// scanned byte.
+json HandScenario(int executors) {
+  json cluster = testing::InstantIoCluster(1);
+  cluster["executors"] = executors;
+  json cost = testing::LaunchOnlyCost(1.0);
+  cost["scanSecondsPerByte"] = 1.0;
+  json plan = {{"op", "join"},
+               {"id", "j1"},
+               {"strategy", "SortMergeJoin"},
+               {"joinType", "Inner"},
+               {"left",
+                {{"op", "exchange"},
+                 {"id", "e1"},
+                 {"numPartitions", 1},
+                 {"child", {{"op", "scan"}, {"id", "a"}, {"bytes", 6}, {"tasks", 2}, {"taskBytes", {4, 2}}}},
+                 {"sizes", {{"matrix", {{1}, {1}}}}}}},
+               {"right",
+                {{"op", "exchange"},
+                 {"id", "e2"},
+                 {"numPartitions", 1},
+                 {"child", {{"op", "scan"}, {"id", "b"}, {"bytes", 3}, {"tasks", 1}}},
+                 {"sizes", {{"matrix", {{1}}}}}}}};
+  // No broadcast: the 3-byte side stays a shuffled sort-merge join.
+  return {{"name", "hand"},
+          {"cluster", cluster},
+          {"cost", cost},
+          {"conf", {{"spark.sql.autoBroadcastJoinThreshold", -1}}},
+          {"plan", plan}};
+}
+
+json ScaleJson(const std::vector<std::string>& args) {
+  std::vector<std::string> a = {"scale"};
+  a.insert(a.end(), args.begin(), args.end());
+  a.insert(a.end(), {"--format", "json"});
+  const CommandResult r = RunAqesim(a);
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.stdout_text);
+}
+
+TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  // 50 % of 2 executors = 1 slot: every task in turn, 5 + 3 + 4 + 1 = 13 s. 100 %: e1's tasks
+  // 0–5 and 0–3 s, e2's 3–7 s, the join 7–8 s. 150 % (3): the maps at once, the join 5–6 s =
+  // the critical path. 500 % (10): the same 6 s on 10 cores. Core-seconds available 13, 16,
+  // 18, 60; used 13 in every row; ideal at 100 % max(6, 13 / 2) = 6.5 s.
+  const json j = ScaleJson({path, "--percent", "50,100,150,500"});
+  const std::vector<int> executors = {1, 2, 3, 10};
+  const std::vector<double> makespan = {13, 8, 6, 6}, available = {13, 16, 18, 60};
+  REQUIRE(j["rows"].size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    const json& row = j["rows"][i];
+    INFO(row.dump());
+    CHECK(row["executors"] == executors[i]);
+    CHECK(row["makespanSeconds"].get<double>() == Approx(makespan[i]));
+    CHECK(row["coreHours"].get<double>() == Approx(available[i] / 3600));
+    CHECK(row["coreHoursUsed"].get<double>() == Approx(13.0 / 3600));
+    CHECK(row["utilization"].get<double>() == Approx(13.0 / available[i]));
+    CHECK(row["criticalPathSeconds"].get<double>() == Approx(6.0));
+    // Modelled: the band is the run at every task × 0.66 and × 4.4.
+    CHECK(row["makespanSecondsLow"].get<double>() == Approx(makespan[i] * 0.66));
+    CHECK(row["makespanSecondsHigh"].get<double>() == Approx(makespan[i] * 4.4));
+    CHECK(row["decisionsChanged"].empty());
+    CHECK_FALSE(row.contains("sparklensSeconds"));
+  }
+  CHECK(j["baseExecutors"] == 2);
+  CHECK(j["timeSource"] == "modelled");
+  CHECK(j["criticalPathSeconds"].get<double>() == Approx(6.0));
+  CHECK(j["idealSeconds"].get<double>() == Approx(6.5));
+  // The fastest is 6 s, first reached at 3 executors: also the fewest within 5 % and 10 %.
+  CHECK(j["fastest"]["executors"] == 3);
+  CHECK(j["fewestExecutorsWithin5Percent"]["executors"] == 3);
+  CHECK(j["fewestExecutorsWithin10Percent"]["executors"] == 3);
+
+  const CommandResult table = RunAqesim({"scale", path, "--percent", "50,100,150,500"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.stdout_text, Catch::Contains("100 % = 2 executors × 1 cores"));
+  CHECK_THAT(table.stdout_text, Catch::Contains("critical path (infinite executors): 6.000 s (4–26 s)"));
+  CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
+}
+
+TEST_CASE("scale: the demo at Sparklens' percentages keeps its invariants", "[e2e][scale]") {
+  const json j = ScaleJson({SourcePath("scenarios/demo.json")});
+  const std::vector<int> executors = {1, 2, 5, 8, 10, 15, 20, 30, 50};  // of 10
+  REQUIRE(j["rows"].size() == executors.size());
+  const double critical = j["criticalPathSeconds"].get<double>();
+  for (size_t i = 0; i < executors.size(); ++i) {
+    const json& row = j["rows"][i];
+    INFO(row.dump());
+    CHECK(row["executors"] == executors[i]);
+    CHECK(critical <= row["makespanSeconds"].get<double>());
+    CHECK(row["idealSeconds"].get<double>() <= row["makespanSeconds"].get<double>() + 1e-9);
+    CHECK(row["makespanSecondsLow"].get<double>() < row["makespanSeconds"].get<double>());
+    // More executors never slow the run unless AQE decided differently there.
+    if (i > 0 && row["decisionsChanged"].empty())
+      CHECK(row["makespanSeconds"].get<double>() <= j["rows"][i - 1]["makespanSeconds"].get<double>() + 1e-9);
+  }
+}
+
+TEST_CASE("scale: --conf spark.executor.instances=N runs as cluster.executors N", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  json doc = json::parse(R"({"name": "demo"})");
+  // The demo with 20 executors written into its cluster, beside the demo with --conf.
+  const CommandResult demo = RunAqesim({"run", SourcePath("scenarios/demo.json"), "--format", "json",
+                                        "--conf", "spark.executor.instances=20"});
+  REQUIRE(demo.exit_code == 0);
+  std::string text;
+  {
+    std::ifstream in(SourcePath("scenarios/demo.json"));
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  doc = json::parse(text);
+  doc["cluster"]["executors"] = 20;
+  const std::string path = dir.Write("demo20.json", doc.dump());
+  const CommandResult written = RunAqesim({"run", path, "--format", "json"});
+  REQUIRE(written.exit_code == 0);
+  CHECK(demo.stdout_text == written.stdout_text);
+  CHECK(json::parse(written.stdout_text)["runs"][1]["resources"]["cores"] == 80);
+}
+
+TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread count", "[e2e][scale]") {
+  const std::string log = SourcePath("tests/data/eventlogs/eventlog_4nodes_8cores_dynamic_alloc.zstd");
+  const std::vector<std::string> args = {"scale", log, "--percent", "50,100,200", "--format", "json"};
+  std::vector<std::string> one = args, two = args;
+  one.insert(one.end(), {"--threads", "1"});
+  two.insert(two.end(), {"--threads", "2"});
+  const CommandResult a = RunAqesim(one), b = RunAqesim(two);
+  INFO(a.stderr_text);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  CHECK(a.stdout_text == b.stdout_text);
+  const json j = json::parse(a.stdout_text);
+  REQUIRE(j["rows"].size() == 3);
+  // 100 % = the most executors present at once, 6: rows of 3, 6 and 12 replace the timeline.
+  CHECK(j["baseExecutors"] == 6);
+  CHECK(j["rows"][1]["executors"] == 6);
+  CHECK(j["executorTimelineReplaced"] == true);
+  for (const json& row : j["rows"]) {
+    INFO(row.dump());
+    REQUIRE(row["sparklensSeconds"].is_number());
+    CHECK(j["criticalPathSeconds"].get<double>() <= row["makespanSeconds"].get<double>());
+  }
+  // Recorded task times on more executors never take longer (the same tasks, more slots).
+  CHECK(j["rows"][2]["sparklensSeconds"].get<double>() <= j["rows"][0]["sparklensSeconds"].get<double>());
+}
+
+TEST_CASE("scale: bad percentages are refused", "[e2e][scale]") {
+  const CommandResult r = RunAqesim({"scale", SourcePath("scenarios/demo.json"), "--percent", "10,0"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.stderr_text,
+             Catch::Contains("--percent 10,0: expected percentages above 0 and at most 100000, found \"0\""));
+}
+
+}  // namespace
+}  // namespace aqesim::e2e

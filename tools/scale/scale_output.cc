@@ -1,0 +1,152 @@
+#include "tools/scale/scale_output.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+#include "tools/text/table_text.h"
+
+namespace aqesim::scale {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string Percent(double p) {
+  std::ostringstream o;
+  o << p;
+  return o.str();
+}
+
+/// "12.300 s (8.1–54 s)", or "12.300 s" when every stage was profiled.
+std::string Seconds(double s, const std::optional<MakespanBand>& band) {
+  return Fixed(s, 3) + " s" + (band ? BandText(band->low_seconds, band->high_seconds) : std::string());
+}
+
+void PutBand(ojson* j, const std::string& key, double value, const std::optional<MakespanBand>& band) {
+  (*j)[key] = value;
+  if (band) {
+    (*j)[key + "Low"] = band->low_seconds;
+    (*j)[key + "High"] = band->high_seconds;
+  }
+}
+
+ojson RowRef(const ScaleRow& row) {
+  return {{"percent", row.percent}, {"executors", row.executors}, {"makespanSeconds", row.makespan_seconds}};
+}
+
+/// What the seconds are worth, one line.
+std::string TrustLine(const ScaleResult& r, bool log) {
+  std::string out = "seconds: ";
+  if (r.time_source == "profiled")
+    out += "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band)";
+  else
+    out += std::string("the cost model's") + (r.time_source == "mixed" ? " for the modelled stages" : "") +
+           ", with its band (every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
+           TwoDigits(kDefaultsBand.high) + ": README \"How far to trust the seconds\")";
+  if (log) out += "; Sparklens s: the recorded task times re-scheduled on that many executors (no model)";
+  return out + "\n";
+}
+
+}  // namespace
+
+size_t BaseRow(const ScaleResult& r) {
+  size_t best = 0;
+  for (size_t i = 0; i < r.rows.size(); ++i)
+    if (std::abs(r.rows[i].executors - r.base_executors) <
+        std::abs(r.rows[best].executors - r.base_executors))
+      best = i;
+  return best;
+}
+
+ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
+  ojson rows = ojson::array();
+  for (const ScaleRow& row : r.rows) {
+    ojson j = {{"percent", row.percent}, {"executors", row.executors}};
+    PutBand(&j, "makespanSeconds", row.makespan_seconds, row.band);
+    j["coreHours"] = row.available_core_hours;
+    j["coreHoursUsed"] = row.used_core_hours;
+    j["utilization"] = row.utilization();
+    PutBand(&j, "criticalPathSeconds", row.critical_path_seconds, row.critical_path_band);
+    PutBand(&j, "idealSeconds", row.ideal_seconds, row.ideal_band);
+    if (log) j["sparklensSeconds"] = row.sparklens_seconds ? ojson(*row.sparklens_seconds) : ojson(nullptr);
+    j["decisionsChanged"] = row.decisions_changed;
+    j["decisionsReplaced"] = row.decisions_replaced;
+    rows.push_back(std::move(j));
+  }
+  ojson out = {{log ? "log" : "scenario", subject}, {"adaptive", r.adaptive},
+               {"baseExecutors", r.base_executors}, {"executorCores", r.executor_cores},
+               {"timeSource", r.time_source},       {"rows", std::move(rows)}};
+  const ScaleRow& cp = r.rows[r.critical_path_row];
+  PutBand(&out, "criticalPathSeconds", cp.critical_path_seconds, cp.critical_path_band);
+  const ScaleRow& base = r.rows[BaseRow(r)];
+  PutBand(&out, "idealSeconds", base.ideal_seconds, base.ideal_band);
+  out["fastest"] = RowRef(r.rows[r.fastest]);
+  out["fewestExecutorsWithin5Percent"] = RowRef(r.rows[r.within_5_percent]);
+  out["fewestExecutorsWithin10Percent"] = RowRef(r.rows[r.within_10_percent]);
+  out["dynamicAllocationReplaced"] = r.dynamic_allocation;
+  out["executorTimelineReplaced"] = r.timeline_replaced;
+  return out;
+}
+
+std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool log) {
+  std::ostringstream out;
+  out << "scale " << subject << " — AQE " << (r.adaptive ? "on" : "off") << ", 100 % = " << r.base_executors
+      << " executors × " << r.executor_cores << " cores";
+  if (r.dynamic_allocation) out << " (the peak dynamic allocation reached; rows run static executors)";
+  if (r.timeline_replaced) out << " (the most present at once; rows replace the recorded timeline)";
+  out << "\n";
+  std::vector<std::string> head = {"percent", "executors", "makespan", "core-hours", "utilisation", "ideal"};
+  if (log) head.push_back("Sparklens s");
+  head.push_back("AQE decisions");
+  std::vector<std::vector<std::string>> rows;
+  for (const ScaleRow& row : r.rows) {
+    std::vector<std::string> cells = {Percent(row.percent) + " %",
+                                      std::to_string(row.executors),
+                                      Seconds(row.makespan_seconds, row.band),
+                                      TwoDigits(row.available_core_hours),
+                                      Fixed(100 * row.utilization(), 1) + " %",
+                                      Seconds(row.ideal_seconds, row.ideal_band)};
+    if (log) cells.push_back(row.sparklens_seconds ? Fixed(*row.sparklens_seconds, 3) : "-");
+    cells.push_back(&row == &r.rows.front() ? ""
+                    : row.decisions_changed.empty()
+                        ? "same"
+                        : std::to_string(row.decisions_changed.size()) + " changed");
+    rows.push_back(std::move(cells));
+  }
+  const size_t last = head.size() - 1;
+  out << TextTable(head, rows, [last](size_t i) { return i != last; });
+  const ScaleRow& cp = r.rows[r.critical_path_row];
+  out << "critical path (infinite executors): " << Seconds(cp.critical_path_seconds, cp.critical_path_band)
+      << "; ideal at " << r.rows[BaseRow(r)].executors
+      << " executors: " << Seconds(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band) << "\n";
+  auto ref = [&](size_t i) {
+    const ScaleRow& row = r.rows[i];
+    return std::to_string(row.executors) + " executors (" + Percent(row.percent) + " %), " +
+           Fixed(row.makespan_seconds, 3) + " s";
+  };
+  out << "fastest: " << ref(r.fastest) << "; fewest executors within 5 %: " << ref(r.within_5_percent)
+      << "; within 10 %: " << ref(r.within_10_percent) << "\n";
+  for (size_t i = 1; i < r.rows.size(); ++i) {
+    const ScaleRow& a = r.rows[i - 1];
+    const ScaleRow& b = r.rows[i];
+    if (!b.decisions_changed.empty()) {
+      out << "AQE decided differently at " << b.executors << " executors than at " << a.executors << ":\n";
+      for (const std::string& d : b.decisions_changed) out << "  now:    " << d << "\n";
+      for (const std::string& d : b.decisions_replaced) out << "  before: " << d << "\n";
+    }
+    if (b.executors > a.executors && b.makespan_seconds > a.makespan_seconds) {
+      out << "makespan rises from " << Fixed(a.makespan_seconds, 3) << " s at " << a.executors << " to "
+          << Fixed(b.makespan_seconds, 3) << " s at " << b.executors << " executors"
+          << (b.decisions_changed.empty() ? " with the same AQE decisions: not AQE but the schedule (each "
+                                            "new executor's fresh JVM and cold "
+                                            "code, reduce tasks waiting for their preferred executors)"
+                                          : ": AQE decided differently (above)")
+          << "\n";
+    }
+  }
+  out << TrustLine(r, log);
+  return out.str();
+}
+
+}  // namespace aqesim::scale

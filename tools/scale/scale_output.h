@@ -1,0 +1,25 @@
+// `aqesim scale`'s outputs: the JSON document (docs/user-contract.md, `scale --format json`) and
+// the table, each seconds figure with how far it can be trusted (the cost model's band, or
+// "profiled": the log's recorded stage profiles; Sparklens' estimate: recorded task times).
+#ifndef AQESIM_TOOLS_SCALE_SCALE_OUTPUT_H_
+#define AQESIM_TOOLS_SCALE_SCALE_OUTPUT_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tools/scale/scale_runner.h"
+
+namespace aqesim::scale {
+
+/// `subject`: the scenario or event log as given; `log`: an event log (the rows carry
+/// sparklensSeconds).
+nlohmann::ordered_json ScaleToJson(const ScaleResult& r, const std::string& subject, bool log);
+std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool log);
+
+/// The row the single-cluster figures (idealSeconds) are read at: the one with the base's
+/// executor count, else the closest to it.
+size_t BaseRow(const ScaleResult& r);
+
+}  // namespace aqesim::scale
+
+#endif  // AQESIM_TOOLS_SCALE_SCALE_OUTPUT_H_

@@ -1,0 +1,237 @@
+#include "tools/scale/scale_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "models/engine/query_execution.h"
+#include "models/plan/plan_error.h"
+
+namespace aqesim::scale {
+
+namespace {
+
+/// Warnings the rows' own executor counts cause: --conf spark.executor.instances replacing a
+/// recorded timeline (the output says it once), more warm executors than a small row has.
+bool IsRowCountWarning(const std::string& w) {
+  return w.find("replaces the recorded executor timeline") != std::string::npos ||
+         w.find("/cluster/warmExecutors: ") != std::string::npos ||
+         w.find("/cluster/warmCodeExecutors: ") != std::string::npos;
+}
+
+std::string JoinDiagnostics(const std::vector<Diagnostic>& ds) {
+  std::string out;
+  for (const Diagnostic& d : ds) out += (out.empty() ? "" : "; ") + d.ToString();
+  return out;
+}
+
+/// What one part at one executor count gave.
+struct PartRun {
+  RunResult run;
+  std::optional<MakespanBand> band, critical_band, ideal_band;
+  std::vector<std::string> warnings;
+};
+
+bool HasModelledStage(const RunResult& run) {
+  for (const StageResult& s : run.stages)
+    if (s.time_source == "modelled") return true;
+  return false;
+}
+
+/// Loads `part` with `extra` after its own --conf and simulates it (AQE: `adaptive`, else its
+/// conf), with the band when a stage is modelled. nullopt with `*error` when it cannot.
+std::optional<PartRun> RunPart(const ScalePart& part,
+                               const std::vector<std::pair<std::string, std::string>>& extra,
+                               std::optional<bool> adaptive, std::string* error) {
+  ConfOverrides ov = part.overrides;
+  for (const auto& kv : extra) ov.conf.push_back(kv);
+  LoadResult loaded = LoadScenarioJson(part.document, part.label, ov);
+  if (!loaded.errors.empty() || !loaded.scenario) {
+    *error =
+        loaded.errors.empty() ? part.label + ": the scenario did not load" : JoinDiagnostics(loaded.errors);
+    return std::nullopt;
+  }
+  Scenario& s = *loaded.scenario;
+  PartRun out;
+  out.warnings = s.warnings;
+  try {
+    const bool aqe = adaptive.value_or(s.conf.adaptive_enabled);
+    out.run = SimulateQuery(s, aqe);
+    for (const std::string& w : out.run.warnings) out.warnings.push_back(s.path + ": " + w);
+    if (HasModelledStage(out.run)) {
+      const double scale = s.cost.modelled_time_scale;
+      std::vector<ResourceUsage> at;
+      out.band = BandOf(scale, [&](double scaled) {
+        s.cost.modelled_time_scale = scaled;
+        RunResult r = SimulateQuery(s, aqe);
+        at.push_back(r.resources);
+        return r.makespan_seconds;
+      });
+      out.critical_band = MakespanBand{at[0].critical_path_seconds, at[1].critical_path_seconds};
+      out.ideal_band = MakespanBand{at[0].ideal_seconds, at[1].ideal_seconds};
+    }
+  } catch (const PlanError& e) {
+    *error = s.path + ": " + e.pointer + ": " + e.message;
+    return std::nullopt;
+  }
+  return out;
+}
+
+void AddBand(std::optional<MakespanBand>* sum, const std::optional<MakespanBand>& part, double point) {
+  // A part without a band (every stage profiled) adds its own seconds to both ends.
+  const MakespanBand b = part.value_or(MakespanBand{point, point});
+  if (!*sum) *sum = MakespanBand{0, 0};
+  (*sum)->low_seconds += b.low_seconds;
+  (*sum)->high_seconds += b.high_seconds;
+}
+
+}  // namespace
+
+std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors) {
+  ScaleResult result;
+  // --- the base: each part at its own settings ---
+  bool any_modelled = false, any_profiled = false;
+  std::vector<std::pair<std::string, std::string>> static_conf;  // rows' extra --conf besides N
+  for (const ScalePart& part : spec.parts) {
+    LoadResult loaded = LoadScenarioJson(part.document, part.label, part.overrides);
+    if (!loaded.errors.empty() || !loaded.scenario) {
+      errors->push_back(loaded.errors.empty() ? part.label + ": the scenario did not load"
+                                              : JoinDiagnostics(loaded.errors));
+      return std::nullopt;
+    }
+    const Scenario& s = *loaded.scenario;
+    int base = s.cluster.executors;
+    if (!s.cluster.executor_timeline.empty()) result.timeline_replaced = true;
+    const bool dynamic =
+        s.conf.dynamic_allocation.enabled && s.cluster.executor_timeline.empty() && !s.conf.master.local;
+    if (dynamic) {  // 100 %: the peak the policy reached
+      result.dynamic_allocation = true;
+      try {
+        const RunResult r = SimulateQuery(s, spec.adaptive.value_or(s.conf.adaptive_enabled));
+        for (const ExecutorCountChange& c : r.executors) base = std::max(base, c.executors);
+      } catch (const PlanError& e) {
+        errors->push_back(s.path + ": " + e.pointer + ": " + e.message);
+        return std::nullopt;
+      }
+    }
+    if (&part == &spec.parts.front()) {
+      result.adaptive = spec.adaptive.value_or(s.conf.adaptive_enabled);
+      result.executor_cores = s.cluster.executor_cores;
+    }
+    result.base_executors = std::max(result.base_executors, base);
+  }
+  if (result.dynamic_allocation) static_conf.emplace_back("spark.dynamicAllocation.enabled", "false");
+
+  // --- the rows, each on its own ---
+  const size_t n = spec.percents.size();
+  result.rows.resize(n);
+  std::vector<std::string> row_error(n);
+  std::vector<std::vector<std::string>> row_warnings(n);
+  std::vector<std::pair<bool, bool>> row_sources(n);  // (modelled, profiled) stages seen
+  auto compute = [&](size_t i) {
+    ScaleRow& row = result.rows[i];
+    row.percent = spec.percents[i];
+    row.executors = std::max(1, static_cast<int>(std::lround(result.base_executors * row.percent / 100.0)));
+    std::vector<std::pair<std::string, std::string>> extra = static_conf;
+    extra.emplace_back("spark.executor.instances", std::to_string(row.executors));
+    bool banded = false;
+    std::vector<PartRun> runs;
+    for (const ScalePart& part : spec.parts) {
+      std::optional<PartRun> r = RunPart(part, extra, spec.adaptive, &row_error[i]);
+      if (!r) return;
+      banded |= r->band.has_value();
+      runs.push_back(std::move(*r));
+    }
+    double sparklens = 0;
+    bool have_sparklens = spec.app != nullptr;
+    for (size_t p = 0; p < runs.size(); ++p) {
+      const RunResult& run = runs[p].run;
+      row.makespan_seconds += run.makespan_seconds;
+      row.available_core_hours += run.resources.run.available_core_hours;
+      row.used_core_hours += run.resources.run.used_core_hours;
+      row.critical_path_seconds += run.resources.critical_path_seconds;
+      row.ideal_seconds += run.resources.ideal_seconds;
+      if (banded) {
+        AddBand(&row.band, runs[p].band, run.makespan_seconds);
+        AddBand(&row.critical_path_band, runs[p].critical_band, run.resources.critical_path_seconds);
+        AddBand(&row.ideal_band, runs[p].ideal_band, run.resources.ideal_seconds);
+      }
+      for (const Decision& d : run.decisions)
+        row.decisions.push_back(spec.parts[p].decision_prefix + d.rule + ": " + d.message);
+      for (const StageResult& st : run.stages) {
+        row_sources[i].first |= st.time_source == "modelled";
+        row_sources[i].second |= st.time_source != "modelled";
+      }
+      for (std::string& w : runs[p].warnings)
+        if (!IsRowCountWarning(w)) row_warnings[i].push_back(std::move(w));
+      if (spec.app != nullptr) {
+        if (!spec.parts[p].floor) {
+          have_sparklens = false;
+          continue;
+        }
+        validate::FloorSelection sel = *spec.parts[p].floor;
+        sel.executors = row.executors;
+        sparklens += validate::ReplayRecordedTasks(*spec.app, sel).floor_seconds;
+      }
+    }
+    if (have_sparklens) row.sparklens_seconds = sparklens;
+  };
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads =
+      std::max(1, std::min({spec.threads > 0 ? spec.threads : cores, cores, static_cast<int>(n)}));
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) compute(i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+
+  std::set<std::string> seen_errors;
+  for (const std::string& e : row_error)
+    if (!e.empty() && seen_errors.insert(e).second) errors->push_back(e);
+  if (!errors->empty()) return std::nullopt;
+  std::set<std::string> warnings;
+  for (auto& ws : row_warnings) warnings.insert(ws.begin(), ws.end());
+  result.warnings.assign(warnings.begin(), warnings.end());
+  for (const auto& [modelled, profiled] : row_sources) {
+    any_modelled |= modelled;
+    any_profiled |= profiled;
+  }
+  result.time_source = any_modelled && any_profiled ? "mixed" : any_modelled ? "modelled" : "profiled";
+
+  // --- what changed between rows, and the answers ---
+  for (size_t i = 1; i < n; ++i) {
+    const std::vector<std::string>& before = result.rows[i - 1].decisions;
+    for (const std::string& d : result.rows[i].decisions)
+      if (std::find(before.begin(), before.end(), d) == before.end())
+        result.rows[i].decisions_changed.push_back(d);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (result.rows[i].makespan_seconds < result.rows[result.fastest].makespan_seconds) result.fastest = i;
+    if (result.rows[i].critical_path_seconds < result.rows[result.critical_path_row].critical_path_seconds)
+      result.critical_path_row = i;
+  }
+  auto fewest_within = [&](double factor) {
+    const double limit = result.rows[result.fastest].makespan_seconds * factor;
+    size_t best = result.fastest;
+    for (size_t i = 0; i < n; ++i) {
+      const ScaleRow& r = result.rows[i];
+      if (r.makespan_seconds <= limit && (r.executors < result.rows[best].executors ||
+                                          (r.executors == result.rows[best].executors &&
+                                           r.makespan_seconds < result.rows[best].makespan_seconds)))
+        best = i;
+    }
+    return best;
+  };
+  result.within_5_percent = fewest_within(1.05);
+  result.within_10_percent = fewest_within(1.10);
+  return result;
+}
+
+}  // namespace aqesim::scale

@@ -1,0 +1,106 @@
+// `aqesim scale`: the executor-count what-if (Qubole Sparklens' headline question, with AQE in
+// the loop). Each row runs the input at a percentage of its executors: every part of it (a
+// scenario, or each replayed SQL execution / job of an event log, tools/validate/replay.h) is
+// loaded with `spark.executor.instances = N` given as --conf is (so an imported log's recorded
+// executor timeline becomes N executors from the start, its warm JVMs kept; a dynamic-allocation
+// scenario runs N static executors) and simulated, AQE deciding on that cluster
+// (defaultParallelism follows its cores). A row's figures are its parts' sums (the parts run
+// one after the other): makespan (with the cost model's band when a stage is modelled,
+// models/cost/defaults_band.h), core-hours available and used, the critical path and the ideal
+// time (models/engine/resource_usage.h). For an event log, beside each row, Sparklens' own
+// estimate: the recorded task times re-scheduled on N executors with the recorded driver gaps
+// (tools/validate/scheduling_floor.h with FloorSelection::executors), which cannot see AQE
+// deciding differently.
+//
+//   N          max(1, round(base × percent ÷ 100)); base = the most executors of a part's cluster
+//              (a recorded timeline: the most present at once; dynamic allocation: the peak the
+//              policy reached in the run at the scenario's own settings)
+//   rows       computed on `threads` threads, each row on its own: the output does not depend
+//              on the thread count
+//   decisions  a row whose AQE decisions (rule and message) differ from the row before lists
+//              the new ones: there AQE planned differently because of the cluster
+//   fastest    the row of the least makespan; "within 5 % / 10 %": the fewest executors whose
+//              makespan is at most 1.05 / 1.10 × the fastest
+#ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
+#define AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/cost/defaults_band.h"
+#include "models/scenario/scenario.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/validate/scheduling_floor.h"
+
+namespace aqesim::scale {
+
+/// Sparklens' default percentages of the executors.
+inline const std::vector<double> kDefaultPercents = {10, 20, 50, 80, 100, 150, 200, 300, 500};
+
+/// One simulated part of the input.
+struct ScalePart {
+  std::string label;  // the scenario's path, or "LOG (SQL execution 0)"
+  /// Put before its decisions when the input has several parts ("SQL execution 0: "); "" for one.
+  std::string decision_prefix;
+  nlohmann::json document;  // the scenario document
+  ConfOverrides overrides;  // --conf, --properties-file, --cost
+  /// An event log's selection: its recorded window, for Sparklens' estimate.
+  std::optional<validate::FloorSelection> floor;
+};
+
+struct ScaleSpec {
+  std::vector<ScalePart> parts;
+  /// The event log the parts came from (Sparklens' estimate), or null for a scenario.
+  const eventlog::RecordedApplication* app = nullptr;
+  std::vector<double> percents = kDefaultPercents;
+  /// AQE on or off in every row; nullopt: as each part's configuration says.
+  std::optional<bool> adaptive;
+  int threads = 0;  // 0: the machine's cores
+};
+
+struct ScaleRow {
+  double percent = 0;
+  int executors = 0;
+  double makespan_seconds = 0;
+  std::optional<MakespanBand> band;  // when a stage is modelled
+  double available_core_hours = 0;
+  double used_core_hours = 0;
+  double critical_path_seconds = 0;
+  std::optional<MakespanBand> critical_path_band;
+  double ideal_seconds = 0;
+  std::optional<MakespanBand> ideal_band;
+  std::optional<double> sparklens_seconds;  // an event log: recorded task times re-scheduled
+  /// Every AQE decision, "Rule: message" ("CoalesceShufflePartitions: coalesced 200 → 12 ..."),
+  /// in run order.
+  std::vector<std::string> decisions;
+  std::vector<std::string> decisions_changed;   // not in the row before (empty for the first)
+  std::vector<std::string> decisions_replaced;  // of the row before, not in this one
+  double utilization() const { return available_core_hours > 0 ? used_core_hours / available_core_hours : 0; }
+};
+
+struct ScaleResult {
+  int base_executors = 0;
+  int executor_cores = 0;
+  bool adaptive = true;             // AQE in the first part's runs
+  bool dynamic_allocation = false;  // a part's own configuration enabled it (rows run static)
+  bool timeline_replaced = false;   // a part had a recorded executor timeline
+  std::string time_source;          // "profiled", "modelled" or "mixed" (the stages' timeSource)
+  std::vector<ScaleRow> rows;
+  size_t critical_path_row = 0;  // the row with the shortest critical path
+  size_t fastest = 0;            // the row with the least makespan
+  size_t within_5_percent = 0;   // the fewest executors within 5 % of the fastest
+  size_t within_10_percent = 0;
+  /// Distinct load and run warnings, except those the rows' executor counts cause (the
+  /// replaced timeline, more warm executors than the row has).
+  std::vector<std::string> warnings;
+};
+
+/// Runs every row. Never throws on bad input: a part that cannot load or run at some row sets
+/// `*errors` (its diagnostics, "FILE: /pointer: message", each once) and returns nullopt.
+std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors);
+
+}  // namespace aqesim::scale
+
+#endif  // AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
