@@ -11,6 +11,7 @@
 #include "models/conf/property_value.h"
 #include "sim/units.h"
 #include "tools/eventlog/executor_launch.h"
+#include "tools/eventlog/executor_start.h"
 #include "tools/eventlog/resource_import.h"
 
 namespace aqesim::eventlog {
@@ -189,6 +190,10 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
       for (const json& e : timeline) registers_later |= e["add"].get<double>() > 0;
       if (const std::optional<int64_t> launch = ExecutorLaunchMs(app); launch && registers_later)
         cluster["executorLaunchSeconds"] = static_cast<double>(*launch) / 1000.0;
+      // Dynamic allocation: request → registration, for a what-if that runs the policy
+      // (--conf spark.dynamicAllocation.*; executor_start.h).
+      if (const std::optional<int64_t> start = ExecutorStartMs(app))
+        cluster["executorStartSeconds"] = static_cast<double>(*start) / 1000.0;
       cluster["executorTimeline"] = std::move(timeline);
     }
   }
