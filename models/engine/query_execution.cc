@@ -16,7 +16,6 @@
 #include "models/engine/executor_state.h"
 #include "models/engine/map_output.h"
 #include "models/engine/preferred_locations.h"
-#include "models/engine/resource_usage.h"
 #include "models/engine/run_result_builder.h"
 #include "models/engine/stage_graph.h"
 #include "models/engine/stage_submission.h"
