@@ -281,6 +281,12 @@ LoadResult LoadDocument(const Json& doc, const std::string& path, const ConfOver
 
 }  // namespace
 
+std::string JoinDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const Diagnostic& d : diagnostics) out += (out.empty() ? "" : "; ") + d.ToString();
+  return out;
+}
+
 LoadResult LoadScenarioFile(const std::string& path, const ConfOverrides& overrides) {
   LoadResult result;
   std::string text;

@@ -78,6 +78,9 @@ struct Diagnostic {
   std::string ToString() const;  // "FILE: POINTER: MESSAGE" (pointer omitted when empty)
 };
 
+/// Every diagnostic's ToString(), "; " between them: one line for a sweep or scale row's error.
+std::string JoinDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
 /// Command-line overrides applied on top of the scenario's `conf`.
 struct ConfOverrides {
   /// --properties-file FILE (Spark's spark-defaults.conf format: `key value` or `key=value`

@@ -1,4 +1,4 @@
-// End to end: the uncertainty band of modelled seconds (tools/aqesim/time_band.h): `run` JSON's
+// End to end: the uncertainty band of modelled seconds (models/engine/simulated_band.h): `run` JSON's
 // makespanSecondsLow / makespanSecondsHigh and the table's "(low–high s)", `validate` JSON's
 // simulatedLowSeconds / simulatedHighSeconds; none when every stage is profiled.
 #include <catch2/catch.hpp>

@@ -10,11 +10,11 @@
 
 #include "models/aqe/decision.h"
 #include "models/engine/run_result.h"
+#include "models/engine/simulated_band.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
-#include "tools/aqesim/time_band.h"
 #include "tools/aqesim/variant_comparison.h"
 #include "tools/text/table_text.h"
 
@@ -163,7 +163,7 @@ void RegisterRun(CLI::App& app) {
     const std::vector<RunResult> runs =
         SimulateOrThrow(*scenario, adaptive, o->tasks ? TaskRecords::kKeep : TaskRecords::kDrop);
     if (o->tasks) CheckTaskRecordCount(runs);
-    // How far the modelled seconds can be trusted (time_band.h).
+    // How far the modelled seconds can be trusted (models/engine/simulated_band.h).
     std::vector<RunBand> bands(runs.size());
     for (size_t i = 0; i < runs.size(); ++i)
       bands[i].makespan = SimulateBand(scenario.get(), runs[i], &bands[i].resources);

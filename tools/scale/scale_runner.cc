@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "models/engine/query_execution.h"
+#include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
 
 namespace aqesim::scale {
@@ -23,24 +24,12 @@ bool IsRowCountWarning(const std::string& w) {
          w.find("/cluster/warmCodeExecutors: ") != std::string::npos;
 }
 
-std::string JoinDiagnostics(const std::vector<Diagnostic>& ds) {
-  std::string out;
-  for (const Diagnostic& d : ds) out += (out.empty() ? "" : "; ") + d.ToString();
-  return out;
-}
-
 /// What one part at one executor count gave.
 struct PartRun {
   RunResult run;
   std::optional<MakespanBand> band, critical_band, ideal_band;
   std::vector<std::string> warnings;
 };
-
-bool HasModelledStage(const RunResult& run) {
-  for (const StageResult& s : run.stages)
-    if (s.time_source == "modelled") return true;
-  return false;
-}
 
 /// Loads `part` with `extra` after its own --conf and simulates it (AQE: `adaptive`, else its
 /// conf), with the band when a stage is modelled. nullopt with `*error` when it cannot.
@@ -62,17 +51,11 @@ std::optional<PartRun> RunPart(const ScalePart& part,
     const bool aqe = adaptive.value_or(s.conf.adaptive_enabled);
     out.run = SimulateQuery(s, aqe);
     for (const std::string& w : out.run.warnings) out.warnings.push_back(s.path + ": " + w);
-    if (HasModelledStage(out.run)) {
-      const double scale = s.cost.modelled_time_scale;
-      std::vector<ResourceUsage> at;
-      out.band = BandOf(scale, [&](double scaled) {
-        s.cost.modelled_time_scale = scaled;
-        RunResult r = SimulateQuery(s, aqe);
-        at.push_back(r.resources);
-        return r.makespan_seconds;
-      });
-      out.critical_band = MakespanBand{at[0].critical_path_seconds, at[1].critical_path_seconds};
-      out.ideal_band = MakespanBand{at[0].ideal_seconds, at[1].ideal_seconds};
+    ResourceBand resources;
+    out.band = SimulateBand(&s, out.run, &resources);
+    if (out.band) {
+      out.critical_band = resources.critical_path;
+      out.ideal_band = resources.ideal;
     }
   } catch (const PlanError& e) {
     *error = s.path + ": " + e.pointer + ": " + e.message;

@@ -54,12 +54,6 @@ nlohmann::json TypedValue(const std::string& v) {
   return v;
 }
 
-std::string JoinDiagnostics(const std::vector<Diagnostic>& errors) {
-  std::string out;
-  for (const Diagnostic& d : errors) out += (out.empty() ? "" : "; ") + d.ToString();
-  return out;
-}
-
 std::string FormatDouble(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);

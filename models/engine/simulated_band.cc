@@ -1,22 +1,17 @@
-#include "tools/aqesim/time_band.h"
+#include "models/engine/simulated_band.h"
 
 #include <vector>
 
-#include "tools/aqesim/simulate.h"
+#include "models/engine/query_execution.h"
 
-namespace aqesim::cli {
+namespace aqesim {
 
-namespace {
-
-/// True when the cost model timed at least one stage of `run`.
 bool HasModelledStage(const RunResult& run) {
   for (const StageResult& s : run.stages) {
     if (s.time_source == "modelled") return true;
   }
   return false;
 }
-
-}  // namespace
 
 std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run, ResourceBand* resources) {
   if (!HasModelledStage(run)) return std::nullopt;
@@ -36,4 +31,4 @@ std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& ru
   return band;
 }
 
-}  // namespace aqesim::cli
+}  // namespace aqesim

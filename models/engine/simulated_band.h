@@ -1,9 +1,10 @@
 // The uncertainty band of a run's modelled seconds: the run simulated again with every
 // modelled task's duration × the band's low and high factors (cost modelledTimeScale;
 // models/cost/defaults_band.h says where the factors come from). Stages timed by a recorded
-// profile keep their times, so a run whose stages are all profiled has no band.
-#ifndef AQESIM_TOOLS_AQESIM_TIME_BAND_H_
-#define AQESIM_TOOLS_AQESIM_TIME_BAND_H_
+// profile keep their times, so a run whose stages are all profiled has no band. Used by `run`
+// and `scale`.
+#ifndef AQESIM_MODELS_ENGINE_SIMULATED_BAND_H_
+#define AQESIM_MODELS_ENGINE_SIMULATED_BAND_H_
 
 #include <optional>
 
@@ -11,7 +12,10 @@
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 
-namespace aqesim::cli {
+namespace aqesim {
+
+/// True when the cost model timed at least one stage of `run` (StageResult::time_source).
+bool HasModelledStage(const RunResult& run);
 
 /// The critical path and ideal time (resource_usage.h) of the runs at the band's factors.
 struct ResourceBand {
@@ -25,6 +29,6 @@ struct ResourceBand {
 std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run,
                                          ResourceBand* resources = nullptr);
 
-}  // namespace aqesim::cli
+}  // namespace aqesim
 
-#endif  // AQESIM_TOOLS_AQESIM_TIME_BAND_H_
+#endif  // AQESIM_MODELS_ENGINE_SIMULATED_BAND_H_
