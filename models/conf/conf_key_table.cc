@@ -280,6 +280,8 @@ const std::vector<ConfKeyInfo>& ConfKeyTable() {
                   }});
     t->push_back(BytesKey("spark.sql.maxBroadcastTableSize", &SqlConf::max_broadcast_table_size_bytes,
                           NonNegative, "a byte size >= 0"));
+    t->push_back(IntKey("spark.sql.execution.rangeExchange.sampleSizePerPartition",
+                        &SqlConf::range_exchange_sample_size_per_partition, Positive, "an integer > 0"));
 
     // --- spark.shuffle.* (core config/package.scala) ---
     t->push_back(IntKey("spark.shuffle.minNumPartitionsToHighlyCompress",

@@ -76,6 +76,7 @@ struct SqlConf {
   int coalesce_buckets_in_join_max_bucket_ratio = 4;   // ...coalesceBucketsInJoin.maxBucketRatio (> 0)
   double broadcast_timeout_seconds = 300;              // spark.sql.broadcastTimeout
   int64_t max_broadcast_table_size_bytes = 8LL << 30;  // spark.sql.maxBroadcastTableSize
+  int range_exchange_sample_size_per_partition = 100;  // ...execution.rangeExchange.sampleSizePerPartition
 
   int min_num_partitions_to_highly_compress = 2000;      // spark.shuffle.minNumPartitionsToHighlyCompress
   int64_t accurate_block_threshold_bytes = 100LL << 20;  // spark.shuffle.accurateBlockThreshold

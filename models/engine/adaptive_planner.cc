@@ -100,6 +100,8 @@ bool AdaptivePlanner::CreateQueryStages(ExecNode* n, std::vector<QueryStage*>* c
                           std::max(d.planned.num_maps(), child->planned_partitions), d.num_reducers);
       d.planned = ResampleMaps(d.planned.ToDense(), child->planned_partitions);
     }
+    // A range exchange's sampling jobs first (the map stage waits for them).
+    for (QueryStage* sample : graph_->AddSampleStages(n)) created->push_back(sample);
     QueryStage* st = graph_->Add(StageKind::kShuffleMap, n, child, n->id + " map");
     graph_->LinkParents(st);
     st->num_tasks = StageTaskCount(*child);

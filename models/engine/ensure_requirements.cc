@@ -15,8 +15,8 @@
 namespace aqesim {
 namespace {
 
-enum class Partitioning { kUnknown, kHash, kSingle };
-enum class Required { kNone, kClustered, kAllTuples };
+enum class Partitioning { kUnknown, kHash, kSingle, kRange };
+enum class Required { kNone, kClustered, kAllTuples, kOrdered };
 
 /// A node's output partitioning; `bucketed` names the bucketed scan whose
 /// HashPartitioning(bucket keys, its tasks) it is (null for an exchange's).
@@ -34,6 +34,7 @@ OutPartitioning OutputPartitioning(const ExecNode& n) {
       return {};
     case PlanOp::kExchange:
       if (n.single_partition()) return {Partitioning::kSingle};
+      if (n.source && n.source->partitioning == ExchangePartitioning::kRange) return {Partitioning::kRange};
       return {n.origin() == ShuffleOrigin::kRebalancePartitionsByNone ? Partitioning::kUnknown
                                                                       : Partitioning::kHash};
     case PlanOp::kJoin:
@@ -61,6 +62,7 @@ Required RequiredOf(const ExecNode& n) {
                : Required::kNone;
   if (n.op == PlanOp::kAggregate)
     return n.source && !n.source->grouped ? Required::kAllTuples : Required::kClustered;
+  if (n.op == PlanOp::kSort && n.source && n.source->global_sort) return Required::kOrdered;
   return Required::kNone;
 }
 
@@ -89,6 +91,8 @@ bool Satisfies(const OutPartitioning& p, Required r, const std::vector<std::stri
       return p.kind == Partitioning::kHash || p.kind == Partitioning::kSingle;
     case Required::kAllTuples:
       return p.kind == Partitioning::kSingle || (p.bucketed && *p.bucketed->bucketed_read_tasks == 1);
+    case Required::kOrdered:  // RangePartitioning on the sort's keys, or one partition
+      return p.kind == Partitioning::kRange || p.kind == Partitioning::kSingle;
   }
   return true;
 }
@@ -305,6 +309,7 @@ class Inserter {
   }
 
   static std::string RequiredName(const ExecNode& parent) {
+    if (RequiredOf(parent) == Required::kOrdered) return "OrderedDistribution (a global sort)";
     return RequiredOf(parent) == Required::kAllTuples
                ? "AllTuples (a global aggregate)"
                : "ClusteredDistribution (" + std::string(PlanOpName(parent.op)) + ")";
@@ -320,6 +325,7 @@ class Inserter {
     p.origin = ShuffleOrigin::kEnsureRequirements;
     p.num_partitions = count;
     p.single_partition = req == Required::kAllTuples;
+    if (req == Required::kOrdered) p.partitioning = ExchangePartitioning::kRange;
     auto ex = std::make_unique<ExecNode>();
     ex->op = PlanOp::kExchange;
     ex->id = p.id;
@@ -343,7 +349,8 @@ class Inserter {
     Decision d;
     d.rule = "EnsureRequirements";
     d.message = parent->id + ": ShuffleExchange " + p.id + " inserted on the " + SideName(*parent, i) + " (" +
-                why + "), " + partitions + " partitions (" + whence + ")";
+                why + "), " + partitions + (req == Required::kOrdered ? " range" : "") + " partitions (" +
+                whence + ")";
     d.fields = {{"node", parent->id},
                 {"exchange", p.id},
                 {"side", SideName(*parent, i)},

@@ -6,16 +6,18 @@
 //   sort-merge / shuffled hash join                  ClusteredDistribution (hash on its keys)
 //   aggregate with grouping keys (grouped: true)     ClusteredDistribution
 //   aggregate without grouping keys (grouped: false) AllTuples (one partition)
+//   global sort (sort with global: true)             OrderedDistribution (a range exchange)
 //   broadcast hash / nested-loop join, cartesian,
-//   union, filter, project, sort, exchange           nothing
+//   union, filter, project, local sort, exchange     nothing
 //
 // Output partitioning: a scan is UnknownPartitioning(tasks); an exchange HashPartitioning
-// (SinglePartition when `singlePartition`; round-robin — REBALANCE_PARTITIONS_BY_NONE — is
-// unknown); filter, project, sort and aggregate keep their child's; a sort-merge or shuffled
-// hash join its left child's, a broadcast join its streamed child's; a union or cartesian
-// product is unknown. A scenario names no keys on exchanges, so a hash partitioning is taken
-// to be on the keys the operator above clusters by (the scenario's own exchanges keep their
-// meaning); SinglePartition satisfies both ClusteredDistribution and AllTuples.
+// (RangePartitioning with `partitioning: range`, which alone satisfies OrderedDistribution
+// besides SinglePartition; SinglePartition when `singlePartition`; round-robin —
+// REBALANCE_PARTITIONS_BY_NONE — is unknown); filter, project, sort and aggregate keep their child's; a
+// sort-merge or shuffled hash join its left child's, a broadcast join its streamed child's; a union or
+// cartesian product is unknown. A scenario names no keys on exchanges, so a hash partitioning is taken to be
+// on the keys the operator above clusters by (the scenario's own exchanges keep their meaning);
+// SinglePartition satisfies both ClusteredDistribution and AllTuples.
 //
 // An inserted exchange has origin ENSURE_REQUIREMENTS, no `sizes` (the child's output spread
 // evenly) and numPartitions: 1 for AllTuples; for a join side, the partition count of the

@@ -136,6 +136,7 @@ class Engine {
   /// recorded start, its profile's gap after its trigger; held while a stage of its profile's
   /// waitsFor runs.
   void Submit(QueryStage* st) {
+    if (st->parents_pending > 0) return;  // (AQE) a map stage waiting for its range sampling jobs
     const std::optional<SimTime> at =
         SubmissionTime(*st, ProfileOf(*st), graph_, SimTime::Seconds(s_.driver.start_seconds.value_or(0)));
     if (!at) {
@@ -211,7 +212,7 @@ class Engine {
     }
     if (conf_.shuffle_reduce_locality_enabled && StageReadsShuffle(*st->subtree)) {
       spec.preferred_executors = [this, st, run](int task) {
-        return locality_.Of(*st->subtree, run->first_partition + task);
+        return locality_.Of(*st->subtree, run->PartitionOf(task));
       };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
     }
@@ -221,7 +222,7 @@ class Engine {
 
   /// Task `task` starts on `executor`: its work, its cost, its duration.
   SimTime RunTask(QueryStage* st, StageRun* run, ExecutorState::CodeState* code, int task, int executor) {
-    TaskEval ev = work_.Evaluate(*st->subtree, run->first_partition + task, executor);
+    TaskEval ev = work_.Evaluate(*st->subtree, run->PartitionOf(task), executor);
     if (st->kind == StageKind::kShuffleMap) {
       NormalizeShares(&ev.shares);
       run->shares[task] = std::move(ev.shares);
@@ -317,10 +318,12 @@ class Engine {
       SubmitNextTakeJob(st);
       return;
     }
+    // AQE submits the stages it creates, but those that wait for a sampling job.
+    const bool submit_children = !conf_.adaptive_enabled || st->kind == StageKind::kSample;
     for (QueryStage* c : st->children) {
-      if (--c->parents_pending == 0 && !c->submitted && !conf_.adaptive_enabled) Submit(c);
+      if (--c->parents_pending == 0 && !c->submitted && submit_children) Submit(c);
     }
-    if (conf_.adaptive_enabled && st->kind != StageKind::kResult)
+    if (conf_.adaptive_enabled && st->kind != StageKind::kResult && st->kind != StageKind::kSample)
       planner_.OnStageMaterialized(driver_seconds);
   }
 

@@ -104,6 +104,36 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   return out;
 }
 
+nlohmann::ordered_json RangeSamplingToJson(const RangeSampling& r) {
+  return {{"requestedPartitions", r.requested_partitions},
+          {"sampleSize", r.sample_size},
+          {"sampleSizePerPartition", r.sample_size_per_partition},
+          {"rows", r.total_rows},
+          {"fraction", r.fraction},
+          {"sketchedKeys", r.sketched_keys},
+          {"imbalancedPartitions", r.imbalanced_partitions},
+          {"resampledKeys", r.resampled_keys},
+          {"bounds", r.bounds}};
+}
+
+std::shared_ptr<const RangeSampling> RangeSamplingFromJson(const nlohmann::json& j) {
+  auto r = std::make_shared<RangeSampling>();
+  try {
+    j.at("requestedPartitions").get_to(r->requested_partitions);
+    j.at("sampleSize").get_to(r->sample_size);
+    j.at("sampleSizePerPartition").get_to(r->sample_size_per_partition);
+    j.at("rows").get_to(r->total_rows);
+    j.at("fraction").get_to(r->fraction);
+    j.at("sketchedKeys").get_to(r->sketched_keys);
+    j.at("imbalancedPartitions").get_to(r->imbalanced_partitions);
+    j.at("resampledKeys").get_to(r->resampled_keys);
+    j.at("bounds").get_to(r->bounds);
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
+  }
+  return r;
+}
+
 nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run) {
   using json = nlohmann::ordered_json;
   json exchanges = json::array();
@@ -124,6 +154,10 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
       exchanges.back()["driverExactTotalsBytes"] = *e.driver_exact_totals_bytes;
       exchanges.back()["driverDecompressedBlocks"] = e.driver_decompressed_blocks;
       exchanges.back()["driverDecompressSeconds"] = e.driver_decompress_seconds;
+    }
+    if (e.range) {
+      exchanges.back()["partitioning"] = "range";
+      exchanges.back()["rangePartitioning"] = RangeSamplingToJson(*e.range);
     }
   }
   json decisions = json::array();

@@ -5,6 +5,7 @@
 #define AQESIM_MODELS_ENGINE_RUN_RESULT_H_
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "models/aqe/decision.h"
 #include "models/engine/resource_usage.h"
 #include "models/shuffle/partition_spec.h"
+#include "models/shuffle/range_partitioner.h"
 
 namespace aqesim {
 
@@ -77,6 +79,8 @@ struct ExchangeExplain {
   int64_t driver_decompressed_blocks = 0;
   double driver_decompress_seconds = 0;
   std::vector<int64_t> exact_bytes_by_partition_id;
+  /// A range exchange: RangePartitioner's sampling and bounds (null for hash partitioning).
+  std::shared_ptr<const RangeSampling> range;
 };
 
 struct ReadExplain {
@@ -131,6 +135,10 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
 /// The `aqesim explain` document for an adaptive run.
 nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run);
 nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec);
+/// A range exchange's `rangePartitioning` in `explain`, and back (null when `j` is not one
+/// RangeSamplingToJson wrote: a member missing or of another type).
+nlohmann::ordered_json RangeSamplingToJson(const RangeSampling& r);
+std::shared_ptr<const RangeSampling> RangeSamplingFromJson(const nlohmann::json& j);
 
 }  // namespace aqesim
 

@@ -17,6 +17,8 @@ std::string StageKindName(StageKind kind) {
       return "BroadcastStage";
     case StageKind::kResult:
       return "ResultStage";
+    case StageKind::kSample:
+      return "ResultStage";  // RangePartitioner's sampling job collects its sample: a result stage
   }
   return "ResultStage";
 }
@@ -34,6 +36,7 @@ ExchangeExplain SummarizeExchange(const ExecNode& exchange, const SqlConf& conf,
   e.data_size_bytes = d.data_size_bytes;
   e.data_size_estimated = d.data_size_estimated;
   e.reported_size_ratio = d.reported_size_ratio;
+  e.range = d.range;
   if (d.reported) {
     e.map_status = std::string(d.reported->StatusKind());
     e.bytes_by_partition_id = d.reported->BytesByPartitionId();

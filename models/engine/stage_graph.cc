@@ -43,6 +43,30 @@ void StageGraph::LinkParents(QueryStage* st) {
     n->executing_stage = st;
     if (n->is_broadcast_join()) AddParent(st, broadcast_stage_by_join_.at(n->id));
   });
+  if (st->kind != StageKind::kShuffleMap) return;
+  if (auto it = last_sample_stage_by_exchange_.find(st->output->id);
+      it != last_sample_stage_by_exchange_.end())
+    AddParent(st, it->second);
+}
+
+std::vector<QueryStage*> StageGraph::AddSampleStages(ExecNode* exchange) {
+  const std::shared_ptr<const RangeSampling>& range = exchange->shuffle->data->range;
+  if (!range || !range->has_sample_job()) return {};
+  ExecNode* child = &exchange->child(0);
+  QueryStage* sketch = Add(StageKind::kSample, exchange, child, exchange->id + " sample");
+  LinkParents(sketch);
+  sketch->num_tasks = StageTaskCount(*child);
+  std::vector<QueryStage*> out = {sketch};
+  if (!range->imbalanced_partitions.empty()) {
+    QueryStage* resample = Add(StageKind::kSample, exchange, child, exchange->id + " sample 2");
+    LinkParents(resample);
+    AddParent(resample, sketch);
+    resample->num_tasks = static_cast<int>(range->imbalanced_partitions.size());
+    run(*resample).partitions = range->imbalanced_partitions;
+    out.push_back(resample);
+  }
+  last_sample_stage_by_exchange_[exchange->id] = out.back();
+  return out;
 }
 
 QueryStage* StageGraph::BroadcastStageOf(const ExecNode& join) const {
@@ -70,13 +94,16 @@ void StageGraph::CreateStaticStages(ExecNode* plan) {
       return;
     }
     for (auto& c : n->children) make(c.get(), broadcast_pass);
-    if (!broadcast_pass && n->is_exchange() && !n->shuffle->data->stage)
+    if (!broadcast_pass && n->is_exchange() && !n->shuffle->data->stage) {
+      AddSampleStages(n);  // a range exchange's sampling jobs run before its map stage
       LinkParents(Add(StageKind::kShuffleMap, n, &n->child(0), n->id + " map"));
+    }
   };
   make(plan, true);
   make(plan, false);
   LinkParents(Add(StageKind::kResult, nullptr, plan, "result"));
-  for (QueryStage& st : stages_) st.num_tasks = StageTaskCount(*st.subtree);
+  for (QueryStage& st : stages_)
+    if (st.kind != StageKind::kSample) st.num_tasks = StageTaskCount(*st.subtree);
 }
 
 }  // namespace aqesim

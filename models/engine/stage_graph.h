@@ -34,6 +34,13 @@ struct StageRun {
   /// Partition of the stage's task 0: executeTake's job over partitions [first_partition,
   /// first_partition + tasks) of the final stage (collectLimit); 0 otherwise.
   int first_partition = 0;
+  /// The partition each task runs when not first_partition + task: a range exchange's
+  /// re-sample job over its imbalanced partitions.
+  std::vector<int> partitions;
+  /// The partition task `task` computes.
+  int PartitionOf(int task) const {
+    return partitions.empty() ? first_partition + task : partitions[static_cast<size_t>(task)];
+  }
   /// The stage's recorded profile times its tasks (the scenario has a profile for its name).
   std::optional<ProfiledStage> profiled;
 };
@@ -45,8 +52,13 @@ class StageGraph {
   /// the caller assigns another. Parents are linked by LinkParents.
   QueryStage* Add(StageKind kind, ExecNode* output, ExecNode* subtree, std::string name);
   /// Links `stage` to the stages whose output its tasks read and marks its operators as run
-  /// by it (ExecNode::executing_stage).
+  /// by it (ExecNode::executing_stage); a map stage also waits for its exchange's sample stages.
   void LinkParents(QueryStage* stage);
+  /// A range exchange's sampling jobs, created (and linked) before its map stage: "<id> sample"
+  /// over every input partition and, when some are imbalanced, "<id> sample 2" over those,
+  /// after the first (RangePartitioner, range_partitioner.h). None for another exchange, or
+  /// when Spark samples nothing (one requested partition).
+  std::vector<QueryStage*> AddSampleStages(ExecNode* exchange);
   /// The broadcast stage of `join`'s build side, or null.
   QueryStage* BroadcastStageOf(const ExecNode& join) const;
 
@@ -64,6 +76,7 @@ class StageGraph {
   std::deque<QueryStage> stages_;  // a deque: stages never move (the plan points at them)
   std::map<const QueryStage*, StageRun> runs_;
   std::map<std::string, QueryStage*> broadcast_stage_by_join_;
+  std::map<std::string, QueryStage*> last_sample_stage_by_exchange_;
 };
 
 }  // namespace aqesim

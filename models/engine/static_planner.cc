@@ -6,6 +6,7 @@
 #include "models/engine/coalesce_buckets_in_join.h"
 #include "models/engine/disable_unnecessary_bucketed_scan.h"
 #include "models/engine/ensure_requirements.h"
+#include "models/engine/range_exchange.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_error.h"
 #include "models/plan/planned_properties.h"
@@ -141,6 +142,14 @@ class Planner {
         }
       }
       ExecNode& child = n->child(0);
+      // A range exchange: RangePartitioner's bounds give the reducers (bounds + 1) and sizes.
+      std::optional<RangeExchangePlan> range;
+      if (p.partitioning == ExchangePartitioning::kRange) {
+        range = PlanRangeExchange(*n, configured, conf_.range_exchange_sample_size_per_partition,
+                                  IdSeed(s_.seed, n->id + "/range"));
+        reducers = range->reducers;
+        sh.range = range->sampling;
+      }
       // A scan without an explicit task count takes the matrix's row count.
       if (p.sizes) {
         if (auto rows = FixedMapTaskCount(*p.sizes);
@@ -157,7 +166,7 @@ class Planner {
       SizesSpec uniform;
       uniform.form = GenerateSizes{};
       uniform.source = "uniform (no sizes given)";
-      const SizesSpec& spec = p.sizes ? *p.sizes : uniform;
+      const SizesSpec& spec = range ? range->sizes : p.sizes ? *p.sizes : uniform;
       // A generated matrix of the planned shape is streamed; anything else (given, or
       // resampled) is materialised. Bound the cells either way.
       const SizesShape shape = ShapeOfSizes(spec, ctx);

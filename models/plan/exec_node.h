@@ -20,6 +20,7 @@
 #include "models/shuffle/las_exact_reducer_totals.h"
 #include "models/shuffle/map_output_statistics.h"
 #include "models/shuffle/partition_spec.h"
+#include "models/shuffle/range_partitioner.h"
 #include "models/shuffle/shuffle_sizes.h"
 #include "models/shuffle/size_matrix.h"
 
@@ -56,6 +57,9 @@ struct ShuffleData {
   double reported_size_ratio = 1.0;
   QueryStage* stage = nullptr;  // the map stage writing it, once created
   bool materialized = false;
+  /// A range exchange: RangePartitioner's sampling and bounds (models/engine/range_exchange.h);
+  /// its sampling jobs run before the map stage. Null for hash partitioning.
+  std::shared_ptr<const RangeSampling> range;
 };
 
 /// An exchange node in a plan: the shared data plus how its consumer reads it (Spark's

@@ -121,6 +121,9 @@ std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node) {
   copy->tasks = node.tasks;
   copy->task_bytes = node.task_bytes;
   copy->bucketing = node.bucketing;
+  copy->key_distribution = node.key_distribution;
+  copy->partitioning = node.partitioning;
+  copy->global_sort = node.global_sort;
   copy->selectivity = node.selectivity;
   copy->estimated_bytes = node.estimated_bytes;
   copy->num_partitions = node.num_partitions;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/shuffle/key_distribution.h"
 #include "models/shuffle/sizes_spec.h"
 
 namespace aqesim {
@@ -29,6 +30,9 @@ enum class ShuffleOrigin {
   kRebalancePartitionsByNone,
   kRebalancePartitionsByCol,
 };
+
+/// How an exchange assigns rows to reducers (Spark's HashPartitioning / RangePartitioning).
+enum class ExchangePartitioning { kHash, kRange };
 
 enum class JoinStrategy {
   kSortMerge,
@@ -78,6 +82,9 @@ struct PlanNode {
   /// The table's buckets (JSON `bucketing`); `tasks` / `taskBytes` then describe the scan when it
   /// is read as a normal (non-bucketed) scan.
   std::optional<BucketSpec> bucketing;
+  /// The sort keys of the scan's rows (JSON `keyDistribution`): what a range exchange above it
+  /// samples and partitions (models/shuffle/key_distribution.h).
+  std::optional<KeyDistribution> key_distribution;
 
   // --- filter / project / aggregate / join ---
   /// Output bytes ÷ input bytes of this operator, used for the planner's size estimate and
@@ -110,6 +117,14 @@ struct PlanNode {
   /// True when the exchange produces a single partition (SinglePartition): never coalesced or
   /// locally read.
   bool single_partition = false;
+  /// JSON `partitioning`: "hash" (default) or "range" (a global sort's or repartitionByRange's
+  /// RangePartitioning: sizes from the keys below, models/engine/range_exchange.h).
+  ExchangePartitioning partitioning = ExchangePartitioning::kHash;
+
+  // --- sort ---
+  /// JSON `global`: a global sort (ORDER BY), which requires OrderedDistribution of its child;
+  /// false: a sort within partitions.
+  bool global_sort = false;
 
   // --- join ---
   JoinStrategy strategy = JoinStrategy::kSortMerge;

@@ -17,7 +17,10 @@
 
 namespace aqesim {
 
-enum class StageKind { kShuffleMap, kBroadcast, kResult };
+/// kSample: a range exchange's sampling job (RangePartitioner's sketch, or its re-sample of the
+/// imbalanced partitions): the exchange's child over its input partitions, writing nothing; the
+/// map stage waits for it.
+enum class StageKind { kShuffleMap, kBroadcast, kResult, kSample };
 
 struct QueryStage {
   /// Spark's stage id: creation order without AQE; with AQE, submission order (broadcast
@@ -26,7 +29,7 @@ struct QueryStage {
   StageKind kind = StageKind::kShuffleMap;
   std::string name;  // "e1 map", "j1 broadcast", "result"
   /// Map stage: the exchange it writes. Broadcast stage: the join whose build side it
-  /// broadcasts. Result stage: null.
+  /// broadcasts. Sample stage: the range exchange it samples for. Result stage: null.
   ExecNode* output = nullptr;
   /// The operators its tasks run (fixed when the stage is created).
   ExecNode* subtree = nullptr;

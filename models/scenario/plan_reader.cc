@@ -7,6 +7,7 @@
 #include "models/plan/planned_properties.h"
 #include "models/scenario/bucketing_reader.h"
 #include "models/scenario/plan_checks.h"
+#include "models/scenario/range_reader.h"
 
 namespace aqesim {
 namespace {
@@ -33,10 +34,11 @@ struct OpFields {
 const OpFields& FieldsOf(PlanOp op) {
   static const std::map<PlanOp, OpFields> kFields = {
       {PlanOp::kScan,
-       {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes", "bucketing"}, {"bytes"}}},
+       {{"op", "id", "bytes", "rows", "tasks", "taskBytes", "estimatedBytes", "bucketing", "keyDistribution"},
+        {"bytes"}}},
       {PlanOp::kExchange,
        {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio",
-         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows"},
+         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows", "partitioning"},
         {"child"}}},
       {PlanOp::kJoin,
        {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity",
@@ -47,7 +49,7 @@ const OpFields& FieldsOf(PlanOp op) {
       {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
       {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
-      {PlanOp::kSort, {{"op", "id", "child", "estimatedBytes"}, {"child"}}},
+      {PlanOp::kSort, {{"op", "id", "child", "estimatedBytes", "global"}, {"child"}}},
   };
   return kFields.at(op);
 }
@@ -165,9 +167,14 @@ class PlanReader {
       case PlanOp::kScan:
         ReadScan(v, node.get());
         if (v.contains("bucketing")) ReadBucketing(v["bucketing"], node.get(), sink_);
+        if (v.contains("keyDistribution")) ReadKeyDistribution(v["keyDistribution"], node.get(), sink_);
         break;
       case PlanOp::kExchange:
         ReadExchange(v, node.get());
+        ReadExchangePartitioning(v, node.get(), sink_);
+        break;
+      case PlanOp::kSort:
+        ReadSortGlobal(v, node.get(), sink_);
         break;
       case PlanOp::kJoin:
         ReadJoin(v, node.get());

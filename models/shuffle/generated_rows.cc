@@ -174,6 +174,7 @@ void SplitByLargestRemainderInto(int64_t total, std::span<const double> weights,
 }
 
 std::vector<double> GeneratedColumnWeights(const GenerateSizes& g, int partitions, Rng& rng) {
+  if (static_cast<int>(g.column_weights.size()) == partitions) return g.column_weights;
   std::vector<double> w(partitions, 1.0);
   switch (g.distribution) {
     case GenerateSizes::Distribution::kUniform:

@@ -53,6 +53,9 @@ struct GenerateSizes {
   double noise = 0.0;
   /// Seed; absent: the scenario's seed mixed with the exchange id.
   std::optional<uint64_t> seed;
+  /// Column weights given directly (one per reducer, a range exchange's key shares; not in
+  /// JSON): when it has `partitions` entries it replaces the distribution's weights.
+  std::vector<double> column_weights;
 };
 
 struct SizesSpec {

@@ -15,8 +15,10 @@ namespace {
 TEST_CASE("RunFromJson and ExplainFromJson: the simulator's runs survive their files unchanged",
           "[engine][run_result]") {
   // Skew splits, runtime broadcasts, dynamic allocation (executors over time) and coalescing
-  // between them give every member RunToJson and ExplainToJson write.
-  for (const char* name : {"skew-join", "broadcast-at-runtime", "dynamic-allocation", "demo"}) {
+  // between them, and a range exchange's sampling stages and bounds, give every member RunToJson
+  // and ExplainToJson write.
+  for (const char* name :
+       {"skew-join", "broadcast-at-runtime", "dynamic-allocation", "demo", "variants/range-sort-hot-key"}) {
     LoadResult lr = LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/" + name + ".json", {});
     REQUIRE(lr.errors.empty());
     for (bool adaptive : {false, true}) {
