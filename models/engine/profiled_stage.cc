@@ -1,6 +1,7 @@
 #include "models/engine/profiled_stage.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "models/plan/stage_walk.h"
 
@@ -46,6 +47,20 @@ std::optional<SpillPricing> StageSpillPricing(const StageProfile& profile, const
   if (!sorts || !rows_known || rows <= 0) return std::nullopt;
   const double per_slot = static_cast<double>(disk_bytes_per_second) / std::max(slots_per_executor, 1);
   return FallbackSpillPricing(data_size / rows, cost.params().compression_ratio, per_slot, memory);
+}
+
+const StageProfile* RecordedProfileOf(const Scenario& scenario, const QueryStage& stage) {
+  auto it = scenario.profiles.find(stage.name);
+  if (it != scenario.profiles.end()) return &it->second;
+  if (stage.kind != StageKind::kResult || !scenario.collect_limit) return nullptr;
+  const StageProfile* closest = nullptr;
+  for (const auto& [name, p] : scenario.profiles) {
+    if (name != "result" && name.rfind("result ", 0) != 0) continue;
+    if (closest == nullptr ||
+        std::abs(p.tasks - stage.num_tasks) < std::abs(closest->tasks - stage.num_tasks))
+      closest = &p;
+  }
+  return closest;
 }
 
 }  // namespace aqesim

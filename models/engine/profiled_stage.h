@@ -14,6 +14,8 @@
 #include "models/cost/profile_spill.h"
 #include "models/cost/stage_profile.h"
 #include "models/plan/exec_node.h"
+#include "models/plan/query_stage.h"
+#include "models/scenario/scenario.h"
 
 namespace aqesim {
 
@@ -43,6 +45,11 @@ class ProfiledStage {
 std::optional<SpillPricing> StageSpillPricing(const StageProfile& profile, const ExecNode& stage_root,
                                               int num_tasks, const CostModel& cost,
                                               int64_t disk_bytes_per_second, int slots_per_executor);
+
+/// The scenario's recorded profile of `stage` (by its name), or null. A job of executeTake
+/// without its own runs as the recorded one closest in task count (the same operators over
+/// other partitions of the same data).
+const StageProfile* RecordedProfileOf(const Scenario& scenario, const QueryStage& stage);
 
 }  // namespace aqesim
 

@@ -116,21 +116,7 @@ class Engine {
     return c;
   }
 
-  /// The recorded profile of a stage (by its name), or null.
-  /// A job of executeTake without its own runs as the recorded one closest in task count (the
-  /// same operators over other partitions of the same data).
-  const StageProfile* ProfileOf(const QueryStage& st) const {
-    auto it = s_.profiles.find(st.name);
-    if (it != s_.profiles.end()) return &it->second;
-    if (st.kind != StageKind::kResult || !s_.collect_limit) return nullptr;
-    const StageProfile* closest = nullptr;
-    for (const auto& [name, p] : s_.profiles) {
-      if (name != "result" && name.rfind("result ", 0) != 0) continue;
-      if (closest == nullptr || std::abs(p.tasks - st.num_tasks) < std::abs(closest->tasks - st.num_tasks))
-        closest = &p;
-    }
-    return closest;
-  }
+  const StageProfile* ProfileOf(const QueryStage& st) const { return RecordedProfileOf(s_, st); }
 
   /// A created stage is submitted when stage_submission.h says: no earlier than the driver's
   /// recorded start, its profile's gap after its trigger; held while a stage of its profile's

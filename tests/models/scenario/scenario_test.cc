@@ -236,7 +236,7 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
         "s.json: /plan/bytez: unknown field \"bytez\" of a scan node; did you mean \"bytes\"?",
         "s.json: /plan/zzz: unknown field \"zzz\" of a scan node (known fields: op, id, bytes, rows, tasks, "
         "taskBytes, "
-        "estimatedBytes, bucketing)"}},
+        "estimatedBytes, bucketing, keyDistribution)"}},
       {"join fields",
        WithPlan(
            R"({"op": "join", "strategy": "SortMergJoin", "joinType": "Sideways", "child": {"op": "scan", "bytes": 1},
