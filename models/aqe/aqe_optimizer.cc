@@ -73,11 +73,18 @@ bool Excluded(const SqlConf& conf, std::string_view rule) {
 /// enable switches).
 bool IsLogicalOptimizerRule(std::string_view rule) { return rule == "DynamicJoinSelection"; }
 
-std::vector<Decision> RunRule(const AqeRule& rule, const RuleContext& ctx, ExecNode* plan, bool* changed) {
-  if (!rule.Enabled(ctx.conf)) return {};
+std::vector<Decision> RunRule(const AqeRule& rule, const RuleContext& ctx, ExecNode* plan, bool* changed,
+                              std::vector<NotApplied>* not_applied) {
+  if (!rule.Enabled(ctx.conf)) {
+    if (not_applied)
+      for (NotApplied& n : rule.WhatDisabledSkips(ctx, plan)) not_applied->push_back(std::move(n));
+    return {};
+  }
   if (IsLogicalOptimizerRule(rule.name()) && Excluded(ctx.conf, rule.name())) return {};
   RuleOutcome out = rule.Apply(ctx, plan);
   if (changed) *changed |= out.changed;
+  if (not_applied)
+    for (NotApplied& n : out.not_applied) not_applied->push_back(std::move(n));
   return std::move(out.decisions);
 }
 
@@ -97,10 +104,11 @@ AqeOptimizer::AqeOptimizer() {
 
 AqeOptimizer::~AqeOptimizer() = default;
 
-std::vector<Decision> AqeOptimizer::OptimizeQueryStage(const RuleContext& ctx, ExecNode* subtree) const {
+std::vector<Decision> AqeOptimizer::OptimizeQueryStage(const RuleContext& ctx, ExecNode* subtree,
+                                                       std::vector<NotApplied>* not_applied) const {
   std::vector<Decision> out;
   for (const auto& rule : query_stage_rules_) {
-    for (auto& d : RunRule(*rule, ctx, subtree, nullptr)) out.push_back(std::move(d));
+    for (auto& d : RunRule(*rule, ctx, subtree, nullptr, not_applied)) out.push_back(std::move(d));
   }
   return out;
 }
@@ -123,7 +131,8 @@ AqeOptimizer::Reoptimized AqeOptimizer::ReOptimize(const RuleContext& ctx, const
   bool changed = false;
   std::vector<Decision> decisions;
   for (const auto& rule : reoptimization_rules_) {
-    for (auto& d : RunRule(*rule, ctx, candidate.get(), &changed)) decisions.push_back(std::move(d));
+    for (auto& d : RunRule(*rule, ctx, candidate.get(), &changed, &out.not_applied))
+      decisions.push_back(std::move(d));
   }
   if (!changed) {
     out.decisions = std::move(decisions);  // hints and "not applied" notes

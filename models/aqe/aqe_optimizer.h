@@ -37,11 +37,15 @@ class AqeOptimizer {
 
   /// Runs the query-stage rules on `subtree` (a new stage's operators, or the final stage
   /// when ctx.is_final_stage). Mutates read specs in place.
-  std::vector<Decision> OptimizeQueryStage(const RuleContext& ctx, ExecNode* subtree) const;
+  /// `not_applied` (optional) gains why each rule left the stage as it was.
+  std::vector<Decision> OptimizeQueryStage(const RuleContext& ctx, ExecNode* subtree,
+                                           std::vector<NotApplied>* not_applied = nullptr) const;
 
   struct Reoptimized {
     std::unique_ptr<ExecNode> plan;  // null when the cost gate kept the old plan
     std::vector<Decision> decisions;
+    /// Why each rule left a join or exchange as it was (kept whether or not the plan is adopted).
+    std::vector<NotApplied> not_applied;
   };
   /// Re-optimizes a copy of `plan`; returns it if the cost gate adopts it.
   Reoptimized ReOptimize(const RuleContext& ctx, const ExecNode& plan) const;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "models/aqe/not_applied.h"
 #include "models/conf/spark_conf.h"
 #include "models/plan/exec_node.h"
 #include "sim/units.h"
@@ -29,6 +30,8 @@ struct RuleOutcome {
   bool changed = false;
   /// What the rule decided, one entry per decision a user can read.
   std::vector<Decision> decisions;
+  /// Why the rule left a stage, exchange or join as it was (its first early-out there).
+  std::vector<NotApplied> not_applied;
 };
 
 /// A rule rewrites the plan in place. Deterministic; never throws on any plan the engine
@@ -42,6 +45,11 @@ class AqeRule {
   /// The rule's enable switch (e.g. spark.sql.adaptive.skewJoin.enabled).
   virtual bool Enabled(const SqlConf& conf) const = 0;
   virtual RuleOutcome Apply(const RuleContext& ctx, ExecNode* plan) const = 0;
+  /// With the rule disabled: what it would have changed on `plan` and its switch
+  /// (NotApplied entries; `plan` is not modified). Default: nothing.
+  virtual std::vector<NotApplied> WhatDisabledSkips(const RuleContext& /*ctx*/, ExecNode* /*plan*/) const {
+    return {};
+  }
 };
 
 }  // namespace aqesim

@@ -55,10 +55,19 @@ RuleContext AdaptivePlanner::Context(bool final_stage) const {
   return ctx;
 }
 
+void AdaptivePlanner::OptimizeQueryStage(bool final_stage, ExecNode* subtree) {
+  std::vector<NotApplied> not_applied;
+  std::vector<Decision> decisions =
+      optimizer_.OptimizeQueryStage(Context(final_stage), subtree, &not_applied);
+  result_->AddNotApplied(std::move(not_applied));
+  result_->AddDecisions(std::move(decisions));
+}
+
 void AdaptivePlanner::Step() {
   if (materialized_since_step_) {
     materialized_since_step_ = false;
     AqeOptimizer::Reoptimized re = optimizer_.ReOptimize(Context(false), *current());
+    result_->AddNotApplied(std::move(re.not_applied));
     result_->AddDecisions(std::move(re.decisions));
     if (re.plan) plans_.push_back(std::move(re.plan));
   }
@@ -74,8 +83,7 @@ void AdaptivePlanner::Step() {
   }
   if (!ready || result_stage_) return;
   ExecNode* root = current();
-  if (conf_.apply_final_stage_shuffle_optimizations)
-    result_->AddDecisions(optimizer_.OptimizeQueryStage(Context(true), root));
+  if (conf_.apply_final_stage_shuffle_optimizations) OptimizeQueryStage(true, root);
   result_stage_ = graph_->Add(StageKind::kResult, nullptr, root, "result");
   graph_->LinkParents(result_stage_);
   result_stage_->num_tasks = StageTaskCount(*root);
@@ -90,7 +98,7 @@ bool AdaptivePlanner::CreateQueryStages(ExecNode* n, std::vector<QueryStage*>* c
     if (d.stage) return d.stage->done;
     ExecNode* child = &n->child(0);
     if (!CreateQueryStages(child, created)) return false;
-    result_->AddDecisions(optimizer_.OptimizeQueryStage(Context(false), child));
+    OptimizeQueryStage(false, child);
     // A re-planned child (e.g. a join converted to broadcast) may plan another number of
     // partitions than the matrix was given for.
     if (d.planned.num_maps() != child->planned_partitions) {
@@ -126,7 +134,7 @@ bool AdaptivePlanner::CreateQueryStages(ExecNode* n, std::vector<QueryStage*>* c
       }
       all = false;
       if (CreateQueryStages(c, created)) {
-        result_->AddDecisions(optimizer_.OptimizeQueryStage(Context(false), c));
+        OptimizeQueryStage(false, c);
         QueryStage* b = graph_->Add(StageKind::kBroadcast, n, c, n->id + " broadcast");
         graph_->LinkParents(b);
         b->num_tasks = StageTaskCount(*c);

@@ -53,6 +53,9 @@ class AdaptivePlanner {
   /// every stage below `n` is materialized.
   bool CreateQueryStages(ExecNode* n, std::vector<QueryStage*>* created);
   RuleContext Context(bool final_stage) const;
+  /// The query-stage rules on a new stage's subtree (or the final stage); their decisions and
+  /// "not applied" entries go to the result.
+  void OptimizeQueryStage(bool final_stage, ExecNode* subtree);
   ExecNode* current() { return plans_.back().get(); }
 
   Simulator& sim_;

@@ -45,6 +45,11 @@ nlohmann::ordered_json DecisionToJson(const Decision& d) {
 
 }  // namespace
 
+nlohmann::ordered_json NotAppliedToJson(const NotApplied& n) {
+  return {{"rule", n.rule},       {"target", n.target},   {"reason", n.reason},
+          {"message", n.message}, {"numbers", n.numbers}, {"atSeconds", n.at.seconds()}};
+}
+
 void DropTaskRecords(RunResult* run) {
   for (StageResult& s : run->stages) std::vector<TaskResult>().swap(s.task_results);
 }
@@ -162,6 +167,8 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
   }
   json decisions = json::array();
   for (const Decision& d : run.decisions) decisions.push_back(DecisionToJson(d));
+  json not_applied = json::array();
+  for (const NotApplied& n : run.not_applied) not_applied.push_back(NotAppliedToJson(n));
   json reads = json::array();
   for (const ReadExplain& r : run.reads) {
     json specs = json::array();
@@ -180,9 +187,13 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
     if (!j.build_side.empty()) o["buildSide"] = j.build_side;
     joins.push_back(std::move(o));
   }
-  json out = {{"scenario", scenario_name},         {"adaptive", run.adaptive},
-              {"exchanges", std::move(exchanges)}, {"decisions", std::move(decisions)},
-              {"reads", std::move(reads)},         {"joins", std::move(joins)},
+  json out = {{"scenario", scenario_name},
+              {"adaptive", run.adaptive},
+              {"exchanges", std::move(exchanges)},
+              {"decisions", std::move(decisions)},
+              {"notApplied", std::move(not_applied)},
+              {"reads", std::move(reads)},
+              {"joins", std::move(joins)},
               {"failures", run.failures}};
   if (!run.variants.empty()) out["variants"] = run.variants;
   return out;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "models/aqe/not_applied.h"
 #include "models/engine/resource_usage.h"
 #include "models/shuffle/partition_spec.h"
 #include "models/shuffle/range_partitioner.h"
@@ -109,6 +110,8 @@ struct RunResult {
   double makespan_seconds = 0;
   std::vector<StageResult> stages;
   std::vector<Decision> decisions;
+  /// Why each AQE rule left an exchange or join as it was (explain's `notApplied`).
+  std::vector<NotApplied> not_applied;
   std::vector<ExchangeExplain> exchanges;
   std::vector<ReadExplain> reads;
   std::vector<JoinExplain> joins;
@@ -135,6 +138,8 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
 /// The `aqesim explain` document for an adaptive run.
 nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run);
 nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec);
+/// One `notApplied` entry of `aqesim explain`: rule, target, reason, message, numbers, atSeconds.
+nlohmann::ordered_json NotAppliedToJson(const NotApplied& n);
 /// A range exchange's `rangePartitioning` in `explain`, and back (null when `j` is not one
 /// RangeSamplingToJson wrote: a member missing or of another type).
 nlohmann::ordered_json RangeSamplingToJson(const RangeSampling& r);

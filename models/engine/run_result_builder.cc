@@ -73,6 +73,7 @@ JoinExplain SummarizeJoin(const ExecNode& n) {
 }  // namespace
 
 void RunResultBuilder::AddDecisions(std::vector<Decision> decisions) {
+  DropActedOn(decisions, &result_.not_applied);
   for (Decision& d : decisions) result_.decisions.push_back(std::move(d));
 }
 

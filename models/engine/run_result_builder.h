@@ -23,7 +23,12 @@ class RunResultBuilder {
  public:
   explicit RunResultBuilder(bool adaptive) { result_.adaptive = adaptive; }
 
+  /// Decisions in order; an earlier "not applied" entry of the same rule and target goes.
   void AddDecisions(std::vector<Decision> decisions);
+  /// One entry per (rule, target): a later evaluation replaces an earlier one.
+  void AddNotApplied(std::vector<NotApplied> entries) {
+    MergeNotApplied(std::move(entries), &result_.not_applied);
+  }
   void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
   void SetExecutorCounts(std::vector<ExecutorCountChange> counts) { result_.executors = std::move(counts); }
   void AddFailure(std::string failure) { result_.failures.push_back(std::move(failure)); }

@@ -132,6 +132,11 @@ std::string RunText(const RunResult& run, const RunBand& band) {
     for (const Decision& d : run.decisions)
       out << WrapText("  " + d.rule + " " + d.message, kTableColumns, 4) << "\n";
   }
+  if (!run.not_applied.empty()) {  // why each rule left the rest as it was (explain's notApplied)
+    out << "not applied:\n";
+    for (const NotApplied& n : run.not_applied)
+      out << WrapText("  " + n.rule + " " + n.message, kTableColumns, 4) << "\n";
+  }
   for (const std::string& f : run.failures) out << "FAILURE: " << f << "\n";
   return out.str();
 }

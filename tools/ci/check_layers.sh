@@ -16,9 +16,10 @@ sim/ not models/ -- sim/ is the Spark-free kernel: tools -> models -> sim
 sim/ not tools/ -- sim/ is the Spark-free kernel: tools -> models -> sim
 models/ not tools/ -- models/ is below tools/: tools -> models -> sim
 models/aqe/ not models/engine/ -- the engine runs the AQE rules; the rules re-plan plan/ nodes and know nothing of the engine
-models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ -- a rule works on the plan and the shuffle statistics only
-models/aqe/rule.h only models/aqe/decision.h models/conf/spark_conf.h models/plan/ models/shuffle/ sim/ -- the rule interface: a plan, the SQL conf and the time, nothing of the optimizer or the engine
+models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/not_applied.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ -- a rule works on the plan and the shuffle statistics only
+models/aqe/rule.h only models/aqe/decision.h models/aqe/not_applied.h models/conf/spark_conf.h models/plan/ models/shuffle/ sim/ -- the rule interface: a plan, the SQL conf and the time, nothing of the optimizer or the engine
 models/aqe/decision.h only sim/ -- a decision is what a rule did, in plain values
+models/aqe/not_applied.h only models/aqe/decision.h sim/ -- why a rule did not act, in plain values
 models/conf/ only models/conf/ sim/ -- Spark properties are the lowest model layer
 models/plan/ not models/engine/ models/aqe/ models/cost/ models/scenario/ -- the plan IR is below the rules, the engine and the loader
 models/shuffle/ not models/engine/ models/aqe/ models/cost/ models/scenario/ -- shuffle statistics are below the rules, the engine and the loader

@@ -16,6 +16,13 @@ struct CoalesceGroup {
   bool has_exploding_join = false;
 };
 
+/// A materialized shuffle whose partition count the user fixed (repartition(n)), and the reads
+/// of its group left uncoalesced with it.
+struct FixedByUser {
+  ExecNode* fixed = nullptr;
+  std::vector<ExecNode*> group;
+};
+
 bool IsSupported(const ExecNode& n) {
   if (!IsMaterializedShuffle(n) || n.single_partition()) return false;
   switch (n.origin()) {
@@ -50,10 +57,19 @@ bool ContainsExplodingJoin(ExecNode* n) {
   return found;
 }
 
-// collectCoalesceGroups (docs/aqe-behaviour.md §5 step 2).
-void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out) {
+bool FixedPartitionCount(const ExecNode& n) {
+  return IsMaterializedShuffle(n) && !n.single_partition() && n.origin() == ShuffleOrigin::kRepartitionByNum;
+}
+
+// collectCoalesceGroups (docs/aqe-behaviour.md §5 step 2). Shuffles the user fixed go to `fixed`.
+void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out,
+                   std::vector<FixedByUser>* fixed) {
   if (n->is_exchange()) {
-    if (IsSupported(*n)) out->push_back({{n}, exploding});
+    if (IsSupported(*n)) {
+      out->push_back({{n}, exploding});
+    } else if (FixedPartitionCount(*n)) {
+      fixed->push_back({n, {n}});
+    }
     return;
   }
   switch (n->op) {
@@ -61,10 +77,10 @@ void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out)
     case PlanOp::kProject:
     case PlanOp::kAggregate:
     case PlanOp::kSort:
-      CollectGroups(&n->child(0), exploding, out);
+      CollectGroups(&n->child(0), exploding, out, fixed);
       return;
     case PlanOp::kUnion:
-      for (auto& c : n->children) CollectGroups(c.get(), exploding, out);
+      for (auto& c : n->children) CollectGroups(c.get(), exploding, out, fixed);
       return;
     case PlanOp::kScan:
       return;
@@ -72,16 +88,20 @@ void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out)
       if (n->is_broadcast_join() || n->join->strategy == JoinStrategy::kCartesianProduct) {
         const bool ex = exploding || IsExplodingJoin(*n);
         if (n->is_broadcast_join()) {
-          CollectGroups(&StreamedChild(*n), ex, out);
+          CollectGroups(&StreamedChild(*n), ex, out, fixed);
         } else {
-          for (auto& c : n->children) CollectGroups(c.get(), ex, out);
+          for (auto& c : n->children) CollectGroups(c.get(), ex, out, fixed);
         }
         return;
       }
       if (!AllLeavesAreStages(n)) return;
       std::vector<ExecNode*> reads = StageReads(n);
-      for (ExecNode* r : reads)
-        if (!IsSupported(*r)) return;
+      for (ExecNode* r : reads) {
+        if (IsSupported(*r)) continue;
+        for (ExecNode* f : reads)
+          if (FixedPartitionCount(*f)) fixed->push_back({f, reads});
+        return;
+      }
       out->push_back({reads, exploding || ContainsExplodingJoin(n)});
       return;
     }
@@ -104,9 +124,45 @@ bool CoalesceShufflePartitions::Enabled(const SqlConf& conf) const {
 }
 
 RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* plan) const {
+  return Run(ctx, plan, true);
+}
+
+std::vector<NotApplied> CoalesceShufflePartitions::WhatDisabledSkips(const RuleContext& ctx,
+                                                                     ExecNode* plan) const {
+  return Run(ctx, plan, false).not_applied;
+}
+
+RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* plan, bool assign) const {
   RuleOutcome outcome;
   std::vector<CoalesceGroup> groups;
-  CollectGroups(plan, false, &groups);
+  std::vector<FixedByUser> fixed;
+  CollectGroups(plan, false, &groups, &fixed);
+  auto why_not = [&](std::string target, std::string reason, std::string message, nlohmann::json numbers) {
+    NotApplied n;
+    n.rule = std::string(name());
+    n.target = std::move(target);
+    n.reason = std::move(reason);
+    n.message = std::move(message);
+    n.at = ctx.now;
+    n.numbers = std::move(numbers);
+    outcome.not_applied.push_back(std::move(n));
+  };
+  if (assign) {
+    for (const FixedByUser& f : fixed) {
+      const int partitions = f.fixed->shuffle->data->num_reducers;
+      std::string others;
+      for (ExecNode* r : f.group)
+        if (r != f.fixed) others += (others.empty() ? "" : ",") + r->id;
+      std::string target = f.fixed->id;
+      if (!others.empty()) target += "," + others;
+      why_not(std::move(target), "userSpecifiedPartitions",
+              f.fixed->id + ": the user fixed " + std::to_string(partitions) + " partitions (repartition(" +
+                  std::to_string(partitions) + "), REPARTITION_BY_NUM): AQE never coalesces it" +
+                  (others.empty() ? std::string() : " nor what it is joined with (" + others + ")") +
+                  ", and spark.sql.shuffle.partitions does not apply",
+              {{"origin", "REPARTITION_BY_NUM"}, {"partitions", partitions}});
+    }
+  }
   if (groups.empty()) return outcome;
 
   const SqlConf& conf = ctx.conf;
@@ -132,16 +188,21 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
     std::vector<std::optional<std::vector<int64_t>>> stats;
     std::vector<std::optional<std::vector<ShufflePartitionSpec>>> specs;
     int before = 0;
+    bool skew_specs = false;
     for (ExecNode* r : g.reads) {
       stats.push_back(r->shuffle->data->reported->BytesByPartitionId());
       specs.push_back(r->shuffle->read_specs);
+      skew_specs |= r->shuffle->read_specs.has_value();
       before = r->shuffle->num_read_tasks();
     }
     const CoalesceResult res =
         CoalescePartitions(stats, specs, advisory, group_min[gi], conf.coalesce_min_partition_size_bytes);
     std::string ids;
     for (ExecNode* r : g.reads) ids += (ids.empty() ? "" : ",") + r->id;
+    const int64_t target =
+        CoalesceTargetSize(group_bytes[gi], group_min[gi], advisory, conf.coalesce_min_partition_size_bytes);
     if (res.status == CoalesceResult::Status::kError) {
+      if (!assign) continue;
       Decision d;
       d.rule = std::string(name());
       d.message = ids + ": not coalesced (" + res.error + ")";
@@ -150,11 +211,49 @@ RuleOutcome CoalesceShufflePartitions::Apply(const RuleContext& ctx, ExecNode* p
       outcome.decisions.push_back(std::move(d));
       continue;
     }
-    if (!res.coalesced()) continue;
-    for (size_t i = 0; i < g.reads.size(); ++i) g.reads[i]->shuffle->read_specs = res.specs_per_shuffle[i];
+    if (!res.coalesced()) {
+      if (!assign || before <= 1) continue;
+      // The smallest sum of two adjacent partitions, over the group's shuffles.
+      const std::vector<int64_t>& first = g.reads[0]->shuffle->data->reported->BytesByPartitionId();
+      std::vector<int64_t> sums(first.size(), 0);
+      for (ExecNode* r : g.reads) {
+        const std::vector<int64_t>& b = r->shuffle->data->reported->BytesByPartitionId();
+        for (size_t p = 0; p < sums.size() && p < b.size(); ++p) sums[p] += b[p];
+      }
+      int64_t smallest_pair = -1;
+      for (size_t p = 0; p + 1 < sums.size(); ++p)
+        if (smallest_pair < 0 || sums[p] + sums[p + 1] < smallest_pair) smallest_pair = sums[p] + sums[p + 1];
+      const nlohmann::json numbers = {{"partitions", before},
+                                      {"targetSizeBytes", target},
+                                      {"smallestAdjacentPairBytes", smallest_pair},
+                                      {"minNumPartitions", group_min[gi]},
+                                      {"advisoryPartitionSizeBytes", advisory}};
+      const std::string pair =
+          "smallest adjacent pair " + FormatBytes(smallest_pair) + ", target " + FormatBytes(target);
+      if (skew_specs) {
+        why_not(ids, "skewSplitKept",
+                ids + ": skew-split reads keep their " + std::to_string(before) +
+                    " tasks: only partitions between the split ones may coalesce, and none fit (" + pair +
+                    ")",
+                numbers);
+      } else {
+        why_not(ids, "alreadyAtTarget",
+                ids + ": " + std::to_string(before) +
+                    " partitions already at the target: no two adjacent fit (" + pair + ")",
+                numbers);
+      }
+      continue;
+    }
     const int after = static_cast<int>(res.specs_per_shuffle[0].size());
-    const int64_t target =
-        CoalesceTargetSize(group_bytes[gi], group_min[gi], advisory, conf.coalesce_min_partition_size_bytes);
+    if (!assign) {
+      why_not(ids, "coalescingDisabled",
+              ids + ": spark.sql.adaptive.coalescePartitions.enabled=false: would coalesce " +
+                  std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +
+                  FormatBytes(target) + ")",
+              {{"partitionsBefore", before}, {"partitionsAfter", after}, {"targetSizeBytes", target}});
+      continue;
+    }
+    for (size_t i = 0; i < g.reads.size(); ++i) g.reads[i]->shuffle->read_specs = res.specs_per_shuffle[i];
     Decision d;
     d.rule = std::string(name());
     d.message = ids + ": " + std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +

@@ -1,5 +1,6 @@
 #include "models/aqe/rules/join_selection.h"
 
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,91 @@ SideStats StatsOf(const ExecNode& side) {
   return {side.estimated_bytes, false};
 }
 
+std::string Ratio(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", x);
+  return buf;
+}
+
+/// Why a sort-merge / shuffled hash join was not turned into a broadcast hash join: the type
+/// builds no side, a MERGE hint, the threshold disabled, DynamicJoinSelection's demotion of a
+/// side small enough, or the smallest buildable side above the threshold (by how much).
+NotApplied WhyNoBroadcast(const RuleContext& ctx, const ExecNode& n, const SideStats sides[2]) {
+  const SqlConf& conf = ctx.conf;
+  const PlanNode& p = *n.source;
+  const JoinState& j = *n.join;
+  NotApplied out;
+  out.rule = "JoinSelection";
+  out.target = n.id;
+  out.at = ctx.now;
+  const std::string type(JoinTypeName(p.join_type));
+  const bool can[2] = {CanBuildBroadcastLeft(p.join_type), CanBuildBroadcastRight(p.join_type)};
+  const char* side_name[2] = {"left", "right"};
+  if (p.left_hint == JoinHint::kMerge || p.right_hint == JoinHint::kMerge) {
+    out.reason = "mergeHint";
+    out.message = n.id + ": a MERGE hint keeps the sort-merge join";
+    return out;
+  }
+  if (!can[0] && !can[1]) {
+    out.reason = "joinTypeCannotBuild";
+    out.message = n.id + ": a " + type + " join cannot broadcast either side";
+    out.numbers = {{"joinType", type}};
+    return out;
+  }
+  // The smallest side that may build (the right on a tie, as getSmallerSide).
+  int b = can[1] ? 1 : 0;
+  if (can[0] && can[1] && sides[0].size_bytes < sides[1].size_bytes) b = 0;
+  const SideStats& s = sides[b];
+  const bool runtime = s.runtime;
+  const int64_t threshold =
+      runtime ? conf.RuntimeBroadcastThresholdBytes() : conf.auto_broadcast_join_threshold_bytes;
+  const std::string key = runtime && conf.adaptive_auto_broadcast_join_threshold_bytes
+                              ? "spark.sql.adaptive.autoBroadcastJoinThreshold"
+                              : "spark.sql.autoBroadcastJoinThreshold";
+  const std::string side = std::string(side_name[b]) + " (" + n.child(b).id + ", " +
+                           (runtime ? "runtime " : "estimated ") + FormatBytes(s.size_bytes) + ")";
+  // A smaller side the join type cannot build.
+  std::string other;
+  if (!can[1 - b] && sides[1 - b].size_bytes < s.size_bytes)
+    other = "; the " + std::string(side_name[1 - b]) + " side is smaller (" +
+            FormatBytes(sides[1 - b].size_bytes) + ") but a " + type + " join cannot build it";
+  out.numbers = {{"side", side_name[b]}, {"exchange", n.child(b).id},   {"bytes", s.size_bytes},
+                 {"runtime", runtime},   {"thresholdBytes", threshold}, {"thresholdKey", key}};
+  if (threshold < 0) {
+    out.reason = "broadcastDisabled";
+    out.message = n.id + ": broadcast disabled (" + key + " = -1); smallest buildable side " + side + other;
+    return out;
+  }
+  const RuntimeHint hint = b == 0 ? j.left_runtime_hint : j.right_runtime_hint;
+  if (s.size_bytes <= threshold &&
+      (hint == RuntimeHint::kNoBroadcastHash || hint == RuntimeHint::kShuffleHash)) {
+    // DynamicJoinSelection demoted it: most partitions of one side are empty.
+    const ExecNode& me = n.child(b);
+    const ExecNode& sparse = IsMaterializedShuffle(me) ? me : n.child(1 - b);
+    int64_t non_empty = 0, total = 0;
+    if (IsMaterializedShuffle(sparse))
+      for (int64_t x : sparse.shuffle->data->reported->BytesByPartitionId()) non_empty += x > 0, ++total;
+    out.reason = "demotedByEmptyPartitions";
+    out.message = n.id + ": " + side + " fits " + key + " " + FormatBytes(threshold) +
+                  " but DynamicJoinSelection demoted it: " + std::to_string(non_empty) + " of " +
+                  std::to_string(total) + " partitions of " + sparse.id +
+                  " are non-empty, under spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin " +
+                  Ratio(conf.non_empty_partition_ratio_for_broadcast_join);
+    out.numbers["nonEmptyPartitions"] = non_empty;
+    out.numbers["partitions"] = total;
+    out.numbers["nonEmptyPartitionRatioForBroadcastJoin"] = conf.non_empty_partition_ratio_for_broadcast_join;
+    return out;
+  }
+  out.reason = "aboveBroadcastThreshold";
+  out.message =
+      n.id + ": smallest buildable side " + side + " > " + key + " " + FormatBytes(threshold) + " (by " +
+      FormatBytes(s.size_bytes - threshold) +
+      (threshold > 0 ? ", " + Ratio(static_cast<double>(s.size_bytes) / static_cast<double>(threshold)) + "×"
+                     : std::string()) +
+      ")" + other;
+  return out;
+}
+
 }  // namespace
 
 bool JoinSelection::Enabled(const SqlConf&) const { return true; }
@@ -32,8 +118,12 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
     JoinState& j = *n->join;
     const PlanNode& p = *n->source;
     if (j.strategy != JoinStrategy::kSortMerge && j.strategy != JoinStrategy::kShuffledHash) continue;
-    if (p.left_hint == JoinHint::kMerge || p.right_hint == JoinHint::kMerge) continue;
     const SideStats ls = StatsOf(n->child(0)), rs = StatsOf(n->child(1));
+    if (p.left_hint == JoinHint::kMerge || p.right_hint == JoinHint::kMerge) {
+      const SideStats both[2] = {ls, rs};
+      outcome.not_applied.push_back(WhyNoBroadcast(ctx, *n, both));
+      continue;
+    }
     auto can_broadcast_by_size = [&](const SideStats& s, RuntimeHint hint, JoinHint user) {
       if (user == JoinHint::kBroadcast) return true;
       if (hint == RuntimeHint::kNoBroadcastHash || hint == RuntimeHint::kShuffleHash) return false;
@@ -44,6 +134,10 @@ RuleOutcome JoinSelection::Apply(const RuleContext& ctx, ExecNode* plan) const {
         CanBuildBroadcastLeft(p.join_type) && can_broadcast_by_size(ls, j.left_runtime_hint, p.left_hint),
         CanBuildBroadcastRight(p.join_type) && can_broadcast_by_size(rs, j.right_runtime_hint, p.right_hint),
         ls.size_bytes, rs.size_bytes);
+    if (!broadcast_side) {
+      const SideStats both[2] = {ls, rs};
+      outcome.not_applied.push_back(WhyNoBroadcast(ctx, *n, both));
+    }
     JoinStrategy to = JoinStrategy::kSortMerge;
     BuildSide build = BuildSide::kRight;
     std::string why;

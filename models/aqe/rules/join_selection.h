@@ -2,7 +2,8 @@
 // (JoinSelection) and sql/catalyst/.../optimizer/joins.scala (JoinSelectionHelper). Re-planning of joins with
 // runtime statistics (docs/aqe-behaviour.md §8.3–8.4): broadcast by size with the adaptive threshold on
 // materialized sides, shuffled hash by hint or size, else sort-merge; a converted join loses the shuffles not
-// yet started below it.
+// yet started below it. Why a join stayed a shuffle join (NotApplied): joinTypeCannotBuild, mergeHint,
+// broadcastDisabled, demotedByEmptyPartitions (DynamicJoinSelection), aboveBroadcastThreshold (by how much).
 #ifndef AQESIM_MODELS_AQE_RULES_JOIN_SELECTION_H_
 #define AQESIM_MODELS_AQE_RULES_JOIN_SELECTION_H_
 

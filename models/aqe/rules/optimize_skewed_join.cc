@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/aqe/rules/las_skew_join_view.h"
+#include "models/aqe/rules/skew_join_why_not.h"
 #include "models/plan/plan_queries.h"
 #include "models/plan/planned_properties.h"
 #include "models/shuffle/skew_join_split.h"
@@ -76,12 +77,36 @@ void InsertShuffleAbove(ExecNode* join, const SqlConf& conf) {
 
 bool OptimizeSkewedJoin::Enabled(const SqlConf& conf) const { return conf.skew_join_enabled; }
 
+std::vector<NotApplied> OptimizeSkewedJoin::WhatDisabledSkips(const RuleContext& ctx, ExecNode* plan) const {
+  const SkewJoinParams params = SkewParamsOf(ctx.conf);
+  std::vector<NotApplied> out = SkewedAggregateInputs(ctx, plan, params);
+  PostOrder(plan, [&](ExecNode* n) {
+    if (!IsCandidate(*n)) return;
+    const SkewJoinSplitResult res =
+        SplitSkewedJoin(n->source->join_type, *n->child(0).shuffle->data->reported,
+                        *n->child(1).shuffle->data->reported, params);
+    if (!res.specs) return;
+    NotApplied e;
+    e.rule = std::string(name());
+    e.target = n->id;
+    e.reason = "skewJoinDisabled";
+    e.message = n->id + ": spark.sql.adaptive.skewJoin.enabled=false: would split " +
+                std::to_string(res.meta.num_skewed_left) + " left / " +
+                std::to_string(res.meta.num_skewed_right) + " right skewed partitions into " +
+                std::to_string(res.specs->left.size()) + " tasks";
+    e.at = ctx.now;
+    e.numbers = {{"numSkewedLeft", res.meta.num_skewed_left},
+                 {"numSkewedRight", res.meta.num_skewed_right},
+                 {"tasks", res.specs->left.size()}};
+    out.push_back(std::move(e));
+  });
+  return out;
+}
+
 RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;
-  SkewJoinParams params;
-  params.advisory_partition_size_bytes = ctx.conf.advisory_partition_size_bytes;
-  params.skewed_partition_factor = ctx.conf.skewed_partition_factor;
-  params.skewed_partition_threshold_bytes = ctx.conf.skewed_partition_threshold_bytes;
+  const SkewJoinParams params = SkewParamsOf(ctx.conf);
+  outcome.not_applied = SkewedAggregateInputs(ctx, plan, params);
 
   // Spark re-plans from the logical plan at every re-optimization, so a split decided earlier
   // for a join whose stage is not created yet is decided again, over the whole current plan
@@ -117,6 +142,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     const SkewJoinSplitResult& res = vd.result;
     const std::string variant_note = VariantChangeNote(vd);
     if (!res.specs) {
+      outcome.not_applied.push_back(SkewJoinWhyNot(ctx, *n, res, params));
       if (!variant_note.empty()) {
         Decision d;
         d.rule = std::string(name());
@@ -196,15 +222,25 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     if (PartitioningRequiredAbove(*j)) broken.push_back(j);
   if (!broken.empty()) {
     if (!ctx.conf.force_optimize_skewed_join) {
+      std::string ids;
+      for (ExecNode* j : broken) ids += (ids.empty() ? "" : ",") + j->id;
       for (ExecNode* j : rewritten) {
         j->child(0).shuffle->read_specs.reset();
         j->child(1).shuffle->read_specs.reset();
         j->join->is_skew_join = false;
+        NotApplied e;
+        e.rule = std::string(name());
+        e.target = j->id;
+        e.reason = "needsExtraShuffle";
+        e.message = j->id + ": splitting " + ids +
+                    " would need an extra shuffle (an operator above needs the join's hash partitioning) and "
+                    "spark.sql.adaptive.forceOptimizeSkewedJoin is false";
+        e.at = ctx.now;
+        e.numbers = {{"needsExtraShuffle", ids}};
+        outcome.not_applied.push_back(std::move(e));
       }
       Decision d;
       d.rule = std::string(name());
-      std::string ids;
-      for (ExecNode* j : broken) ids += (ids.empty() ? "" : ",") + j->id;
       d.message =
           "not applied to any join: splitting " + ids +
           " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";

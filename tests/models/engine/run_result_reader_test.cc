@@ -16,9 +16,10 @@ TEST_CASE("RunFromJson and ExplainFromJson: the simulator's runs survive their f
           "[engine][run_result]") {
   // Skew splits, runtime broadcasts, dynamic allocation (executors over time) and coalescing
   // between them, and a range exchange's sampling stages and bounds, give every member RunToJson
-  // and ExplainToJson write.
-  for (const char* name :
-       {"skew-join", "broadcast-at-runtime", "dynamic-allocation", "demo", "variants/range-sort-hot-key"}) {
+  // and ExplainToJson write; c08's joins give `notApplied` entries of three reasons.
+  size_t not_applied = 0;
+  for (const char* name : {"skew-join", "broadcast-at-runtime", "dynamic-allocation", "demo",
+                           "variants/range-sort-hot-key", "cases/c08_outer_join_skew_side"}) {
     LoadResult lr = LoadScenarioFile(std::string(AQESIM_SOURCE_DIR) + "/scenarios/" + name + ".json", {});
     REQUIRE(lr.errors.empty());
     for (bool adaptive : {false, true}) {
@@ -41,8 +42,15 @@ TEST_CASE("RunFromJson and ExplainFromJson: the simulator's runs survive their f
       CHECK(back->stages.back().task_results.size() == run.stages.back().task_results.size());
       CHECK(explain->exchanges.size() == run.exchanges.size());
       CHECK(explain->reads.size() == run.reads.size());
+      REQUIRE(explain->not_applied.size() == run.not_applied.size());
+      for (size_t i = 0; i < run.not_applied.size(); ++i) {
+        CHECK(explain->not_applied[i].message == run.not_applied[i].message);
+        CHECK(explain->not_applied[i].numbers == run.not_applied[i].numbers);
+      }
+      not_applied += run.not_applied.size();
     }
   }
+  CHECK(not_applied >= 5);
 }
 
 TEST_CASE("RunFromJson: a damaged run is refused with a pointer", "[engine][run_result]") {

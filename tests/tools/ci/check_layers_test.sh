@@ -32,9 +32,9 @@ expected=$(cat <<EXPECTED
 sim/units.h:$l1: includes models/plan/plan.h: sim/ not models/ (sim/ is the Spark-free kernel: tools -> models -> sim)
 models/conf/spark_conf.h:$l2: includes tools/eventlog/line_reader.h: models/ not tools/ (models/ is below tools/: tools -> models -> sim)
 $rule:$l3: includes models/engine/query_execution.h: models/aqe/ not models/engine/ (the engine runs the AQE rules; the rules re-plan plan/ nodes and know nothing of the engine)
-$rule:$l3: includes models/engine/query_execution.h: models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ (a rule works on the plan and the shuffle statistics only)
-$rule:$l4: includes models/aqe/aqe_optimizer.h: models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ (a rule works on the plan and the shuffle statistics only)
-models/aqe/rule.h:$l5: includes models/cost/cost_model.h: models/aqe/rule.h only models/aqe/decision.h models/conf/spark_conf.h models/plan/ models/shuffle/ sim/ (the rule interface: a plan, the SQL conf and the time, nothing of the optimizer or the engine)
+$rule:$l3: includes models/engine/query_execution.h: models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/not_applied.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ (a rule works on the plan and the shuffle statistics only)
+$rule:$l4: includes models/aqe/aqe_optimizer.h: models/aqe/rules/ only models/aqe/rule.h models/aqe/decision.h models/aqe/not_applied.h models/aqe/rules/ models/plan/ models/shuffle/ sim/ (a rule works on the plan and the shuffle statistics only)
+models/aqe/rule.h:$l5: includes models/cost/cost_model.h: models/aqe/rule.h only models/aqe/decision.h models/aqe/not_applied.h models/conf/spark_conf.h models/plan/ models/shuffle/ sim/ (the rule interface: a plan, the SQL conf and the time, nothing of the optimizer or the engine)
 models/conf/spark_conf.h:$l2: includes tools/eventlog/line_reader.h: models/conf/ only models/conf/ sim/ (Spark properties are the lowest model layer)
 EXPECTED
 )
