@@ -11,72 +11,9 @@
 
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
+#include "models/scenario/document_position.h"
 
 namespace aqesim {
-namespace {
-
-// Positions of the tokens of `pointer` in `doc` (index of the key among its object's keys,
-// or the array index), as far as the pointer resolves. Lexicographic order of these
-// vectors is document order, with a parent before its descendants.
-// Index of each key of the large objects looked up (a conf of 10^5 keys would otherwise be
-// searched key by key for each of its 10^5 warnings).
-using KeyIndex =
-    std::unordered_map<const Json*, std::unordered_map<std::string_view, std::pair<size_t, const Json*>>>;
-
-std::vector<size_t> DocumentPosition(const Json& doc, const std::string& pointer, KeyIndex* key_index) {
-  std::vector<size_t> position;
-  const Json* cur = &doc;
-  size_t start = 1;
-  while (!pointer.empty() && start <= pointer.size() && pointer[0] == '/') {
-    size_t end = pointer.find('/', start);
-    if (end == std::string::npos) end = pointer.size();
-    std::string token;
-    for (size_t i = start; i < end; ++i) {
-      if (pointer[i] == '~' && i + 1 < end) {
-        token += pointer[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        token += pointer[i];
-      }
-    }
-    if (cur->is_object() && cur->size() > 32) {
-      auto [cached, fresh] = key_index->try_emplace(cur);
-      if (fresh) {
-        size_t i = 0;
-        for (auto it = cur->begin(); it != cur->end(); ++it, ++i)
-          cached->second.emplace(it.key(), std::pair{i, &it.value()});
-      }
-      auto found = cached->second.find(token);
-      if (found == cached->second.end()) break;
-      position.push_back(found->second.first);
-      cur = found->second.second;
-    } else if (cur->is_object()) {
-      size_t index = 0;
-      const Json* next = nullptr;
-      for (auto it = cur->begin(); it != cur->end(); ++it, ++index) {
-        if (it.key() == token) {
-          next = &it.value();
-          break;
-        }
-      }
-      if (next == nullptr) break;
-      position.push_back(index);
-      cur = next;
-    } else if (cur->is_array()) {
-      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos) break;
-      const size_t index = std::stoull(token);
-      if (index >= cur->size()) break;
-      position.push_back(index);
-      cur = &(*cur)[index];
-    } else {
-      break;
-    }
-    start = end + 1;
-  }
-  return position;
-}
-
-}  // namespace
 
 std::string DescribeJson(const Json& value) {
   switch (value.type()) {
@@ -208,7 +145,21 @@ void DiagnosticSink::Add(bool is_error, std::string file, std::string location, 
                       std::move(sort_pointer), origin, origin_position, entries_.size()});
 }
 
+void DiagnosticSink::Append(const DiagnosticSink& other) {
+  for (const Entry& e : other.entries_) {
+    entries_.push_back(e);
+    entries_.back().sequence = entries_.size() - 1;
+  }
+  errors_ += other.errors_;
+  files_read_.insert(files_read_.end(), other.files_read_.begin(), other.files_read_.end());
+}
+
 void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors,
+                            std::vector<Diagnostic>* warnings) const {
+  Finish(doc, {}, errors, warnings);
+}
+
+void DiagnosticSink::Finish(const Json& doc, const ReplacedMembers& replaced, std::vector<Diagnostic>* errors,
                             std::vector<Diagnostic>* warnings) const {
   struct Keyed {
     int origin;
@@ -218,11 +169,11 @@ void DiagnosticSink::Finish(const Json& doc, std::vector<Diagnostic>* errors,
   };
   std::vector<Keyed> keyed;
   keyed.reserve(entries_.size());
-  KeyIndex key_index;
+  DocumentPositions positions(doc, replaced);
   for (const Entry& e : entries_) {
     std::vector<size_t> position;
     if (e.origin == ProblemOrigin::kDocument)
-      position = DocumentPosition(doc, e.sort_pointer, &key_index);
+      position = positions.Of(e.sort_pointer);
     else
       position = {e.origin_position};
     keyed.push_back({static_cast<int>(e.origin), std::move(position), e.sequence, &e});

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/scenario/document_position.h"
 #include "models/scenario/scenario.h"
 
 namespace aqesim {
@@ -100,6 +101,14 @@ class DiagnosticSink {
   /// pointer in `doc` (a parent before its fields, fields in document order), stable for
   /// problems at the same place; then properties-file and command-line problems.
   void Finish(const Json& doc, std::vector<Diagnostic>* errors, std::vector<Diagnostic>* warnings) const;
+  /// Same, ordered as in `doc` with the `replaced` top-level members swapped in (a member doc
+  /// lacks goes where setting it would put it: in key order when doc's keys are sorted, else
+  /// last) — without copying `doc`.
+  void Finish(const Json& doc, const ReplacedMembers& replaced, std::vector<Diagnostic>* errors,
+              std::vector<Diagnostic>* warnings) const;
+
+  /// Appends `other`'s problems (after this sink's, in their order) and files read.
+  void Append(const DiagnosticSink& other);
 
  private:
   struct Entry {

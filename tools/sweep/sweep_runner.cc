@@ -38,7 +38,7 @@ std::optional<std::string> DocSection(const std::string& key) {
   return std::nullopt;
 }
 
-nlohmann::json TypedValue(const std::string& v) {
+Json TypedValue(const std::string& v) {
   if (v == "true") return true;
   if (v == "false") return false;
   int64_t i = 0;
@@ -61,8 +61,7 @@ std::string FormatDouble(double v) {
 }
 
 // The value a key has without the sweep (nullopt = unset, Spark's default applies).
-std::optional<std::string> BaselineValue(const std::string& key, const nlohmann::json& doc,
-                                         const Scenario& s) {
+std::optional<std::string> BaselineValue(const std::string& key, const Json& doc, const Scenario& s) {
   const std::optional<std::string> section = DocSection(key);
   if (!section) {
     auto it = s.raw_conf.find(key);
@@ -81,7 +80,7 @@ std::optional<std::string> BaselineValue(const std::string& key, const nlohmann:
     }
   }
   if (doc.contains(*section) && doc[*section].is_object() && doc[*section].contains(field)) {
-    const nlohmann::json& v = doc[*section][field];
+    const Json& v = doc[*section][field];
     return v.is_string() ? v.get<std::string>() : v.dump();
   }
   return std::nullopt;
@@ -148,8 +147,8 @@ class ProgressBar {
 
 }  // namespace
 
-void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc,
-                    ConfOverrides* overrides) {
+void ApplyGridValue(const std::string& key, const std::string& value, const ScenarioBase& base,
+                    ScenarioOverrides* overrides) {
   const std::optional<std::string> section = DocSection(key);
   if (!section) {
     overrides->conf.emplace_back(key, value);
@@ -159,15 +158,12 @@ void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::
   // timeline's and `cluster.executors` would only set defaultParallelism: the grid value is the
   // what-if `--conf spark.executor.instances` is, N executors from the start instead of the
   // timeline (the loader warns that it replaced it).
-  if (key == "cluster.executors" && doc->contains("cluster") && (*doc)["cluster"].is_object() &&
-      (*doc)["cluster"].contains("executorTimeline")) {
+  if (key == "cluster.executors" && base.has_executor_timeline) {
     overrides->conf.emplace_back("spark.executor.instances", value);
     return;
   }
-  nlohmann::json& obj = (*doc)[*section];
-  if (!obj.is_object()) obj = nlohmann::json::object();
   const std::string field = key.substr(section->size() + 1);
-  obj[field] = *section == "simulation" ? nlohmann::json(value) : TypedValue(value);
+  overrides->fields.push_back({*section, field, *section == "simulation" ? Json(value) : TypedValue(value)});
 }
 
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
@@ -183,10 +179,17 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   // What only the file loader reports (too deep: converting the document would recurse per level).
   const bool strict = JsonNestingTooDeep(text) != std::string::npos || text.find('\0') != std::string::npos ||
                       !FindDuplicateKeys(text).empty();
-  if (!strict) p.doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  LoadResult base = strict || p.doc.is_discarded()
-                        ? LoadScenarioFile(spec.scenario_path, spec.overrides)  // for its message
-                        : LoadScenarioJson(p.doc, spec.scenario_path, spec.overrides);
+  nlohmann::json doc;  // key-sorted, as the sweep has always read it (problems in key order)
+  if (!strict) doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  LoadResult base;
+  if (strict || doc.is_discarded()) {
+    base = LoadScenarioFile(spec.scenario_path, spec.overrides);  // for its message
+    if (base.errors.empty()) base.errors.push_back({spec.scenario_path, "", "cannot be read as a scenario"});
+  } else {
+    p.base = ReadScenarioBase(Json(doc), spec.scenario_path, spec.overrides.files.get());
+    p.overrides = ReadOverrides(spec.overrides);
+    base = BuildScenario(*p.base, p.overrides);
+  }
   if (!base.errors.empty()) {
     for (const Diagnostic& d : base.errors) errors->push_back(d.ToString());
     return std::nullopt;
@@ -224,10 +227,9 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
       }
     }
     for (const std::string& value : axis.values) {
-      nlohmann::json doc = p.doc;
-      ConfOverrides ov = spec.overrides;
-      ApplyGridValue(axis.key, value, &doc, &ov);
-      LoadResult r = LoadScenarioJson(doc, spec.scenario_path, ov);
+      ScenarioOverrides ov = p.overrides;
+      ApplyGridValue(axis.key, value, *p.base, &ov);
+      LoadResult r = BuildScenario(*p.base, ov);
       // A problem with the grid value itself names the --grid argument once, not as a --conf too.
       const std::string as_conf = "--conf " + axis.key + "=" + value;
       for (const Diagnostic& d : r.errors)
@@ -273,7 +275,7 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
   info.points = p.num_points;
   if (!spec.shard.IsWhole()) info.shard = spec.shard.ToString();
   for (const GridAxis& a : spec.axes)
-    if (std::optional<std::string> v = BaselineValue(a.key, p.doc, s)) info.baseline[a.key] = *v;
+    if (std::optional<std::string> v = BaselineValue(a.key, p.base->doc, s)) info.baseline[a.key] = *v;
   info.scenario_conf = s.raw_conf;
   info.cluster = SweepCluster{s.cluster.executors, s.cluster.executor_cores, s.cluster.executor_memory_bytes};
   return p;
@@ -284,10 +286,10 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
   SweepRow row;
   row.point = index;
   row.values = GridPointValues(spec.axes, index);
-  nlohmann::json doc = prepared.doc;
-  ConfOverrides ov = spec.overrides;
-  for (size_t i = 0; i < spec.axes.size(); ++i) ApplyGridValue(spec.axes[i].key, row.values[i], &doc, &ov);
-  LoadResult loaded = LoadScenarioJson(doc, spec.scenario_path, ov);
+  ScenarioOverrides ov = prepared.overrides;
+  for (size_t i = 0; i < spec.axes.size(); ++i)
+    ApplyGridValue(spec.axes[i].key, row.values[i], *prepared.base, &ov);
+  LoadResult loaded = BuildScenario(*prepared.base, ov);
   if (!loaded.errors.empty()) {
     row.error = JoinDiagnostics(loaded.errors);
     return row;

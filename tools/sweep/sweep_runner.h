@@ -2,21 +2,27 @@
 // of the cartesian product (AQE off and on) on a pool of threads, appending each finished
 // row to the journal (tools/sweep/journal.h) and returning all rows in grid order.
 //
+// The scenario is read once (models/scenario/scenario_base.h) and every point is built from
+// it with the point's values as overrides (scenario_overrides.h), without re-reading it.
+//
 // Grid keys: a Spark configuration key (applied like --conf, winning over it), or
 // `cluster.FIELD` (executors, executorCores, executorMemory, ...), `cost.PARAM` (the cost
 // model's parameters, e.g. cost.taskLaunchSeconds) or `simulation.FIELD` (mapStatus), which
-// are written into the scenario document before it is loaded.
+// are checked and applied as the document's own fields.
 #ifndef AQESIM_TOOLS_SWEEP_SWEEP_RUNNER_H_
 #define AQESIM_TOOLS_SWEEP_SWEEP_RUNNER_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/scenario/scenario.h"
+#include "models/scenario/scenario_base.h"
+#include "models/scenario/scenario_overrides.h"
 #include "tools/sweep/grid.h"
 #include "tools/sweep/sweep_info.h"
 #include "tools/sweep/sweep_row.h"
@@ -40,7 +46,10 @@ struct SweepSpec {
 /// The validated sweep: the scenario document, the metadata the outputs carry, and the
 /// fingerprint that ties a journal to this exact sweep.
 struct PreparedSweep {
-  nlohmann::json doc;  // the scenario file as parsed
+  /// The scenario file, read once; every point is built from it.
+  std::shared_ptr<const ScenarioBase> base;
+  /// --properties-file, --conf and --cost, read once; each point adds its values.
+  ScenarioOverrides overrides;
   std::string scenario_name;
   uint64_t num_points = 0;  // whole grid (all shards)
   /// The `sweep` object of the JSON output (sweep_info.h).
@@ -56,12 +65,13 @@ struct PreparedSweep {
 /// its own; no key repeats. nullopt with every problem in `*errors` (one line each).
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors);
 
-/// Applies one grid value: cluster./cost./simulation. keys edit `doc`; others are appended
-/// to `overrides->conf`, and so is `cluster.executors` on a document with a recorded
-/// `cluster.executorTimeline`, as spark.executor.instances (which replaces the timeline). Numbers and
-/// booleans are written to the document as JSON numbers / booleans, anything else as a string.
-void ApplyGridValue(const std::string& key, const std::string& value, nlohmann::json* doc,
-                    ConfOverrides* overrides);
+/// Applies one grid value: cluster./cost./simulation. keys become field overrides; others are
+/// appended to `overrides->conf`, and so is `cluster.executors` on a scenario with a recorded
+/// `cluster.executorTimeline`, as spark.executor.instances (which replaces the timeline).
+/// cluster. and cost. values that read as numbers or booleans are set as JSON numbers /
+/// booleans, anything else (and every simulation. value) as a string.
+void ApplyGridValue(const std::string& key, const std::string& value, const ScenarioBase& base,
+                    ScenarioOverrides* overrides);
 
 /// Simulates point `index` (AQE off and on). Never throws: a point that cannot load or run
 /// gets `error`. New warnings (not among the scenario's own) are added to `*warnings`.

@@ -114,18 +114,32 @@ TEST_CASE("PrepareSweep: unknown keys and bad values are diagnostics", "[sweep][
   CHECK(errors[3] == "--grid cluster.executors: the key is swept twice; give all its values in one --grid");
 }
 
-TEST_CASE("ApplyGridValue: cluster and cost keys edit the document, others are conf", "[sweep][runner]") {
-  nlohmann::json doc = {{"cluster", {{"executors", 2}}}};
-  ConfOverrides ov;
-  ApplyGridValue("cluster.executors", "8", &doc, &ov);
-  ApplyGridValue("cluster.executorMemory", "4g", &doc, &ov);
-  ApplyGridValue("cost.taskLaunchSeconds", "0.5", &doc, &ov);
-  ApplyGridValue("spark.sql.shuffle.partitions", "300", &doc, &ov);
-  CHECK(doc["cluster"]["executors"] == 8);
-  CHECK(doc["cluster"]["executorMemory"] == "4g");
-  CHECK(doc["cost"]["taskLaunchSeconds"] == 0.5);
+TEST_CASE("ApplyGridValue: cluster and cost keys are field overrides, others are conf", "[sweep][runner]") {
+  const auto base = ReadScenarioBase(Json{{"cluster", {{"executors", 2}}}}, "s.json", nullptr);
+  ScenarioOverrides ov;
+  ApplyGridValue("cluster.executors", "8", *base, &ov);
+  ApplyGridValue("cluster.executorMemory", "4g", *base, &ov);
+  ApplyGridValue("cost.taskLaunchSeconds", "0.5", *base, &ov);
+  ApplyGridValue("simulation.mapStatus", "exact", *base, &ov);
+  ApplyGridValue("spark.sql.shuffle.partitions", "300", *base, &ov);
+  REQUIRE(ov.fields.size() == 4);
+  CHECK((ov.fields[0].section == "cluster" && ov.fields[0].field == "executors" && ov.fields[0].value == 8));
+  CHECK((ov.fields[1].field == "executorMemory" && ov.fields[1].value == "4g"));
+  CHECK((ov.fields[2].section == "cost" && ov.fields[2].value == 0.5));
+  CHECK((ov.fields[3].section == "simulation" && ov.fields[3].value == "exact"));
   REQUIRE(ov.conf.size() == 1);
   CHECK(ov.conf[0] == std::pair<std::string, std::string>{"spark.sql.shuffle.partitions", "300"});
+}
+
+TEST_CASE("ApplyGridValue: cluster.executors on a recorded executor timeline is spark.executor.instances",
+          "[sweep][runner]") {
+  const auto base = ReadScenarioBase(
+      Json{{"cluster", {{"executorTimeline", Json::array({Json{{"add", 0}}})}}}}, "s.json", nullptr);
+  ScenarioOverrides ov;
+  ApplyGridValue("cluster.executors", "8", *base, &ov);
+  CHECK(ov.fields.empty());
+  REQUIRE(ov.conf.size() == 1);
+  CHECK(ov.conf[0] == std::pair<std::string, std::string>{"spark.executor.instances", "8"});
 }
 
 }  // namespace
