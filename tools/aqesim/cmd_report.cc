@@ -12,6 +12,8 @@
 #include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
+#include "models/scenario/scenario_base.h"
+#include "models/scenario/scenario_overrides.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -67,10 +69,16 @@ void RegisterReport(CLI::App& app) {
       inputs = scenario->input_files;
       std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       input = report::InputFromRuns(*scenario, std::move(runs[0]), std::move(runs[1]));
-      input.makespan_with = [args = o->scenario, overrides](const std::vector<report::ConfLine>& extra) {
-        ConfOverrides ov = overrides;  // shares the files read by the first load
+      // The what-ifs build on the scenario read once (the files read by the first load).
+      std::vector<Diagnostic> unread;
+      std::shared_ptr<const ScenarioBase> base =
+          ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
+      if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
+      input.makespan_with = [args = o->scenario, base,
+                             read = ReadOverrides(overrides)](const std::vector<report::ConfLine>& extra) {
+        ScenarioOverrides ov = read;
         for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
-        LoadResult res = LoadScenarioFile(args.path, ov);
+        LoadResult res = BuildScenario(*base, ov);
         report::SimulatedMakespan out;
         if (!res.errors.empty()) {
           out.error = res.errors.front().ToString();

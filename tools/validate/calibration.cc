@@ -6,6 +6,9 @@
 #include <set>
 
 #include "models/cost/cost_params.h"
+#include "models/scenario/json_reader.h"
+#include "models/scenario/scenario_base.h"
+#include "models/scenario/scenario_overrides.h"
 #include "tools/validate/nnls.h"
 
 namespace aqesim::validate {
@@ -56,16 +59,26 @@ double ProbeOf(const std::string& name) {
   return it != kProbes.end() ? it->second : 0.1;
 }
 
-json Merged(const json& base, const json& over) {
-  json out = base.is_object() ? base : json::object();
-  for (const auto& [k, v] : over.items()) out[k] = v;
-  return out;
-}
+/// Each selection's document, read once: a probe or a candidate cost is a set of `cost`
+/// field overrides built on it (scenario_overrides.h), not the document edited and reloaded.
+class SelectionBases {
+ public:
+  const ScenarioBase& Of(const ReplayedSelection& sel) {
+    std::shared_ptr<const ScenarioBase>& base = bases_[&sel];
+    if (!base) base = ReadScenarioBase(Json(sel.document), sel.label, nullptr);
+    return *base;
+  }
 
-std::optional<RunResult> RunWithCost(const ReplayedSelection& sel, const json& cost, std::string* error) {
-  json doc = sel.document;
-  doc["cost"] = Merged(doc.contains("cost") ? doc["cost"] : json::object(), cost);
-  return SimulateDocument(doc, sel.label, error);
+ private:
+  std::map<const ReplayedSelection*, std::shared_ptr<const ScenarioBase>> bases_;
+};
+
+/// The selection's document with `cost`'s parameters set in its `cost`, simulated.
+std::optional<RunResult> RunWithCost(const ReplayedSelection& sel, SelectionBases* bases, const json& cost,
+                                     std::string* error) {
+  ScenarioOverrides overrides;
+  for (const auto& [k, v] : cost.items()) overrides.fields.push_back({"cost", k, Json(v)});
+  return SimulateLoaded(BuildScenario(bases->Of(sel), overrides), sel.label, error);
 }
 
 /// The recorded wall seconds of each task index of a stage (first successful attempt).
@@ -302,6 +315,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
 
   std::vector<Validation> base;
   result.before = Evaluate(apps, options.base_cost, &base);
+  SelectionBases bases;  // the selections of `base`, each read once
 
   // ---- measured parameters (fixed during the fit) ----
   json fixed = options.base_cost.is_object() ? options.base_cost : json::object();
@@ -352,7 +366,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
       for (const ReplayedSelection& sel : base[a].selections) {
         if (!sel.ok) continue;
         std::string error;
-        std::optional<RunResult> r0 = RunWithCost(sel, zero_cost, &error);
+        std::optional<RunResult> r0 = RunWithCost(sel, &bases, zero_cost, &error);
         if (!r0) {
           fit_warnings->push_back(sel.label + ": " + error);
           continue;
@@ -363,7 +377,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
         for (size_t j = 0; j < k && ok; ++j) {
           json c = zero_cost;
           c[params[j]] = ProbeOf(params[j]);
-          std::optional<RunResult> rj = RunWithCost(sel, c, &error);
+          std::optional<RunResult> rj = RunWithCost(sel, &bases, c, &error);
           if (!rj) {
             ok = false;
             break;
@@ -500,7 +514,7 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
       for (const ReplayedSelection& sel : base[a].selections) {
         if (!sel.ok) continue;
         std::string error;
-        const std::optional<RunResult> run = RunWithCost(sel, cost, &error);
+        const std::optional<RunResult> run = RunWithCost(sel, &bases, cost, &error);
         if (!run) continue;
         const Durations d = TaskDurations(*run);
         for (const StageMatch& m : sel.matches) {

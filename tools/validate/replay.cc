@@ -72,7 +72,10 @@ std::vector<std::pair<std::string, eventlog::ImportOptions>> SelectReplays(
 
 std::optional<RunResult> SimulateDocument(const json& document, const std::string& label,
                                           std::string* error) {
-  LoadResult loaded = LoadScenarioJson(document, label, ConfOverrides{});
+  return SimulateLoaded(LoadScenarioJson(document, label, ConfOverrides{}), label, error);
+}
+
+std::optional<RunResult> SimulateLoaded(LoadResult loaded, const std::string& label, std::string* error) {
   if (!loaded.errors.empty() || !loaded.scenario) {
     std::string msg;
     for (const Diagnostic& d : loaded.errors) msg += (msg.empty() ? "" : "; ") + d.ToString();

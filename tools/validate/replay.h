@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "models/engine/run_result.h"
+#include "models/scenario/scenario.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
 #include "tools/validate/profile_graft.h"
@@ -178,6 +179,8 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
 /// error).
 std::optional<RunResult> SimulateDocument(const nlohmann::json& document, const std::string& label,
                                           std::string* error);
+/// Same, for a scenario already loaded (e.g. BuildScenario on a base read once).
+std::optional<RunResult> SimulateLoaded(LoadResult loaded, const std::string& label, std::string* error);
 
 /// Matches the simulated stages of `sel.run` to the recorded stages (rules in the header
 /// comment); fills sel.matches.
