@@ -1,16 +1,23 @@
 // `aqesim import-eventlog LOG -o SCENARIO.json [--execution ID | --job ID] [--name NAME] [--cost COST.json]`:
 // reads a Spark event log (tools/eventlog) and writes a scenario reconstructed from it; --cost
 // writes a cost file's parameters into the scenario's `cost` (over what the import measured).
+// `aqesim import-eventlog LOG --list [--format table|json] [-o FILE]` lists what could be imported
+// (tools/eventlog/execution_listing.h) and imports nothing.
 #include <CLI/CLI.hpp>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "models/aqe/decision.h"
 #include "models/scenario/scenario.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
+#include "tools/eventlog/execution_listing.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
+#include "tools/text/table_text.h"
 #include "tools/validate/cost_file.h"
 
 namespace aqesim::cli {
@@ -24,9 +31,84 @@ struct ImportEventlogArgs {
   std::string name;
   std::string cost;
   bool quiet = false;
+  bool list = false;
+  std::string format = "table";
 };
 
+/// The listing as a table within 160 columns (the description column is cut to fit).
+std::string ListingTable(const std::string& log, const std::vector<eventlog::ListedExecution>& listed) {
+  int sql = 0;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& e : listed) {
+    const bool is_sql = e.kind == eventlog::ListedExecution::Kind::kSqlExecution;
+    sql += is_sql ? 1 : 0;
+    rows.push_back(
+        {e.default_selection ? "*" : "",
+         e.importable ? (is_sql ? "--execution " : "--job ") + std::to_string(e.id) : "",
+         is_sql ? (e.adaptive ? "on" : "off") : "", e.duration_ms ? Fixed(*e.duration_ms / 1000.0, 3) : "?",
+         std::to_string(e.jobs), std::to_string(e.stages), std::to_string(e.tasks),
+         FormatBytes(e.shuffle_write_bytes),
+         (e.importable ? ""
+                       : "(SQL execution " + std::to_string(e.id) + ": no plan logged; import its jobs) ") +
+             e.description});
+  }
+  const size_t jobs = listed.size() - static_cast<size_t>(sql);
+  std::string out = log + ": " + std::to_string(sql) + " SQL execution" + (sql == 1 ? "" : "s") + ", " +
+                    std::to_string(jobs) + " job" + (jobs == 1 ? "" : "s") + " importable only with --job";
+  if (listed.empty()) return out + "; nothing to import\n";
+  out += "; * = imported when neither --execution nor --job is given\n";
+  return out + TextTableWithin(160, 8, 20,
+                               {"", "import with", "AQE", "recorded s", "jobs", "stages", "tasks",
+                                "shuffle write", "description"},
+                               std::move(rows), [](size_t i) { return i >= 3 && i <= 7; });
+}
+
+nlohmann::json ListingJson(const std::string& log, const std::vector<eventlog::ListedExecution>& listed) {
+  nlohmann::json executions = nlohmann::json::array();
+  for (const auto& e : listed) {
+    const bool is_sql = e.kind == eventlog::ListedExecution::Kind::kSqlExecution;
+    nlohmann::json row = {{"kind", is_sql ? "sqlExecution" : "job"},
+                          {"id", e.id},
+                          {"description", e.description},
+                          {"recordedSeconds", nullptr},
+                          {"jobs", e.jobs},
+                          {"stages", e.stages},
+                          {"tasks", e.tasks},
+                          {"shuffleWriteBytes", e.shuffle_write_bytes},
+                          {"importable", e.importable},
+                          {"default", e.default_selection}};
+    if (e.duration_ms) row["recordedSeconds"] = *e.duration_ms / 1000.0;
+    if (is_sql) row["adaptive"] = e.adaptive;
+    executions.push_back(std::move(row));
+  }
+  return {{"log", log}, {"executions", std::move(executions)}};
+}
+
+void RunListing(const ImportEventlogArgs& args) {
+  if (!args.output.empty()) CheckOutputIsNotInput(args.output, {args.log});
+  std::vector<std::string> warnings;
+  std::vector<eventlog::ListedExecution> listed;
+  try {
+    listed = eventlog::ListExecutions(eventlog::ReadEventLog(args.log, &warnings));
+  } catch (const eventlog::EventLogError& e) {
+    throw InputError(e.what());
+  }
+  if (!args.quiet) {
+    for (const auto& w : warnings) Warn(w);
+  }
+  const std::string text =
+      args.format == "json" ? ListingJson(args.log, listed).dump(2) + "\n" : ListingTable(args.log, listed);
+  if (args.output.empty() || args.output == "-") {
+    std::cout << text;
+  } else {
+    WriteOutputAtomically(args.output, text, {args.log});
+  }
+}
+
 void RunImportEventlog(const ImportEventlogArgs& args) {
+  if (args.list) return RunListing(args);
+  if (args.output.empty())
+    throw InputError("import-eventlog: -o,--output is required (or --list to see what the log holds)");
   CheckOutputIsNotInput(args.output, {args.log, args.cost});  // before the log is read
   nlohmann::json cost;                                        // read first: a bad cost file costs no import
   if (!args.cost.empty()) {
@@ -72,15 +154,25 @@ void RegisterImportEventlog(CLI::App& app) {
                                      "Spark event log (plain, .gz, .zstd, .lz4, .snappy, .lzf; rolling "
                                      "eventlog_v2_* dirs) -> scenario JSON");
   cmd->add_option("LOG", args->log, "event log file or rolling event-log directory")->required();
-  cmd->add_option("-o,--output", args->output, "scenario file to write ('-' = stdout)")->required();
+  cmd->add_option(
+      "-o,--output", args->output,
+      "scenario file to write ('-' = stdout); required unless --list (then: where the listing goes)");
   auto* exec = cmd->add_option("--execution", args->execution_id,
                                "SQL execution id to import (default: the one with most shuffle bytes)");
-  cmd->add_option("--job", args->job_id, "job id to import as an RDD job")->excludes(exec);
+  auto* job = cmd->add_option("--job", args->job_id, "job id to import as an RDD job")->excludes(exec);
   cmd->add_option("--name", args->name, "scenario name (default: the log's file name)");
   cmd->add_option(
       "--cost", args->cost,
       "cost file (from aqesim calibrate) written into the scenario's cost, over the imported values");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print warnings");
+  auto* list =
+      cmd->add_flag("--list", args->list,
+                    "list the log's SQL executions and jobs outside SQL (id, AQE, recorded duration, "
+                    "jobs, stages, tasks, shuffle bytes, description) and import nothing");
+  list->excludes(exec)->excludes(job);
+  cmd->add_option("--format", args->format, "with --list: table (default) or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->needs(list);
   cmd->callback([args]() { RunImportEventlog(*args); });
 }
 

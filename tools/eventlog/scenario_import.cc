@@ -5,6 +5,7 @@
 
 #include "tools/eventlog/cluster_import.h"
 #include "tools/eventlog/conf_import.h"
+#include "tools/eventlog/execution_listing.h"
 #include "tools/eventlog/import_context.h"
 #include "tools/eventlog/import_description.h"
 #include "tools/eventlog/pool_import.h"
@@ -66,24 +67,9 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
     }
     execution = &it->second;
   } else {
-    int64_t best = -1;
-    for (const auto& [id, ex] : app.executions) {
-      if (ex.plans.empty()) continue;
-      const int64_t bytes = app.ExecutionShuffleBytes(id);
-      if (bytes > best) {
-        best = bytes;
-        execution = &ex;
-      }
-    }
-    if (execution == nullptr) {
-      for (const auto& [id, j] : app.jobs) {
-        const int64_t bytes = app.JobShuffleBytes(id);
-        if (bytes > best) {
-          best = bytes;
-          job = &j;
-        }
-      }
-    }
+    const ImportSelection selection = DefaultImportSelection(app);
+    execution = selection.execution;
+    job = selection.job;
     if (execution == nullptr && job == nullptr)
       throw EventLogError(app.path + ": no SQL execution and no job to import");
   }
