@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/tools/eventlog/test_util.h"
 
 namespace aqesim::e2e {
 namespace {
@@ -43,6 +44,20 @@ TEST_CASE("report: the same settings on the command line are a clean plan error"
   CHECK(r.stdout_text.empty());
   CHECK(r.stderr_text == "aqesim: error: " + scenario +
                              ": /plan: join sides have different partition counts: left 200, right 480\n");
+}
+
+TEST_CASE("report: a sweep's CSV table is refused with what to give instead", "[e2e][report]") {
+  eventlog::testing::TempDir dir;
+  const std::string csv =
+      dir.Write("sweep.csv",
+                "point,spark.sql.adaptive.advisoryPartitionSizeInBytes,makespanSecondsAqeOn\n"
+                "0,16m,43.816222\n");
+  const CommandResult r = RunAqesim({"report", csv, "-o", dir.File("r.html")});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text ==
+        "aqesim: error: " + csv +
+            ": this is a sweep's CSV table, which report does not read: write the sweep as JSON "
+            "(aqesim sweep ... -o SWEEP.json) and report on that\n");
 }
 
 }  // namespace

@@ -62,6 +62,10 @@ void RegisterReport(CLI::App& app) {
     const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
                                    ? nlohmann::json(nlohmann::json::value_t::discarded)
                                    : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded() && text.rfind("point,", 0) == 0)  // a sweep's CSV table (sweep_output.h)
+      throw InputError(o->scenario.path +
+                       ": this is a sweep's CSV table, which report does not read: write the sweep as JSON "
+                       "(aqesim sweep ... -o SWEEP.json) and report on that");
     report::ReportInput input;
     std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file, o->scenario.cost_file};
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
