@@ -17,6 +17,7 @@ void RegisterSweep(CLI::App& app);
 void RegisterMerge(CLI::App& app);
 void RegisterReport(CLI::App& app);
 void RegisterScale(CLI::App& app);
+void RegisterCompare(CLI::App& app);
 
 }  // namespace aqesim::cli
 

@@ -1,0 +1,69 @@
+// `aqesim compare` on two runs of scenarios/skew-join.json, with and without skew-join handling:
+// the makespans it prints are the runs' own, the decision only the first run took is
+// OptimizeSkewedJoin's, and the refusals.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/e2e/e2e_util.h"
+#include "tests/tools/eventlog/test_util.h"
+
+namespace aqesim::e2e {
+namespace {
+
+TEST_CASE("compare: skew join on vs off, the runs' own makespans and the split only in A", "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  const std::string scenario = SourcePath("scenarios/skew-join.json");
+  const std::string a = dir.File("a.json"), b = dir.File("b.json");
+  REQUIRE(RunAqesim({"run", scenario, "--format", "json", "-o", a}).exit_code == 0);
+  REQUIRE(RunAqesim({"run", scenario, "--conf", "spark.sql.adaptive.skewJoin.enabled=false", "--format",
+                     "json", "-o", b})
+              .exit_code == 0);
+  const nlohmann::json run_a = nlohmann::json::parse(eventlog::testing::ReadBytes(a));
+  const nlohmann::json run_b = nlohmann::json::parse(eventlog::testing::ReadBytes(b));
+  const CommandResult r = RunAqesim({"compare", a, b, "--format", "json"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json c = nlohmann::json::parse(r.stdout_text);
+  REQUIRE(c["runs"].size() == 2);  // AQE off with off, on with on
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(c["runs"][i]["adaptive"] == run_a["runs"][i]["adaptive"]);
+    CHECK(c["runs"][i]["makespanSeconds"]["a"] == run_a["runs"][i]["makespanSeconds"]);
+    CHECK(c["runs"][i]["makespanSeconds"]["b"] == run_b["runs"][i]["makespanSeconds"]);
+    CHECK(c["runs"][i]["band"]["a"][0] == run_a["runs"][i]["makespanSecondsLow"]);
+  }
+  // AQE off: the key changes nothing. AQE on: only A split the skewed partition.
+  CHECK(c["runs"][0]["makespanSeconds"]["difference"] == 0.0);
+  CHECK(c["runs"][0]["decisionsOnlyInA"].empty());
+  const nlohmann::json& only_a = c["runs"][1]["decisionsOnlyInA"];
+  REQUIRE_FALSE(only_a.empty());
+  CHECK(only_a[0].get<std::string>().rfind("OptimizeSkewedJoin: ", 0) == 0);
+  CHECK(c["runs"][1]["makespanSeconds"]["difference"].get<double>() > 0);  // B (no split) is slower
+
+  const CommandResult table = RunAqesim({"compare", a, b});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.stdout_text.rfind("A: " + a + "\nB: " + b + "\n\nAQE off: makespan A ", 0) == 0);
+  CHECK(table.stdout_text.find("  only in A: OptimizeSkewedJoin: ") != std::string::npos);
+}
+
+TEST_CASE("compare: not a run result, or no AQE mode in common, is exit 2", "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  const std::string scenario = SourcePath("scenarios/skew-join.json");
+  const std::string on = dir.File("on.json"), off = dir.File("off.json");
+  REQUIRE(RunAqesim({"run", scenario, "--aqe", "on", "--format", "json", "-o", on}).exit_code == 0);
+  REQUIRE(RunAqesim({"run", scenario, "--aqe", "off", "--format", "json", "-o", off}).exit_code == 0);
+  const CommandResult modes = RunAqesim({"compare", on, off});
+  CHECK(modes.exit_code == 2);
+  CHECK(modes.stderr_text ==
+        "aqesim: error: " + on + ", " + off +
+            ": no AQE mode in common (one holds only AQE on, the other only AQE off): run "
+            "both with --aqe both, or with the same --aqe\n");
+  const CommandResult not_run = RunAqesim({"compare", scenario, on});
+  CHECK(not_run.exit_code == 2);
+  CHECK(not_run.stderr_text ==
+        "aqesim: error: " + scenario +
+            ": expected the JSON of `aqesim run --format json` (an object with a non-empty "
+            "\"runs\" array)\n");
+}
+
+}  // namespace
+}  // namespace aqesim::e2e

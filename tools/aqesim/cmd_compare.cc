@@ -1,0 +1,92 @@
+// aqesim compare A.json B.json [--format table|json] [-o FILE]
+// Two `aqesim run --format json` results side by side (tools/compare/run_comparison.h): for each
+// AQE mode both hold, the makespans with their bands, every stage's time and task count, and the
+// decisions only one of them took.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/engine/run_result_reader.h"
+#include "models/scenario/input_file.h"
+#include "models/scenario/json_reader.h"
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/compare/run_comparison.h"
+
+namespace aqesim::cli {
+namespace {
+
+/// One run of a result file with its band (`makespanSecondsLow/High`, absent when every stage
+/// is profiled).
+struct BandedRun {
+  RunResult run;
+  std::optional<compare::Band> band;
+};
+
+std::vector<BandedRun> ReadRunResults(const std::string& path) {
+  std::string text;
+  if (const int err = ReadInputFile(path, &text, kMaxScenarioBytes); err != 0)
+    throw InputError(path + ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
+  const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
+                                 ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                 : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() ||
+      doc["runs"].empty())
+    throw InputError(path +
+                     ": expected the JSON of `aqesim run --format json` (an object with a non-empty "
+                     "\"runs\" array)");
+  std::vector<std::string> errors;
+  std::vector<BandedRun> out;
+  for (size_t i = 0; i < doc["runs"].size(); ++i) {
+    const std::string pointer = "/runs/" + std::to_string(i);
+    const nlohmann::json& j = doc["runs"][i];
+    std::optional<RunResult> run = RunFromJson(j, path, pointer, &errors);
+    if (!run) continue;
+    BandedRun r{std::move(*run), std::nullopt};
+    if (j.contains("makespanSecondsLow") && j["makespanSecondsLow"].is_number() &&
+        j.contains("makespanSecondsHigh") && j["makespanSecondsHigh"].is_number())
+      r.band = compare::Band{j["makespanSecondsLow"].get<double>(), j["makespanSecondsHigh"].get<double>()};
+    out.push_back(std::move(r));
+  }
+  if (!errors.empty()) throw InputError(errors);
+  return out;
+}
+
+}  // namespace
+
+void RegisterCompare(CLI::App& app) {
+  struct Options {
+    std::string a, b;
+    std::string format = "table";
+    std::string output = "-";
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "compare", "two `run --format json` results side by side: makespans, stages, decisions that differ");
+  cmd->add_option("A", o->a, "the first run result (aqesim run ... --format json -o A.json)")->required();
+  cmd->add_option("B", o->b, "the second run result")->required();
+  cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("-o,--output", o->output, "output file (default stdout)");
+  cmd->callback([o] {
+    CheckOutputIsNotInput(o->output, {o->a, o->b});
+    const std::vector<BandedRun> a = ReadRunResults(o->a), b = ReadRunResults(o->b);
+    std::vector<compare::RunComparison> runs;
+    for (const BandedRun& x : a) {
+      for (const BandedRun& y : b) {
+        if (x.run.adaptive == y.run.adaptive)
+          runs.push_back(compare::CompareRuns(x.run, y.run, x.band, y.band));
+      }
+    }
+    if (runs.empty())
+      throw InputError(
+          o->a + ", " + o->b +
+          ": no AQE mode in common (one holds only AQE on, the other only AQE off): run both with "
+          "--aqe both, or with the same --aqe");
+    const std::string text = o->format == "json" ? compare::ComparisonJson(o->a, o->b, runs).dump(2) + "\n"
+                                                 : compare::ComparisonTable(o->a, o->b, runs);
+    WriteOutputAtomically(o->output, text, {o->a, o->b});
+  });
+}
+
+}  // namespace aqesim::cli

@@ -1,0 +1,148 @@
+#include "tools/compare/run_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "tools/text/table_text.h"
+
+namespace aqesim::compare {
+namespace {
+
+std::string DecisionLine(const Decision& d) { return d.rule + ": " + d.message; }
+
+/// Decision lines of `of` that `other` does not have, in `of`'s order.
+std::vector<std::string> OnlyIn(const RunResult& of, const RunResult& other) {
+  std::multiset<std::string> theirs;
+  for (const Decision& d : other.decisions) theirs.insert(DecisionLine(d));
+  std::vector<std::string> out;
+  for (const Decision& d : of.decisions) {
+    auto it = theirs.find(DecisionLine(d));
+    if (it != theirs.end()) {
+      theirs.erase(it);  // one of the other's equal lines pairs with this one
+    } else {
+      out.push_back(DecisionLine(d));
+    }
+  }
+  return out;
+}
+
+std::string Seconds(double s) { return Fixed(s, 3) + " s"; }
+
+std::string WithBand(double s, const std::optional<Band>& band) {
+  if (!band) return Seconds(s) + " (profiled)";
+  return Seconds(s) + " (" + Fixed(band->first, 1) + "–" + Fixed(band->second, 1) + " s modelled)";
+}
+
+std::string SignedPercent(double diff, double base) {
+  if (base <= 0) return "";
+  const double p = 100.0 * diff / base;
+  return std::string(p >= 0 ? "+" : "") + Fixed(p, 1) + " %";
+}
+
+std::string SignedSeconds(double s) { return std::string(s >= 0 ? "+" : "") + Fixed(s, 3); }
+
+}  // namespace
+
+RunComparison CompareRuns(const RunResult& a, const RunResult& b, std::optional<Band> a_band,
+                          std::optional<Band> b_band) {
+  RunComparison c;
+  c.adaptive = a.adaptive;
+  c.a_makespan_seconds = a.makespan_seconds;
+  c.b_makespan_seconds = b.makespan_seconds;
+  c.a_band = a_band;
+  c.b_band = b_band;
+  std::set<std::string> in_a;
+  for (const StageResult& s : a.stages) {
+    StageComparison row{s.name, s.duration_seconds(), std::nullopt, s.tasks, std::nullopt, s.time_source, ""};
+    in_a.insert(s.name);
+    auto it = std::find_if(b.stages.begin(), b.stages.end(),
+                           [&](const StageResult& t) { return t.name == s.name; });
+    if (it != b.stages.end()) {
+      row.b_seconds = it->duration_seconds();
+      row.b_tasks = it->tasks;
+      row.b_time_source = it->time_source;
+    }
+    c.stages.push_back(std::move(row));
+  }
+  for (const StageResult& t : b.stages) {
+    if (in_a.count(t.name) == 0)
+      c.stages.push_back(
+          {t.name, std::nullopt, t.duration_seconds(), std::nullopt, t.tasks, "", t.time_source});
+  }
+  c.decisions_only_in_a = OnlyIn(a, b);
+  c.decisions_only_in_b = OnlyIn(b, a);
+  return c;
+}
+
+std::string ComparisonTable(const std::string& a_path, const std::string& b_path,
+                            const std::vector<RunComparison>& runs) {
+  std::string out = "A: " + a_path + "\nB: " + b_path + "\n";
+  for (const RunComparison& c : runs) {
+    out += "\nAQE " + std::string(c.adaptive ? "on" : "off") + ": makespan A " +
+           WithBand(c.a_makespan_seconds, c.a_band) + ", B " + WithBand(c.b_makespan_seconds, c.b_band) +
+           "; B − A " + SignedSeconds(c.difference_seconds()) + " s " +
+           SignedPercent(c.difference_seconds(), c.a_makespan_seconds) + "\n";
+    if (c.a_band || c.b_band)
+      out +=
+          "  (each band is its own run's; the difference has none: two settings of one job share part of the "
+          "model's error, how much is not measured)\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const StageComparison& s : c.stages) {
+      const bool both = s.a_seconds && s.b_seconds;
+      rows.push_back(
+          {s.name, s.a_seconds ? Fixed(*s.a_seconds, 3) : "—", s.b_seconds ? Fixed(*s.b_seconds, 3) : "—",
+           both ? SignedSeconds(*s.b_seconds - *s.a_seconds) : "",
+           both ? SignedPercent(*s.b_seconds - *s.a_seconds, *s.a_seconds) : "",
+           s.a_tasks ? std::to_string(*s.a_tasks) : "—", s.b_tasks ? std::to_string(*s.b_tasks) : "—",
+           s.a_time_source == s.b_time_source || s.b_time_source.empty() ? s.a_time_source
+           : s.a_time_source.empty()                                     ? s.b_time_source
+                                     : s.a_time_source + " / " + s.b_time_source});
+    }
+    std::string table = TextTableWithin(
+        160, 0, 12, {"stage", "A s", "B s", "B − A s", "B − A", "A tasks", "B tasks", "timed"},
+        std::move(rows), [](size_t i) { return i >= 1 && i <= 6; });
+    for (size_t start = 0; start < table.size();) {  // indented two spaces under the heading
+      const size_t end = table.find('\n', start);
+      out += "  " + table.substr(start, end - start + 1);
+      start = end + 1;
+    }
+    if (c.decisions_only_in_a.empty() && c.decisions_only_in_b.empty()) {
+      out += "  decisions: the same in both\n";
+    } else {
+      for (const auto& d : c.decisions_only_in_a) out += WrapText("  only in A: " + d, 160, 13) + "\n";
+      for (const auto& d : c.decisions_only_in_b) out += WrapText("  only in B: " + d, 160, 13) + "\n";
+    }
+  }
+  return out;
+}
+
+nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_path,
+                              const std::vector<RunComparison>& runs) {
+  using nlohmann::json;
+  auto band = [](const std::optional<Band>& b) {
+    return b ? json::array({b->first, b->second}) : json(nullptr);
+  };
+  auto side = [](const std::optional<double>& s, const std::optional<int>& tasks, const std::string& timed) {
+    return s ? json{{"seconds", *s}, {"tasks", *tasks}, {"timed", timed}} : json(nullptr);
+  };
+  json out = {{"a", a_path}, {"b", b_path}, {"runs", json::array()}};
+  for (const RunComparison& c : runs) {
+    json stages = json::array();
+    for (const StageComparison& s : c.stages)
+      stages.push_back({{"name", s.name},
+                        {"a", side(s.a_seconds, s.a_tasks, s.a_time_source)},
+                        {"b", side(s.b_seconds, s.b_tasks, s.b_time_source)}});
+    out["runs"].push_back(
+        {{"adaptive", c.adaptive},
+         {"makespanSeconds",
+          {{"a", c.a_makespan_seconds}, {"b", c.b_makespan_seconds}, {"difference", c.difference_seconds()}}},
+         {"band", {{"a", band(c.a_band)}, {"b", band(c.b_band)}}},
+         {"stages", std::move(stages)},
+         {"decisionsOnlyInA", c.decisions_only_in_a},
+         {"decisionsOnlyInB", c.decisions_only_in_b}});
+  }
+  return out;
+}
+
+}  // namespace aqesim::compare

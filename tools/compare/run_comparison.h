@@ -1,0 +1,63 @@
+// RunComparison: two simulated runs of a query side by side (`aqesim compare A.json B.json`):
+// the makespans and their difference, stage by stage (stages matched by name: "e1 map",
+// "j1 broadcast", "result"), and the AQE decisions one run took and the other did not — what a
+// tuning engineer reads after changing one setting ("what did it change, and where?").
+//
+// Units: seconds. A side's band (`makespanSecondsLow/High` of `run --format json`, the range the
+// makespan of a modelled run can be trusted to) is carried as given; a run whose stages are all
+// profiled from an event log has none. The two bands are each run's own: the model's error is
+// largely shared by two configurations of one job, but by how much is not measured, so no band
+// is claimed for the difference.
+#ifndef AQESIM_TOOLS_COMPARE_RUN_COMPARISON_H_
+#define AQESIM_TOOLS_COMPARE_RUN_COMPARISON_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/engine/run_result.h"
+
+namespace aqesim::compare {
+
+/// (low, high) seconds.
+using Band = std::pair<double, double>;
+
+struct StageComparison {
+  std::string name;
+  std::optional<double> a_seconds, b_seconds;  // nullopt: the stage is not in that run
+  std::optional<int> a_tasks, b_tasks;
+  std::string a_time_source, b_time_source;  // "profiled" / "modelled" ("" when absent)
+};
+
+struct RunComparison {
+  bool adaptive = false;
+  double a_makespan_seconds = 0, b_makespan_seconds = 0;
+  std::optional<Band> a_band, b_band;
+  /// A's stages in A's order, then B's stages A does not have, in B's order.
+  std::vector<StageComparison> stages;
+  /// "Rule: message" of the decisions only one run took (the same rule and message in both is
+  /// the same decision, whenever it was taken).
+  std::vector<std::string> decisions_only_in_a, decisions_only_in_b;
+
+  double difference_seconds() const { return b_makespan_seconds - a_makespan_seconds; }
+};
+
+/// A and B: runs with the same `adaptive`. Stage names are unique within a run.
+RunComparison CompareRuns(const RunResult& a, const RunResult& b, std::optional<Band> a_band,
+                          std::optional<Band> b_band);
+
+/// The comparisons as a table within 160 columns, labels "A" and "B" named in the first lines.
+std::string ComparisonTable(const std::string& a_path, const std::string& b_path,
+                            const std::vector<RunComparison>& runs);
+
+/// The same as JSON: {"a": PATH, "b": PATH, "runs": [{"adaptive", "makespanSeconds": {"a", "b",
+/// "difference"}, "band": {"a": [low, high] | null, "b": ...}, "stages": [{"name", "a": {"seconds",
+/// "tasks", "timed"} | null, "b": ...}], "decisionsOnlyInA": [...], "decisionsOnlyInB": [...]}]}.
+nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_path,
+                              const std::vector<RunComparison>& runs);
+
+}  // namespace aqesim::compare
+
+#endif  // AQESIM_TOOLS_COMPARE_RUN_COMPARISON_H_
