@@ -117,8 +117,8 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
        "0 disables. Default 0.",
        0, 5},
       {"modelledTimeScale", "ratio", &CostParams::modelled_time_scale,
-       "Every modelled task's duration x this (stages timed by a recorded profile keep theirs); the "
-       "uncertainty band re-simulates with the band's factors. Default 1.",
+       "Every modelled task's duration x this (stages timed by a recorded profile keep theirs, but for "
+       "a profile resized 2x or more); the uncertainty band re-simulates with the band's factors. Default 1.",
        0.001, 1000},
   };
   return kRegistry;

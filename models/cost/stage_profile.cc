@@ -43,6 +43,35 @@ double ResizedRun(const StageProfile& p, double row_ops) {
   return p.fixed_seconds;
 }
 
+/// True when every recorded task was its executor's first wave (no later-wave tables).
+bool ColdOnly(const StageProfile& p) { return p.residuals[1].empty() && !p.residuals[0].empty(); }
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// B' of a cold-only profile (header comment), or nullopt when only the cost model has one.
+std::optional<double> ResizeRate(const StageProfile& p, const LogRates& log) {
+  if (p.seconds_per_row_op > 0) return p.seconds_per_row_op;
+  return log.seconds_per_row_op;
+}
+
+/// A resized task of a cold-only profile (header comment, "Without").
+double ColdOnlyResizedSeconds(const StageProfile& p, const LogRates& log, double row_ops, bool first_wave,
+                              double residual, std::optional<double> modelled_work) {
+  const double rate =
+      ResizeRate(p, log).value_or(row_ops > 0 && modelled_work ? *modelled_work / row_ops : 0.0);
+  const double work = rate * row_ops;
+  if (first_wave) {
+    const double mean = p.row_ops / std::max(p.tasks, 1);
+    const double cold = std::max(0.0, p.fixed_seconds + p.seconds_per_row_op * mean - rate * mean);
+    return (p.overhead_first_wave_seconds + cold + work) * residual;
+  }
+  return (log.warm_overhead_seconds.value_or(p.overhead_later_seconds) + work) * residual;
+}
+
 /// A task of a stage whose task count differs from the recorded one, with its drawn residual.
 double ResizedSeconds(const StageProfile& p, double row_ops, bool first_wave, double residual) {
   const double run = ResizedRun(p, row_ops);
@@ -59,9 +88,26 @@ double ResizedSeconds(const StageProfile& p, double row_ops, bool first_wave, do
 
 }  // namespace
 
+LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles) {
+  std::vector<double> rates, overheads;
+  for (const auto& [name, p] : profiles) {
+    if (p.rates == "stage" && p.seconds_per_row_op > 0) rates.push_back(p.seconds_per_row_op);
+    if (!p.residuals[1].empty()) overheads.push_back(p.overhead_later_seconds);
+  }
+  LogRates out;
+  if (!rates.empty()) out.seconds_per_row_op = Median(rates);
+  if (!overheads.empty()) out.warm_overhead_seconds = Median(overheads);
+  return out;
+}
+
+double ResizeFactor(const StageProfile& profile, int num_tasks) {
+  const double n = std::max(num_tasks, 1), recorded = std::max(profile.tasks, 1);
+  return std::max(n / recorded, recorded / n);
+}
+
 ProfiledStageTimes::ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots,
-                                       std::optional<SpillPricing> spill)
-    : profile_(profile), num_tasks_(num_tasks), spill_(spill) {
+                                       std::optional<SpillPricing> spill, LogRates log)
+    : profile_(profile), log_(log), num_tasks_(num_tasks), spill_(spill) {
   expected_[0] = std::min(num_tasks, std::max(total_slots, 1));
   expected_[1] = num_tasks - expected_[0];
 }
@@ -72,16 +118,22 @@ double ProfiledStageTimes::RowOps(int64_t input_bytes) const {
   return profile_.row_ops / std::max(profile_.tasks, 1);
 }
 
-double ProfiledStageTimes::TaskSeconds(int task, int64_t input_bytes, bool first_wave) {
+bool ProfiledStageTimes::NeedsModelledWork() const {
+  return num_tasks_ != profile_.tasks && ColdOnly(profile_) && !ResizeRate(profile_, log_);
+}
+
+double ProfiledStageTimes::TaskSeconds(int task, int64_t input_bytes, bool first_wave,
+                                       std::optional<double> modelled_work) {
   const bool own_spill = num_tasks_ == profile_.tasks && profile_.critical &&
                          task == profile_.critical->task && profile_.critical->spill_seconds;
   const double spill = own_spill ? *profile_.critical->spill_seconds
                        : spill_  ? SpillSeconds(*spill_, RowOps(input_bytes))
                                  : 0.0;
-  return WorkSeconds(task, input_bytes, first_wave) + spill;
+  return WorkSeconds(task, input_bytes, first_wave, modelled_work) + spill;
 }
 
-double ProfiledStageTimes::WorkSeconds(int task, int64_t input_bytes, bool first_wave) {
+double ProfiledStageTimes::WorkSeconds(int task, int64_t input_bytes, bool first_wave,
+                                       std::optional<double> modelled_work) {
   const int wave = first_wave ? 0 : 1;
   const bool resized = num_tasks_ != profile_.tasks;
   const double overhead = first_wave ? profile_.overhead_first_wave_seconds : profile_.overhead_later_seconds;
@@ -100,6 +152,8 @@ double ProfiledStageTimes::WorkSeconds(int task, int64_t input_bytes, bool first
         std::min(tables->size() - 1, static_cast<size_t>(j) * tables->size() / static_cast<size_t>(n));
     residual = QuantileAt((*tables)[third], VanDerCorput(static_cast<uint64_t>(j) + 1));
   }
+  if (resized && ColdOnly(profile_))
+    return ColdOnlyResizedSeconds(profile_, log_, RowOps(input_bytes), first_wave, residual, modelled_work);
   if (resized) return ResizedSeconds(profile_, RowOps(input_bytes), first_wave, residual);
   return modelled * residual;
 }

@@ -31,17 +31,35 @@
 // Resized stages: a profile applied to a stage whose task count differs from the recorded one
 // (a changed partition count, coalescing, a skew split, `validate --profile-from`) keeps the
 // per-task overhead O[w] per task, prices each task's own rows and keeps the first-wave cost
-// per executor:
+// per executor. How depends on whether the recorded stage had warm tasks (later-wave ones):
+//
+// With later tasks recorded (residual tables of the later wave):
 //   A + B · U           the run of a task of U row-operations; for a "fixed" profile of a stage
-//                       that read input (its tasks were alike) A · U ÷ Ū, Ū = rowOps ÷ tasks
+//                       that read input (its tasks were alike) A · U ÷ Ū, Ū = rowOps ÷ tasks:
+//                       the warm tasks' run per row-operation
 //   later wave          T = (O[later] + run(U)) · R
 //   first wave          T = (O[first] + run(Ū)) · R + (run(U) − run(Ū)) · R̃, at least
 //                       (O[first] + run(U)) · min(R, R̃); R̃ = the median residual of the later
 //                       wave (warm tasks): the recorded first-wave task of the recorded mean size
 //                       and the size difference at the warm rate (a first-wave task's extra —
 //                       code not yet compiled, a JVM warming up — is per task, not per row).
-//                       Without later tasks: (O[first] + run(U)) · R.
-//   The critical task keeps no residual of its own (nor its own spill).
+// Without (every recorded task was its executor's first wave: its run is a cold task's — the
+// join_agg EMR runs' 16 coalesced reducers, 1.5 s each on 30 slots): a warm task was never
+// seen, so its run is the work of its rows at a rate B' and no more:
+//   B'                  B when > 0 (rates "stage", "log"), else the log's rate (LogRates: the
+//                       median B of the scenario's "stage"-rated profiles, as the importer's
+//                       "log"), else the cost model's warm work of the task ÷ U
+//   first wave          T = (O[first] + C + B' · U) · R, C = max(0, A + B · Ū − B' · Ū): the
+//                       recorded cold task's run beyond the work of its rows, paid per task of
+//                       the first wave (per executor slot), not per row
+//   later wave          T = (O' + B' · U) · R, O' = the log's warm overhead (LogRates: the median
+//                       O[later] of the scenario's profiles that recorded later tasks), else
+//                       O[later]; R drawn from the first wave's tables
+// Never the recorded per-task time × the new task count. The critical task keeps no residual
+// of its own (nor its own spill). A stage resized by kResizedMarkFactor or more (ResizeFactor)
+// is marked resized (`resizedBy` in run and validate) and its tasks scale with the cost's
+// modelledTimeScale, so the uncertainty band (models/engine/simulated_band.h) covers it: it
+// is an extrapolation.
 //
 // Spill (models/cost/profile_spill.h): every task above also pays S = W × secondsPerByte when
 // its working set W = U × recordBytes exceeds its execution memory M (Spark's unified memory
@@ -60,6 +78,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,6 +135,22 @@ struct StageProfile {
   std::string operators;  // the recorded stage's operators (informational)
 };
 
+/// What a resized profile whose recorded tasks were all first-wave borrows from the rest of its
+/// log (the header comment's "Resized stages"); each absent when no profile gives it.
+struct LogRates {
+  std::optional<double> seconds_per_row_op;     // median B of the "stage"-rated profiles
+  std::optional<double> warm_overhead_seconds;  // median O[later] of profiles with later tasks
+};
+
+/// LogRates of a scenario's profiles.
+LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles);
+
+/// A stage resized by this factor or more is marked resized and carries the band.
+inline constexpr double kResizedMarkFactor = 2.0;
+
+/// How far a stage of `num_tasks` tasks is resized from `profile`: max(n ÷ tasks, tasks ÷ n).
+double ResizeFactor(const StageProfile& profile, int num_tasks);
+
 /// The time of one profiled stage's tasks, drawn as they launch (the header comment's formula).
 /// One per stage run; deterministic for a given launch order.
 class ProfiledStageTimes {
@@ -123,21 +158,29 @@ class ProfiledStageTimes {
   /// `num_tasks`: the replayed stage's tasks; `total_slots`: the cluster's task slots (the
   /// first wave is expected to take min(num_tasks, total_slots) of them).
   /// `spill`: how its tasks pay for spilling (models/cost/profile_spill.h), none when absent.
+  /// `log`: the rates a resized profile without later tasks borrows (LogResizeRates).
   ProfiledStageTimes(const StageProfile& profile, int num_tasks, int total_slots,
-                     std::optional<SpillPricing> spill = std::nullopt);
+                     std::optional<SpillPricing> spill = std::nullopt, LogRates log = {});
 
   /// Seconds of task `task` (its partition index), reading `input_bytes`, launched in the first
-  /// wave on its executor or not. Call once per task, in launch order.
-  double TaskSeconds(int task, int64_t input_bytes, bool first_wave);
+  /// wave on its executor or not. Call once per task, in launch order. `modelled_work`: the
+  /// cost model's warm work seconds of the task, needed only when NeedsModelledWork().
+  double TaskSeconds(int task, int64_t input_bytes, bool first_wave,
+                     std::optional<double> modelled_work = std::nullopt);
+
+  /// True when the stage is resized, its recorded tasks were all first-wave and neither the
+  /// profile nor its log has a per-row rate: the cost model prices its tasks' rows.
+  bool NeedsModelledWork() const;
 
   /// Row-operations of a task reading `input_bytes` (U).
   double RowOps(int64_t input_bytes) const;
 
  private:
   /// TaskSeconds without the spill term.
-  double WorkSeconds(int task, int64_t input_bytes, bool first_wave);
+  double WorkSeconds(int task, int64_t input_bytes, bool first_wave, std::optional<double> modelled_work);
 
   const StageProfile& profile_;
+  LogRates log_;
   int num_tasks_;
   std::optional<SpillPricing> spill_;
   std::array<int, 2> expected_{};  // expected tasks per wave

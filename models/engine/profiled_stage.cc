@@ -8,16 +8,19 @@
 namespace aqesim {
 
 ProfiledStage::ProfiledStage(const StageProfile& profile, int num_tasks, int num_executors,
-                             int slots_per_executor, std::optional<SpillPricing> spill)
-    : times_(profile, num_tasks, std::max(num_executors, 1) * std::max(slots_per_executor, 1), spill),
+                             int slots_per_executor, std::optional<SpillPricing> spill, LogRates log)
+    : times_(profile, num_tasks, std::max(num_executors, 1) * std::max(slots_per_executor, 1), spill, log),
       launched_on_(static_cast<size_t>(std::max(num_executors, 1)), 0),
-      slots_per_executor_(std::max(slots_per_executor, 1)) {}
+      slots_per_executor_(std::max(slots_per_executor, 1)) {
+  if (const double f = ResizeFactor(profile, num_tasks); f >= kResizedMarkFactor) resized_by_ = f;
+}
 
-double ProfiledStage::LaunchTask(int task, int executor, int64_t input_bytes) {
+double ProfiledStage::LaunchTask(int task, int executor, int64_t input_bytes,
+                                 std::optional<double> modelled_work) {
   int& launched = launched_on_.at(static_cast<size_t>(executor));
   const bool first_wave = launched < slots_per_executor_;
   ++launched;
-  return times_.TaskSeconds(task, input_bytes, first_wave);
+  return times_.TaskSeconds(task, input_bytes, first_wave, modelled_work);
 }
 
 std::optional<SpillPricing> StageSpillPricing(const StageProfile& profile, const ExecNode& stage_root,

@@ -22,16 +22,24 @@ namespace aqesim {
 class ProfiledStage {
  public:
   /// `profile` must outlive this object (it is the scenario's).
-  /// `spill`: how its tasks pay for spilling (StageSpillPricing), none when absent.
+  /// `spill`: how its tasks pay for spilling (StageSpillPricing), none when absent; `log`: what
+  /// a resized profile borrows from its log (LogResizeRates).
   ProfiledStage(const StageProfile& profile, int num_tasks, int num_executors, int slots_per_executor,
-                std::optional<SpillPricing> spill = std::nullopt);
+                std::optional<SpillPricing> spill = std::nullopt, LogRates log = {});
 
   /// Seconds of task `task` launched on `executor` (in [0, num_executors)), reading
   /// `input_bytes` from storage and shuffles. Call once per task, in launch order.
-  double LaunchTask(int task, int executor, int64_t input_bytes);
+  /// `modelled_work`: see ProfiledStageTimes::TaskSeconds.
+  double LaunchTask(int task, int executor, int64_t input_bytes,
+                    std::optional<double> modelled_work = std::nullopt);
+
+  bool NeedsModelledWork() const { return times_.NeedsModelledWork(); }
+  /// ResizeFactor when at least kResizedMarkFactor (the stage is marked resized), else nullopt.
+  std::optional<double> resized_by() const { return resized_by_; }
 
  private:
   ProfiledStageTimes times_;
+  std::optional<double> resized_by_;
   std::vector<int> launched_on_;  // tasks of this stage launched per executor
   int slots_per_executor_;
 };

@@ -154,7 +154,8 @@ class Engine {
     if (profile != nullptr)
       run->profiled.emplace(*profile, st->num_tasks, NumExecutors(), slots_per_executor_,
                             StageSpillPricing(*profile, *st->subtree, st->num_tasks, cost_,
-                                              s_.cluster.disk_bytes_per_second, slots_per_executor_));
+                                              s_.cluster.disk_bytes_per_second, slots_per_executor_),
+                            LogResizeRates(s_.profiles));
     // The executors' state for this code, looked up once.
     ExecutorState::CodeState* code = executors_.ForCode(StageCodeKey(*st->subtree));
     if (st->kind == StageKind::kShuffleMap) {
@@ -224,10 +225,17 @@ class Engine {
     t.input_bytes = ev.input_bytes;
     t.shuffle_read_bytes = ev.shuffle_read_bytes;
     t.shuffle_write_bytes = ev.work.shuffle_write_bytes.count();
-    if (run->profiled) {  // the recorded profile, not the cost model
+    if (run->profiled) {  // the recorded profile, not the cost model (its warm work when resized)
+      std::optional<double> modelled;
+      if (run->profiled->NeedsModelledWork()) {
+        const TaskCost c = cost_.EstimateTask(ev.work, 0);
+        modelled = c.scan_seconds + c.fetch_seconds + c.compute_seconds + c.write_seconds;
+      }
       executors_.TaskStarted(code, executor, 0);
-      return SimTime::Seconds(
-          run->profiled->LaunchTask(task, executor, ev.input_bytes + ev.shuffle_read_bytes));
+      const double seconds =
+          run->profiled->LaunchTask(task, executor, ev.input_bytes + ev.shuffle_read_bytes, modelled);
+      // A stage marked resized is an extrapolation: it scales with the band (stage_profile.h).
+      return SimTime::Seconds(run->profiled->resized_by() ? seconds * s_.cost.modelled_time_scale : seconds);
     }
     const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(conf_.adaptive_enabled),
                                   static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));

@@ -1,8 +1,16 @@
 #include "models/engine/run_result.h"
 
+#include <cstdio>
 #include <variant>
 
 namespace aqesim {
+
+std::string TimedText(const std::string& time_source, std::optional<double> resized_by) {
+  if (!resized_by) return time_source;
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%.1f", *resized_by);
+  return time_source + " (resized ×" + factor + ")";
+}
 
 nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec) {
   using json = nlohmann::ordered_json;
@@ -77,6 +85,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
         {"reads", s.reads},
         {"parents", s.parents}};
     st["resources"] = CoreTimeJson(s.resources);
+    if (s.resized_by) st["resizedBy"] = *s.resized_by;
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
     if (with_tasks) {
       json tasks = json::array();

@@ -38,6 +38,9 @@ struct StageResult {
   /// "profiled" (timed by the scenario's recorded profile of this stage) or "modelled" (the
   /// cost model).
   std::string time_source = "modelled";
+  /// A profiled stage resized by kResizedMarkFactor or more (models/cost/stage_profile.h):
+  /// ResizeFactor (JSON `resizedBy`); its seconds carry the band. Absent otherwise.
+  std::optional<double> resized_by;
   /// The operators its tasks run, top-down: "SortMergeJoin j1(read e1, read e2)".
   std::string operators;
   int tasks = 0;
@@ -61,6 +64,9 @@ struct StageResult {
   std::vector<TaskResult> task_results;
   double duration_seconds() const { return complete_seconds - submit_seconds; }
 };
+
+/// The `timed` column of run and validate: "modelled", "profiled", "profiled (resized ×62.5)".
+std::string TimedText(const std::string& time_source, std::optional<double> resized_by);
 
 struct ExchangeExplain {
   std::string id;

@@ -98,6 +98,7 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
   r.complete_seconds = st.complete.seconds();
   r.broadcast_seconds = run.broadcast_seconds;
   r.time_source = run.profiled ? "profiled" : "modelled";
+  if (run.profiled) r.resized_by = run.profiled->resized_by();
   for (const TaskResult& t : run.tasks) {
     r.input_bytes += t.input_bytes;
     r.shuffle_read_bytes += t.shuffle_read_bytes;

@@ -114,6 +114,7 @@ void ReadStage(const Json& s, const std::string& at, Problems* p, StageResult* s
   p->Read(s, "kind", at, &stage->kind);
   p->Read(s, "operators", at, &stage->operators);
   p->Read(s, "timeSource", at, &stage->time_source);
+  if (Problems::Member(s, "resizedBy")) p->Read(s, "resizedBy", at, &stage->resized_by.emplace());
   p->Read(s, "tasks", at, &stage->tasks);
   // durationSeconds is completeSeconds − submitSeconds; a hand-written result may give only it.
   const bool has_times = s.contains("submitSeconds") || s.contains("completeSeconds");

@@ -8,7 +8,7 @@ namespace aqesim {
 
 bool HasModelledStage(const RunResult& run) {
   for (const StageResult& s : run.stages) {
-    if (s.time_source == "modelled") return true;
+    if (s.time_source == "modelled" || s.resized_by) return true;
   }
   return false;
 }

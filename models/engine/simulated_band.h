@@ -1,8 +1,9 @@
 // The uncertainty band of a run's modelled seconds: the run simulated again with every
 // modelled task's duration × the band's low and high factors (cost modelledTimeScale;
 // models/cost/defaults_band.h says where the factors come from). Stages timed by a recorded
-// profile keep their times, so a run whose stages are all profiled has no band. Used by `run`
-// and `scale`.
+// profile keep their times — but for a stage marked resized (an extrapolated profile,
+// models/cost/stage_profile.h), which scales too —, so a run whose stages are all profiled as
+// recorded has no band. Used by `run` and `scale`.
 #ifndef AQESIM_MODELS_ENGINE_SIMULATED_BAND_H_
 #define AQESIM_MODELS_ENGINE_SIMULATED_BAND_H_
 
@@ -14,7 +15,8 @@
 
 namespace aqesim {
 
-/// True when the cost model timed at least one stage of `run` (StageResult::time_source).
+/// True when the cost model timed at least one stage of `run` (StageResult::time_source) or a
+/// stage's profile was resized (StageResult::resized_by).
 bool HasModelledStage(const RunResult& run);
 
 /// The critical path and ideal time (resource_usage.h) of the runs at the band's factors.

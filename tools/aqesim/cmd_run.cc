@@ -82,10 +82,10 @@ std::string StageTable(const RunResult& run) {
   for (const StageResult& s : run.stages) {
     const double skew = s.task_median_seconds > 0 ? s.task_max_seconds / s.task_median_seconds : 0;
     rows.push_back(
-        {std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks), s.time_source,
-         Fixed(s.submit_seconds), Fixed(s.complete_seconds), Fixed(s.duration_seconds()),
-         FormatBytes(s.input_bytes), FormatBytes(s.shuffle_read_bytes), FormatBytes(s.shuffle_write_bytes),
-         FormatBytes(s.spill_bytes),
+        {std::to_string(s.id), s.name + ": " + s.operators, std::to_string(s.tasks),
+         TimedText(s.time_source, s.resized_by), Fixed(s.submit_seconds), Fixed(s.complete_seconds),
+         Fixed(s.duration_seconds()), FormatBytes(s.input_bytes), FormatBytes(s.shuffle_read_bytes),
+         FormatBytes(s.shuffle_write_bytes), FormatBytes(s.spill_bytes),
          Fixed(s.task_min_seconds) + " / " + Fixed(s.task_median_seconds) + " / " + Fixed(s.task_max_seconds),
          Fixed(skew)});
   }

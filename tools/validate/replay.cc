@@ -222,6 +222,7 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
         c.simulated_tasks = s.tasks;
         c.simulated_seconds = s.duration_seconds();
         c.time_source = s.time_source;
+        c.resized_by = s.resized_by;
         if (v->profile_from) {
           auto src = sel.graft.stage_sources.find(m.simulated_name);
           c.profile_from = src == sel.graft.stage_sources.end() ? "modelled" : src->second;
@@ -434,8 +435,8 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
 
 void SetBand(const eventlog::RecordedApplication& app, const json& cost, Validation* v) {
   bool modelled = false;
-  for (const StageComparison& s : v->stages) modelled |= s.time_source == "modelled";
-  if (!modelled) return;
+  for (const StageComparison& s : v->stages) modelled |= s.time_source == "modelled" || s.resized_by;
+  if (!modelled) return;  // every stage profiled as recorded: no band
   json scaled = cost.is_object() ? cost : json::object();
   const MakespanBand band = BandOf(scaled.value("modelledTimeScale", 1.0), [&](double scale) {
     scaled["modelledTimeScale"] = scale;
@@ -483,6 +484,7 @@ ordered_json ValidationToJson(const Validation& v) {
     s["selection"] = c.selection;
     s["simulatedStage"] = c.simulated_name;
     s["timeSource"] = c.time_source.empty() ? ordered_json(nullptr) : ordered_json(c.time_source);
+    if (c.resized_by) s["resizedBy"] = *c.resized_by;
     if (v.profile_from)
       s["profileFrom"] = c.profile_from.empty() ? ordered_json(nullptr) : ordered_json(c.profile_from);
     s["role"] = c.role;
@@ -539,7 +541,7 @@ std::string ValidationToTable(const Validation& v) {
     std::string name = c.name.size() > 32 ? c.name.substr(0, 31) + "…" : c.name;
     rows.push_back({c.selection, c.stage_id ? std::to_string(*c.stage_id) : "-", name,
                     c.simulated_name.empty() ? "-" : c.simulated_name,
-                    c.time_source.empty() ? "-" : c.time_source,
+                    c.time_source.empty() ? "-" : TimedText(c.time_source, c.resized_by),
                     std::to_string(c.recorded_tasks) + " / " + std::to_string(c.simulated_tasks),
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
                     c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error),

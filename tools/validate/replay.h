@@ -84,7 +84,8 @@ struct StageComparison {
   std::string name;             // recorded stage name ("count at <console>:25")
   std::string simulated_name;   // "e1 map"
   std::string role;
-  std::string time_source;  // the simulated stage's: "profiled" | "modelled" ("" when none)
+  std::string time_source;           // the simulated stage's: "profiled" | "modelled" ("" when none)
+  std::optional<double> resized_by;  // the simulated stage's StageResult::resized_by
   /// With --profile-from: A's stage whose profile timed it ("SQL execution 0: e1 map (stage 3)"),
   /// "modelled" when none matched; "" without --profile-from or without a simulated stage.
   std::string profile_from;

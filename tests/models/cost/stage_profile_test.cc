@@ -3,6 +3,8 @@
 #include "models/cost/stage_profile.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace aqesim {
@@ -64,6 +66,73 @@ TEST_CASE("ProfiledStageTimes: a stage-rated stage resized up and down", "[cost]
     ProfiledStageTimes t(q, 2, 1);
     CHECK(t.TaskSeconds(0, 2000000, true) == Approx((0.2 + 2.1) * 3));  // 6.9
   }
+}
+
+/// The join_agg EMR runs' reducer stage, in round numbers: 16 coalesced tasks of 1 MB and
+/// 40,000 row-operations, every one its executor's first (no later tables), 1.5 s of run each
+/// that does not grow with rows ("fixed": A = 1.5, B = 0), overhead 0.2 s.
+StageProfile SixteenColdReducers() {
+  StageProfile p;
+  p.tasks = 16;
+  p.input_bytes = 16000000;
+  p.row_ops = 640000;
+  p.overhead_first_wave_seconds = 0.2;
+  p.overhead_later_seconds = 0.2;  // none recorded: the importer copies the first wave's
+  p.fixed_seconds = 1.5;
+  p.rates = "fixed";
+  p.residuals[0] = {Constant(1.0)};
+  return p;
+}
+
+TEST_CASE("ProfiledStageTimes: 16 cold tasks resized to 1000 price each task's rows at the log's rate",
+          "[cost][profile]") {
+  // AQE off: 1000 reducers of 16,000 bytes, U = 640,000 x 16,000 / 16,000,000 = 640; Ū = 40,000.
+  // The log's rate B' = 1 us per row-operation, its warm overhead 0.03 s.
+  // First wave: C = 1.5 + 0 - 1e-6 x 40,000 = 1.46 (the cold task's run beyond its rows'
+  // work), T = 0.2 + 1.46 + 1e-6 x 640 = 1.66064. Later: T = 0.03 + 0.00064 = 0.03064 — not
+  // the recorded 1.5 s (nor 1.5 x 640 / 40,000 + 0.2 = 0.224 s: the cold run per row).
+  const StageProfile p = SixteenColdReducers();
+  ProfiledStageTimes t(p, 1000, 30, std::nullopt, LogRates{1e-6, 0.03});
+  CHECK_FALSE(t.NeedsModelledWork());
+  CHECK(t.TaskSeconds(0, 16000, true) == Approx(1.66064));
+  CHECK(t.TaskSeconds(1, 16000, false) == Approx(0.03064));
+  CHECK(ResizeFactor(p, 1000) == Approx(62.5));
+  CHECK(ResizeFactor(p, 8) == Approx(2.0));
+  CHECK(ResizeFactor(p, 16) == Approx(1.0));
+}
+
+TEST_CASE("ProfiledStageTimes: a cold-only profile with no rate in its log takes the cost model's",
+          "[cost][profile]") {
+  // The cost model's warm work of a 640-row task: 5 ms, i.e. B' = 0.005 / 640 per row-operation;
+  // first wave C = 1.5 - 0.005 x 40,000 / 640 = 1.1875, T = 0.2 + 1.1875 + 0.005 = 1.3925;
+  // later (no warm overhead in the log: the profile's 0.2) T = 0.205.
+  const StageProfile p = SixteenColdReducers();
+  ProfiledStageTimes t(p, 1000, 30);
+  CHECK(t.NeedsModelledWork());
+  CHECK(t.TaskSeconds(0, 16000, true, 0.005) == Approx(1.3925));
+  CHECK(t.TaskSeconds(1, 16000, false, 0.005) == Approx(0.205));
+  // At the recorded task count nothing is resized: O + A.
+  ProfiledStageTimes same(p, 16, 30);
+  CHECK_FALSE(same.NeedsModelledWork());
+  CHECK(same.TaskSeconds(0, 1000000, true) == Approx(1.7));
+}
+
+TEST_CASE("LogResizeRates: the median stage-fitted rate and warm overhead of a log", "[cost][profile]") {
+  std::map<std::string, StageProfile> profiles;
+  profiles["a"] = Recorded(0.1, 1e-6);  // "stage" below, later tables, O[later] 0.05
+  profiles["a"].rates = "stage";
+  profiles["b"] = Recorded(0.1, 3e-6, false);  // "stage", no later tasks
+  profiles["b"].rates = "stage";
+  profiles["c"] = Recorded(0.1, 0.0);  // "fixed" with later tasks
+  profiles["c"].overhead_later_seconds = 0.01;
+  profiles["d"] = Recorded(0.1, 5e-6, false);  // "log": not its own rate
+  profiles["d"].rates = "log";
+  const LogRates r = LogResizeRates(profiles);
+  REQUIRE(r.seconds_per_row_op);
+  CHECK(*r.seconds_per_row_op == Approx(2e-6));  // median of 1e-6 and 3e-6
+  REQUIRE(r.warm_overhead_seconds);
+  CHECK(*r.warm_overhead_seconds == Approx(0.03));  // median of 0.05 and 0.01
+  CHECK_FALSE(LogResizeRates({}).seconds_per_row_op);
 }
 
 }  // namespace

@@ -2,11 +2,13 @@
 // schedules: per-wave overheads, rates, the critical task, residual draws, the driver's start,
 // end, launch delay, completion tail and submission gap.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/cost/stage_profile.h"
 #include "models/engine/query_execution.h"
+#include "models/engine/simulated_band.h"
 #include "models/scenario/scenario.h"
 
 namespace aqesim {
@@ -205,6 +207,59 @@ TEST_CASE("QueryExecution: a profiled stage waits for the stages its waitsFor na
   LoadResult bad = LoadScenarioJson(doc, "t.json", {});
   REQUIRE(!bad.errors.empty());
   CHECK(bad.errors[0].pointer == "/profiles/e1 map/waitsFor/0");
+}
+
+TEST_CASE("QueryExecution: a resized profile is marked and carries the band", "[engine][profile]") {
+  // 1 executor x 2 slots. The "result" profile: 2 cold tasks (no later tables) of 1 MB, 1,000
+  // row-operations, 1.0 s of run each ("fixed"), overhead 0.2 s. The log's other profile gives
+  // the rate B' = 0.1 ms per row-operation and the warm overhead 0.05 s (LogResizeRates).
+  // Run as 8 tasks of 250 kB (x4): U = 250, Ū = 1,000. First wave (tasks 0, 1): C = 1.0 -
+  // 1e-4 x 1,000 = 0.9, T = 0.2 + 0.9 + 0.025 = 1.125; later (2..7): T = 0.05 + 0.025 = 0.075,
+  // three per slot after 1.125: the stage completes at 1.35. Band: every task x 0.66 and x 4.4
+  // (one stage, no driver gaps): 0.891 and 5.94.
+  const nlohmann::json result_profile = {{"tasks", 2},
+                                         {"inputBytes", 2000000},
+                                         {"rowOps", 2000},
+                                         {"overheadSeconds", {{"firstWave", 0.2}, {"later", 0.2}}},
+                                         {"fixedSeconds", 1.0},
+                                         {"rates", "fixed"},
+                                         {"residuals", {{"firstWave", {Constant(1.0)}}}}};
+  const nlohmann::json other = {{"tasks", 4},
+                                {"rates", "stage"},
+                                {"secondsPerRowOp", 1e-4},
+                                {"overheadSeconds", {{"firstWave", 0.3}, {"later", 0.05}}},
+                                {"residuals", {{"later", {Constant(1.0)}}}}};
+  nlohmann::json doc = {
+      {"name", "t"},
+      {"cluster", {{"executors", 1}, {"executorCores", 2}, {"executorMemory", "4g"}}},
+      {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 2000000}, {"taskBytes", std::vector<int>(8, 250000)}}},
+      {"profiles", {{"result", result_profile}, {"e9 map", other}}}};
+  auto s = Load(doc);
+  const RunResult r = SimulateQuery(*s, false);
+  REQUIRE(r.stages.size() == 1);
+  const StageResult& st = r.stages[0];
+  CHECK(st.time_source == "profiled");
+  REQUIRE(st.resized_by);
+  CHECK(*st.resized_by == Approx(4.0));
+  CHECK(TimedText(st.time_source, st.resized_by) == "profiled (resized ×4.0)");
+  CHECK(RunToJson(r, false)["stages"][0]["resizedBy"] == 4.0);
+  REQUIRE(st.task_results.size() == 8);
+  CHECK(Duration(st.task_results[0]) == Approx(1.125));
+  CHECK(Duration(st.task_results[7]) == Approx(0.075));
+  CHECK(r.makespan_seconds == Approx(1.35));
+  const std::optional<MakespanBand> band = SimulateBand(s.get(), r);
+  REQUIRE(band);
+  CHECK(band->low_seconds == Approx(1.35 * 0.66));
+  CHECK(band->high_seconds == Approx(1.35 * 4.4));
+
+  // At the recorded count (2 tasks of 1 MB): O + A = 1.2 s each, not marked, no band.
+  doc["plan"]["taskBytes"] = {1000000, 1000000};
+  auto same = Load(doc);
+  const RunResult recorded = SimulateQuery(*same, false);
+  CHECK_FALSE(recorded.stages[0].resized_by);
+  CHECK(recorded.makespan_seconds == Approx(1.2));
+  CHECK_FALSE(SimulateBand(same.get(), recorded));
+  CHECK_FALSE(RunToJson(recorded, false)["stages"][0].contains("resizedBy"));
 }
 
 TEST_CASE("Scenario: bad profiles are errors at their JSON pointer", "[scenario][profile]") {
