@@ -3,7 +3,7 @@
 // `notApplied`, one line each under `run`'s decisions, the report's advice).
 //
 // Reason codes (docs/aqe-behaviour.md §16 lists each with its wording):
-//  * CoalesceShufflePartitions: adaptiveOff, coalescingDisabled, userSpecifiedPartitions,
+//  * CoalesceShufflePartitions: coalescingDisabled, userSpecifiedPartitions,
 //    alreadyAtTarget, skewSplitKept;
 //  * OptimizeSkewedJoin: skewJoinDisabled, notAJoin, joinTypeCannotSplit, partitionCountsDiffer,
 //    belowSkewFactor, belowSkewThreshold, hiddenByMapStatus, singleMapPartition, needsExtraShuffle;

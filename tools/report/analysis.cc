@@ -97,6 +97,7 @@ TuningFacts FactsFromInput(const ReportInput& input) {
   if (f.has_aqe_on) {
     f.makespan_seconds_aqe_on = input.run_on->makespan_seconds;
     f.skew_splits_aqe_on = CountDecisions(*input.run_on).skew_splits;
+    f.not_applied = input.explain_on ? input.explain_on->not_applied : input.run_on->not_applied;
   }
   const std::vector<StageRow> off = input.run_off ? StageRows(*input.run_off) : std::vector<StageRow>{};
   const std::vector<StageRow> on = input.run_on ? StageRows(*input.run_on) : std::vector<StageRow>{};

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/aqe/not_applied.h"
 #include "models/conf/spark_conf.h"
 #include "models/engine/run_result.h"
 #include "tools/report/report_input.h"
@@ -92,6 +93,8 @@ struct TuningFacts {
   bool has_aqe_off = false;
   bool has_aqe_on = false;
   int skew_splits_aqe_on = 0;
+  /// Why each AQE rule left an exchange or join as it was in the AQE-on run (explain's notApplied).
+  std::vector<NotApplied> not_applied;
   std::vector<ShuffleFacts> shuffles;
   std::vector<BroadcastFacts> broadcasts;
   /// The worst stage of the runs given (AQE off and on): highest max÷median task seconds,

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/aqe/decision.h"
+#include "tools/report/why_not_advice.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::report {
@@ -107,6 +108,9 @@ Recommendation Recommend(const TuningFacts& f) {
     if (IsSlowedBySkew(s, advisory)) skewed.push_back(&s);
   }
   for (const ShuffleFacts* s : skewed) {
+    // An aggregate's hot key: no skew-join key splits it (the advice below says what does), so
+    // none is recommended nor simulated.
+    if (SkewOnlyInAggregate(f.not_applied, s->id)) continue;
     const std::string sizes = s->id + " (largest partition " + FormatBytes(s->true_max_bytes) + ", median " +
                               FormatBytes(s->true_median_bytes) + ")";
     if (!adaptive) {
@@ -230,7 +234,7 @@ Recommendation Recommend(const TuningFacts& f) {
 
   // Guardrail — MapStatus: above minNumPartitionsToHighlyCompress the driver may not see skew.
   for (const ShuffleFacts& s : f.shuffles) {
-    if (!IsHighlyCompressed(s, c)) continue;
+    if (!IsHighlyCompressed(s, c) || SkewOnlyInAggregate(f.not_applied, s.id)) continue;
     if (!SparkWouldSplit(s.true_max_bytes, s.true_median_bytes, c)) continue;
     if (SparkWouldSplit(s.seen_max_bytes, s.seen_median_bytes, c)) continue;
     r.warnings.push_back(s.id + " has " + std::to_string(s.num_partitions) +
@@ -281,15 +285,23 @@ Recommendation Recommend(const TuningFacts& f) {
         "one partition whatever spark.sql.shuffle.partitions is.");
   }
 
+  // Why AQE did not act where the user can do something about it (docs/aqe-behaviour.md §16).
+  for (std::string& a : WhyNotAdvice(f.not_applied)) r.notes.push_back(std::move(a));
+
   if (!skewed.empty()) {
-    r.diagnosis = "Skew: " + skewed.front()->id + "'s largest partition is " +
-                  Fixed(static_cast<double>(skewed.front()->true_max_bytes) /
-                            static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)),
-                        1) +
-                  "× its median, and the tasks reading it are " +
-                  std::string(SeverityName(SeverityOf(std::max(skewed.front()->read_skew_ratio_aqe_off,
-                                                               skewed.front()->read_skew_ratio_aqe_on)))) +
-                  "ly unbalanced.";
+    r.diagnosis =
+        "Skew: " + skewed.front()->id + "'s largest partition is " +
+        Fixed(static_cast<double>(skewed.front()->true_max_bytes) /
+                  static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)),
+              1) +
+        "× its median, and the tasks reading it are " +
+        std::string(SeverityName(SeverityOf(
+            std::max(skewed.front()->read_skew_ratio_aqe_off, skewed.front()->read_skew_ratio_aqe_on)))) +
+        "ly unbalanced." +
+        (SkewOnlyInAggregate(f.not_applied, skewed.front()->id)
+             ? " An aggregate reads it, and AQE never splits an aggregate's partitions: salt the key or "
+               "pre-aggregate."
+             : "");
   } else if (partitions_too_large) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
   } else if (r.Sets("spark.sql.adaptive.enabled")) {

@@ -393,6 +393,12 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
       h += "<li><b>" + Esc(d.rule) + "</b> " + Esc(d.message) + "</li>";
     h += "</ul></section>\n";
   }
+  if (facts.has_aqe_on && !facts.not_applied.empty()) {
+    h += "<section><h2>Why AQE did not act</h2><ul>";
+    for (const NotApplied& n : facts.not_applied)
+      h += "<li><b>" + Esc(n.rule) + "</b> " + Esc(n.message) + "</li>";
+    h += "</ul></section>\n";
+  }
   return h;
 }
 
@@ -653,6 +659,11 @@ std::string RenderMarkdownReport(const ReportInput& in) {
     m += "## AQE decisions\n\n";
     for (const Decision& d : in.run_on->decisions)
       m += "- **" + MdEsc(d.rule) + "** " + MdEsc(d.message) + "\n";
+  }
+  if (facts.has_aqe_on && !facts.not_applied.empty()) {
+    m += "\n## Why AQE did not act\n\n";
+    for (const NotApplied& n : facts.not_applied)
+      m += "- **" + MdEsc(n.rule) + "** " + MdEsc(n.message) + "\n";
   }
   return m;
 }

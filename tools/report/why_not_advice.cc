@@ -1,0 +1,84 @@
+#include "tools/report/why_not_advice.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "models/aqe/decision.h"
+#include "tools/text/table_text.h"
+
+namespace aqesim::report {
+
+namespace {
+
+int64_t Number(const NotApplied& n, const char* key) {
+  const auto it = n.numbers.find(key);
+  return it != n.numbers.end() && it->is_number() ? it->get<int64_t>() : 0;
+}
+
+std::string Advice(const NotApplied& n) {
+  const std::string& r = n.reason;
+  if (r == "notAJoin")
+    return "No configuration key helps: AQE splits skewed partitions of joins only. Salt the key (add a "
+           "random "
+           "suffix, aggregate, then aggregate again without it), pre-aggregate before the shuffle, or split "
+           "the hot "
+           "key out and aggregate it separately.";
+  if (r == "joinTypeCannotSplit")
+    return "No configuration key helps: Spark cannot split this side for this join type. Split the hot key "
+           "out "
+           "(join its rows separately, e.g. with the other side's matching rows broadcast, and union the "
+           "results), or salt the key on the skewed side and replicate the other side's matching rows.";
+  if (r == "singleMapPartition")
+    return "Splitting works by map ranges and one map task wrote the partition: more map tasks upstream "
+           "(more "
+           "input splits, or a repartition before the join) give AQE ranges to split, or salt the key.";
+  if (r == "hiddenByMapStatus")
+    return "Set spark.shuffle.accurateBlockSkewedFactor (e.g. 5) so that MapStatus records the skewed blocks "
+           "exactly, or keep the partition count at most spark.shuffle.minNumPartitionsToHighlyCompress.";
+  if (r == "needsExtraShuffle")
+    return "spark.sql.adaptive.forceOptimizeSkewedJoin=true accepts the extra shuffle (check by simulation "
+           "that "
+           "it pays off).";
+  if (r == "skewJoinDisabled") return "Set spark.sql.adaptive.skewJoin.enabled=true.";
+  if (r == "coalescingDisabled") return "Set spark.sql.adaptive.coalescePartitions.enabled=true.";
+  if (r == "localReadDisabled") return "Set spark.sql.adaptive.localShuffleReader.enabled=true.";
+  if (r == "userSpecifiedPartitions")
+    return "Change the count where the job sets it (repartition(n)), or let AQE choose: repartition by "
+           "columns "
+           "only, or a REBALANCE hint.";
+  if (r == "demotedByEmptyPartitions")
+    return "Lower spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin below the side's non-empty ratio "
+           "to "
+           "broadcast it anyway (a broadcast of mostly empty partitions may still be cheaper).";
+  if (r == "aboveBroadcastThreshold") {
+    const int64_t bytes = Number(n, "bytes"), threshold = Number(n, "thresholdBytes");
+    // Within 4x of the threshold: raising it is a real option; far above, it is not.
+    if (threshold <= 0 || bytes > 4 * threshold) return "";
+    const auto it = n.numbers.find("thresholdKey");
+    const std::string key =
+        it != n.numbers.end() && it->is_string() ? it->get<std::string>() : "the threshold";
+    return "Raising " + key + " above " + FormatBytes(bytes) +
+           " would broadcast it (every executor then holds it: mind executor memory).";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool SkewOnlyInAggregate(const std::vector<NotApplied>& not_applied, const std::string& exchange) {
+  for (const NotApplied& n : not_applied)
+    if (n.reason == "notAJoin" && n.target == exchange) return true;
+  return false;
+}
+
+std::vector<std::string> WhyNotAdvice(const std::vector<NotApplied>& not_applied) {
+  std::vector<std::string> out;
+  for (const NotApplied& n : not_applied) {
+    const std::string advice = Advice(n);
+    if (advice.empty()) continue;
+    out.push_back(n.rule + " did not act on " + n.message + ". " + advice);
+  }
+  return out;
+}
+
+}  // namespace aqesim::report

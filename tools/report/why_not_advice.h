@@ -1,0 +1,25 @@
+// What the report makes of the simulator's "not applied" entries (models/aqe/not_applied.h,
+// docs/aqe-behaviour.md §16): advice a tuning engineer can act on, beyond configuration where no
+// key helps (an aggregate's hot key, a side the join type cannot split: salting, pre-aggregation,
+// splitting the hot key out).
+#ifndef AQESIM_TOOLS_REPORT_WHY_NOT_ADVICE_H_
+#define AQESIM_TOOLS_REPORT_WHY_NOT_ADVICE_H_
+
+#include <string>
+#include <vector>
+
+#include "models/aqe/not_applied.h"
+
+namespace aqesim::report {
+
+/// Whether OptimizeSkewedJoin reported `exchange` as an aggregate's skewed input (notAJoin):
+/// no skew-join key can split it, so the report neither recommends nor simulates one for it.
+bool SkewOnlyInAggregate(const std::vector<NotApplied>& not_applied, const std::string& exchange);
+
+/// One sentence per entry a user can act on: the entry's message, then what to do ("" entries
+/// — not skewed, already at the target, broadcast disabled on purpose, ... — are left out).
+std::vector<std::string> WhyNotAdvice(const std::vector<NotApplied>& not_applied);
+
+}  // namespace aqesim::report
+
+#endif  // AQESIM_TOOLS_REPORT_WHY_NOT_ADVICE_H_
