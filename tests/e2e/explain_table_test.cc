@@ -1,0 +1,42 @@
+// `aqesim explain --format table` on the imported q72 scenario (nine joins, 13,504 tasks) and on
+// skew-join.json: every line within 160 columns; the skew split and its exchange are there.
+#include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
+
+#include "tests/e2e/e2e_util.h"
+#include "tools/text/table_text.h"
+
+namespace aqesim::e2e {
+namespace {
+
+void CheckWithin160(const std::string& text) {
+  std::istringstream lines(text);
+  int n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    INFO(line);
+    CHECK(CodePoints(line) <= 160);
+  }
+  CHECK(n > 5);
+}
+
+TEST_CASE("explain --format table: q72's imported scenario within 160 columns", "[e2e][explain]") {
+  const CommandResult r =
+      RunAqesim({"explain", SourcePath("scenarios/recorded/nds_q72_dataproc_2_2.json"), "--format", "table"});
+  REQUIRE(r.exit_code == 0);
+  CheckWithin160(r.stdout_text);
+  CHECK(r.stdout_text.find("\nExchanges (") != std::string::npos);
+  CHECK(r.stdout_text.find("\nJoins (as planned → as run):\n") != std::string::npos);
+}
+
+TEST_CASE("explain --format table: skew-join's split and the exchange it came from", "[e2e][explain]") {
+  const CommandResult r = RunAqesim({"explain", SourcePath("scenarios/skew-join.json"), "--format", "table"});
+  REQUIRE(r.exit_code == 0);
+  CheckWithin160(r.stdout_text);
+  CHECK(r.stdout_text.find("  OptimizeSkewedJoin: j1: split 1 left / 0 right skewed partitions") !=
+        std::string::npos);
+  CHECK(r.stdout_text.find("  j1: SortMergeJoin, skew join\n") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace aqesim::e2e
