@@ -3,8 +3,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/conf/property_value.h"
+#include "models/conf/spark_conf.h"
+#include "models/scenario/scenario.h"
 
 namespace aqesim::eventlog {
 namespace {
@@ -53,14 +56,58 @@ bool AdaptiveDefault(const std::optional<std::string>& version) {
   return *major > 3 || (*major == 3 && *minor >= 2);
 }
 
+/// A boolean Spark property of the log, as Spark reads it (case-insensitive "true"/"false").
+bool PropertyIsTrue(const RecordedApplication& app, const std::string& key) {
+  auto it = app.spark_properties.find(key);
+  return it != app.spark_properties.end() && ParseBool(it->second).value_or(false);
+}
+
+/// Under dynamic allocation, the policy's keys (spark.dynamicAllocation.*, the shuffle service,
+/// spark.executor.instances: ExecutorAllocationManager's initial target is the largest of
+/// minExecutors, initialExecutors and it), so that a what-if replacing the recorded executor
+/// timeline (`--conf spark.dynamicAllocation.maxExecutors=...`) starts from the recorded policy.
+/// The recorded timeline still drives a replay (cluster_scheduler.h). Not carried in local mode
+/// (Spark ignores dynamic allocation there).
+void CarryDynamicAllocation(ImportContext& ctx, json* conf) {
+  const RecordedApplication& app = ctx.app;
+  if (app.local_mode || !PropertyIsTrue(app, "spark.dynamicAllocation.enabled")) return;
+  RawConf carried;
+  for (const auto& [k, v] : app.spark_properties) {
+    if (k.rfind("spark.dynamicAllocation.", 0) == 0 || k == "spark.shuffle.service.enabled" ||
+        k == "spark.executor.instances")
+      carried[k] = v;
+  }
+  // Values the loader would refuse (Spark started with them, but e.g. a templated value or one
+  // beyond this simulator's limits) must not cost the whole import: the keys are left out.
+  std::vector<ConfProblem> problems;
+  const SqlConf sc = ResolveSqlConf(carried, &problems);
+  const DynamicAllocationConf& d = sc.dynamic_allocation;
+  std::string refused;
+  for (const ConfProblem& p : problems) {
+    if (p.is_error && refused.empty()) refused = p.message;
+  }
+  if (refused.empty() && d.max_executors && d.min_executors > *d.max_executors)
+    refused = "spark.dynamicAllocation.minExecutors is above maxExecutors";
+  if (refused.empty() && d.InitialExecutors(sc.executor_instances) > kMaxExecutors)
+    refused = "more than " + std::to_string(kMaxExecutors) + " initial executors";
+  if (!refused.empty()) {
+    ctx.warnings->push_back(app.path +
+                            ": the log's dynamic allocation settings are not kept in the scenario's conf (" +
+                            refused + "): a dynamic-allocation what-if starts from Spark's defaults");
+    return;
+  }
+  for (const auto& [k, v] : carried) (*conf)[k] = v;
+}
+
 }  // namespace
 
-json ImportConf(ImportContext& ctx, const RecordedSqlExecution* execution) {
+json ImportConf(ImportContext& ctx, const RecordedSqlExecution* execution, bool executor_timeline) {
   const RecordedApplication& app = ctx.app;
   json conf = json::object();
   for (const auto& [k, v] : app.spark_properties) {
     if (IsImportedConfKey(k)) conf[k] = v;
   }
+  if (executor_timeline) CarryDynamicAllocation(ctx, &conf);
   if (!conf.contains("spark.sql.adaptive.enabled")) {
     if (execution != nullptr) {
       conf["spark.sql.adaptive.enabled"] = execution->adaptive() ? "true" : "false";  // read from the plan

@@ -94,7 +94,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   }
 
   ImportedCluster cluster = ImportCluster(ctx, execution, job);
-  json conf = ImportConf(ctx, execution);
+  json conf = ImportConf(ctx, execution, cluster.cluster.contains("executorTimeline"));
   ImportResources(app, &cluster.cluster, &conf);
   if (out.session_partitions)
     conf[out.session_partitions->first] = std::to_string(out.session_partitions->second);

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "models/conf/did_you_mean.h"
+#include "models/conf/property_value.h"
 #include "models/cost/cost_params.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
@@ -157,8 +158,13 @@ void ApplyGridValue(const std::string& key, const std::string& value, const Scen
   // With a recorded executor timeline (an imported log) the scheduler's executors are the
   // timeline's and `cluster.executors` would only set defaultParallelism: the grid value is the
   // what-if `--conf spark.executor.instances` is, N executors from the start instead of the
-  // timeline (the loader warns that it replaced it).
+  // timeline (the loader warns that it replaced it). A log recorded under dynamic allocation
+  // keeps its policy keys in the scenario's conf (tools/eventlog/conf_import.h); the point then
+  // turns the policy off, or spark.executor.instances would only be its initial target.
   if (key == "cluster.executors" && base.has_executor_timeline) {
+    auto dynamic = base.conf.find("spark.dynamicAllocation.enabled");
+    if (dynamic != base.conf.end() && ParseBool(dynamic->second.first).value_or(false))
+      overrides->conf.emplace_back("spark.dynamicAllocation.enabled", "false");
     overrides->conf.emplace_back("spark.executor.instances", value);
     return;
   }

@@ -299,5 +299,54 @@ TEST_CASE("ImportScenario: operators between the root and an exchange stay as on
   CHECK(agg["child"]["op"] == "exchange");
 }
 
+// Spark Properties read by hand from the logs' SparkListenerEnvironmentUpdate.
+TEST_CASE("ImportScenario: a timeline recorded under dynamic allocation keeps the policy's keys",
+          "[eventlog][import][conf]") {
+  SECTION("dynamic_alloc (YARN): enabled, executorIdleTimeout 10s, 2 instances, the shuffle service") {
+    const RecordedApplication app =
+        ReadEventLog(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"), nullptr);
+    ImportOptions o;
+    o.execution_id = 0;
+    const ImportedScenario imp = ImportScenario(app, o, nullptr);
+    REQUIRE(imp.scenario["cluster"].contains("executorTimeline"));
+    const json& conf = imp.scenario["conf"];
+    CHECK(conf["spark.dynamicAllocation.enabled"] == "true");
+    CHECK(conf["spark.dynamicAllocation.executorIdleTimeout"] == "10s");
+    CHECK(conf["spark.executor.instances"] == "2");
+    CHECK(conf["spark.shuffle.service.enabled"] == "true");
+  }
+  SECTION("minExecutors above maxExecutors (the loader would refuse it): left out with a warning") {
+    std::string text =
+        testing::DrainSource(*OpenByteSource(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd")));
+    const std::string from = "\"spark.dynamicAllocation.executorIdleTimeout\":\"10s\"";
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(
+        at, from.size(),
+        "\"spark.dynamicAllocation.minExecutors\":\"5\",\"spark.dynamicAllocation.maxExecutors\":\"2\"");
+    testing::TempDir dir;
+    const std::string log = dir.Write("da.json", text);
+    std::vector<std::string> warnings;
+    const RecordedApplication app = ReadEventLog(log, &warnings);
+    ImportOptions o;
+    o.execution_id = 0;
+    const ImportedScenario imp = ImportScenario(app, o, &warnings);
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.dynamicAllocation.enabled"));
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.dynamicAllocation.minExecutors"));
+    CHECK(std::find(warnings.begin(), warnings.end(),
+                    log +
+                        ": the log's dynamic allocation settings are not kept in the scenario's conf "
+                        "(spark.dynamicAllocation.minExecutors is above maxExecutors): a dynamic-allocation "
+                        "what-if starts from Spark's defaults") != warnings.end());
+  }
+  SECTION("join_agg (YARN, dynamic allocation on, no executor change in the query): no timeline, no keys") {
+    const RecordedApplication app = ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
+    const ImportedScenario imp = ImportScenario(app, ImportOptions{}, nullptr);
+    REQUIRE_FALSE(imp.scenario["cluster"].contains("executorTimeline"));
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.dynamicAllocation.enabled"));
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.shuffle.service.enabled"));
+  }
+}
+
 }  // namespace
 }  // namespace aqesim::eventlog

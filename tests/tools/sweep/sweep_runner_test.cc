@@ -142,5 +142,24 @@ TEST_CASE("ApplyGridValue: cluster.executors on a recorded executor timeline is 
   CHECK(ov.conf[0] == std::pair<std::string, std::string>{"spark.executor.instances", "8"});
 }
 
+TEST_CASE(
+    "ApplyGridValue: cluster.executors on a timeline recorded under dynamic allocation turns the policy off",
+    "[sweep][runner]") {
+  // An import of a dynamic-allocation log keeps the policy's keys (conf_import.h): N executors
+  // from the start needs the policy off, or spark.executor.instances is only its initial target.
+  const auto base =
+      ReadScenarioBase(Json{{"cluster", {{"executorTimeline", Json::array({Json{{"add", 0}}})}}},
+                            {"conf",
+                             {{"spark.dynamicAllocation.enabled", "true"},
+                              {"spark.shuffle.service.enabled", "true"},
+                              {"spark.executor.instances", "2"}}}},
+                       "s.json", nullptr);
+  ScenarioOverrides ov;
+  ApplyGridValue("cluster.executors", "8", *base, &ov);
+  CHECK(ov.fields.empty());
+  CHECK(ov.conf == std::vector<std::pair<std::string, std::string>>{
+                       {"spark.dynamicAllocation.enabled", "false"}, {"spark.executor.instances", "8"}});
+}
+
 }  // namespace
 }  // namespace aqesim::sweep
