@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/aqe/aqe_optimizer.h"
+#include "tests/models/aqe/rules/skew_join_fixture.h"
 #include "tests/models/shuffle/spark_vectors.h"
 #include "tests/support/plan_builder.h"
 
@@ -14,25 +15,10 @@ namespace {
 
 using testing::Matrix;
 using testing::PlanBuilder;
+using testing::SkewConf;
 using testing::SpecsOf;
 using testing::ToString;
-
-/// advisory 50 B, factor 5, threshold 300 B; no broadcast (runtime JoinSelection stays out).
-SqlConf SkewConf() {
-  SqlConf c;
-  c.advisory_partition_size_bytes = 50;
-  c.skewed_partition_factor = 5.0;
-  c.skewed_partition_threshold_bytes = 300;
-  c.auto_broadcast_join_threshold_bytes = -1;
-  return c;
-}
-
-/// Four maps of 25 B per reducer, except reducer 2, whose maps write `hot`.
-Matrix WithHotReducer(const std::vector<int64_t>& hot) {
-  Matrix m;
-  for (int64_t h : hot) m.push_back({25, 25, h, 25, 25});
-  return m;
-}
+using testing::WithHotReducer;
 
 std::unique_ptr<ExecNode> Join(PlanBuilder& b, JoinType type, const Matrix& left, const Matrix& right) {
   return b.SortMergeJoin("j", type, b.Shuffle("l", left), b.Shuffle("r", right));

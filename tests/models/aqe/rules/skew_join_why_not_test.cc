@@ -7,6 +7,7 @@
 
 #include "models/aqe/aqe_optimizer.h"
 #include "models/aqe/rules/optimize_skewed_join.h"
+#include "tests/models/aqe/rules/skew_join_fixture.h"
 #include "tests/support/plan_builder.h"
 
 namespace aqesim {
@@ -14,21 +15,8 @@ namespace {
 
 using testing::Matrix;
 using testing::PlanBuilder;
-
-SqlConf SkewConf() {
-  SqlConf c;
-  c.advisory_partition_size_bytes = 50;
-  c.skewed_partition_factor = 5.0;
-  c.skewed_partition_threshold_bytes = 300;
-  c.auto_broadcast_join_threshold_bytes = -1;
-  return c;
-}
-
-Matrix WithHotReducer(const std::vector<int64_t>& hot) {
-  Matrix m;
-  for (int64_t h : hot) m.push_back({25, 25, h, 25, 25});
-  return m;
-}
+using testing::SkewConf;
+using testing::WithHotReducer;
 
 const Matrix kHot = WithHotReducer({250, 250, 250, 250});  // reducer 2: 1000 B
 const Matrix kUniform = WithHotReducer({25, 25, 25, 25});
