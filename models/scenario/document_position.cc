@@ -70,7 +70,10 @@ std::vector<std::pair<std::string, const Json*>> TopLevelMembers(const Json& doc
   }
   const bool sorted =
       std::is_sorted(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [key, value] : replaced) {
+  for (const auto& member : replaced) {
+    // Named copies, not a structured binding: clang 14 cannot capture a binding in a lambda.
+    const std::string& key = member.first;
+    const Json* value = member.second;
     auto it = std::find_if(top.begin(), top.end(), [&](const auto& m) { return m.first == key; });
     if (it != top.end()) {
       it->second = value;
