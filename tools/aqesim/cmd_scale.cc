@@ -28,22 +28,6 @@ namespace {
 
 constexpr double kMaxPercent = 100000;
 
-/// An event log (a rolling-log folder, a compressed file, or JSON lines of SparkListener
-/// events) rather than a scenario (one JSON object with a plan).
-bool LooksLikeEventLog(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return true;
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  const size_t first = head.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return false;  // the scenario loader names the empty file
-  if (head[first] != '{') return true;           // a codec's bytes
-  const std::string line = head.substr(first, head.find('\n', first) - first);
-  return line.find("\"Event\"") != std::string::npos;
-}
-
 std::vector<double> ParsePercents(const std::string& list) {
   std::vector<double> out;
   std::stringstream in(list);

@@ -1,5 +1,8 @@
 #include "tools/aqesim/scenario_args.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include "tools/aqesim/cli_support.h"
 
 namespace aqesim::cli {
@@ -12,6 +15,20 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
   cmd->add_option(
       "--cost", args->cost_file,
       "cost file (from aqesim calibrate) whose parameters win over the scenario's costFile and cost");
+}
+
+bool LooksLikeEventLog(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return true;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return false;  // the scenario loader names the empty file
+  if (head[first] != '{') return true;           // a codec's bytes
+  const std::string line = head.substr(first, head.find('\n', first) - first);
+  return line.find("\"Event\"") != std::string::npos;
 }
 
 ConfOverrides OverridesOf(const ScenarioArgs& args) {

@@ -21,6 +21,11 @@ struct ScenarioArgs {
 
 void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);
 
+/// An event log (a rolling-log folder, a compressed file, or JSON lines of SparkListener
+/// events) rather than a scenario (one JSON object with a plan): what `scale` and `tune` take
+/// either of.
+bool LooksLikeEventLog(const std::string& path);
+
 /// --conf and --properties-file as ConfOverrides; InputError for a --conf without KEY=.
 ConfOverrides OverridesOf(const ScenarioArgs& args);
 

@@ -172,6 +172,15 @@ void ApplyGridValue(const std::string& key, const std::string& value, const Scen
   overrides->fields.push_back({*section, field, *section == "simulation" ? Json(value) : TypedValue(value)});
 }
 
+std::string GridKeyProblem(const std::string& key) {
+  if (DocSection(key)) return "";
+  const auto& known = KnownConfKeys();
+  if (std::find(known.begin(), known.end(), key) != known.end()) return "";
+  return "unknown key (expected a Spark configuration key the simulator uses, cluster.FIELD, cost.PARAM or "
+         "simulation.FIELD)" +
+         DidYouMeanSuffix(key, known);
+}
+
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
@@ -221,16 +230,9 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
           "(makespanSecondsAqeOff / makespanSecondsAqeOn); sweep the other keys");
       continue;
     }
-    const std::optional<std::string> section = DocSection(axis.key);
-    if (!section) {
-      const auto& known = KnownConfKeys();
-      if (std::find(known.begin(), known.end(), axis.key) == known.end()) {
-        errors->push_back("--grid " + axis.key +
-                          ": unknown key (expected a Spark configuration key the simulator uses, "
-                          "cluster.FIELD, cost.PARAM or simulation.FIELD)" +
-                          DidYouMeanSuffix(axis.key, known));
-        continue;
-      }
+    if (const std::string why = GridKeyProblem(axis.key); !why.empty()) {
+      errors->push_back("--grid " + axis.key + ": " + why);
+      continue;
     }
     for (const std::string& value : axis.values) {
       ScenarioOverrides ov = p.overrides;

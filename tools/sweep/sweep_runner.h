@@ -60,6 +60,10 @@ struct PreparedSweep {
   std::vector<std::string> input_files;
 };
 
+/// Why `key` cannot be swept ("unknown key (...); did you mean ...?"), or "" when it is a Spark
+/// key the simulator uses or a cluster./cost./simulation. field (checked when applied).
+std::string GridKeyProblem(const std::string& key);
+
 /// Validates everything before any simulation: the scenario loads; keys are known (a Spark
 /// key the simulator does not use is an error, with "did you mean"); every value loads on
 /// its own; no key repeats. nullopt with every problem in `*errors` (one line each).
