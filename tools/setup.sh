@@ -18,7 +18,7 @@ done
 packages=(build-essential cmake pkg-config git
           nlohmann-json3-dev libcli11-dev libboost-program-options-dev
           zlib1g-dev libzstd-dev liblz4-dev libsnappy-dev liblzf-dev
-          nodejs npm)
+          libdlib-dev nodejs npm)
 if [ "$with_tests" = 1 ]; then
   # slurm-wlm, munge: the single-node Slurm cluster of tests/tools/slurm; python3-yaml,
   # python3-kubernetes, python3-botocore: the offline checks of tools/k8s and tools/aws-batch.

@@ -18,6 +18,7 @@ void RegisterMerge(CLI::App& app);
 void RegisterReport(CLI::App& app);
 void RegisterScale(CLI::App& app);
 void RegisterCompare(CLI::App& app);
+void RegisterTune(CLI::App& app);
 
 }  // namespace aqesim::cli
 

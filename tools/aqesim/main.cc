@@ -16,6 +16,7 @@ constexpr Register kCommands[] = {
     aqesim::cli::RegisterCalibrate, aqesim::cli::RegisterImportEventlog, aqesim::cli::RegisterSweep,
     aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,         aqesim::cli::RegisterScale,
     aqesim::cli::RegisterCompare,
+    aqesim::cli::RegisterTune,
 };
 
 #ifndef AQESIM_VERSION  // set by tools/CMakeLists.txt from the project's version

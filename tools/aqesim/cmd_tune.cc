@@ -1,0 +1,241 @@
+// aqesim tune SCENARIO|LOG [--space KEY=V1,V2,...|KEY=LOW..HIGH[:log]]... [--objective
+//            makespan|core-hours|weighted:W] [--budget N] [--seed S] [--threads N]
+//            [--guardrails worst|none] [--min-gain PERCENT] [--conf KEY=VALUE]...
+//            [--properties-file FILE] [--cost FILE] [-o OUT.json] [--format text|json]
+// Searches the configuration space with the simulator as the objective (tools/tune/): the
+// scenario (or the event log's default SQL execution, imported with its recorded profiles) is
+// read once and every configuration is built from it in-process. Prints what to set, the gain
+// with how far its seconds can be trusted, which AQE decisions each key changes, and with -o the
+// whole search as JSON (the same bytes for a seed at any --threads).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "models/scenario/input_file.h"
+#include "models/scenario/json_reader.h"
+#include "models/scenario/scenario_base.h"
+#include "models/scenario/scenario_overrides.h"
+#include "tools/aqesim/cli_support.h"
+#include "tools/aqesim/commands.h"
+#include "tools/aqesim/scenario_args.h"
+#include "tools/eventlog/recorded_application.h"
+#include "tools/eventlog/scenario_import.h"
+#include "tools/sweep/sweep_runner.h"
+#include "tools/tune/default_space.h"
+#include "tools/tune/objective.h"
+#include "tools/tune/recommendation.h"
+#include "tools/tune/search.h"
+#include "tools/tune/tune_output.h"
+
+namespace aqesim::cli {
+
+namespace {
+
+struct TuneArgs {
+  ScenarioArgs scenario;
+  std::vector<std::string> space;
+  std::string objective = "makespan";
+  int budget = 100;
+  uint64_t seed = 0;
+  int threads = 0;
+  std::string guardrails = "worst";
+  double min_gain_percent = 100 * tune::kDefaultMinGain;
+  std::string output;
+  std::string format;
+};
+
+// The scenario document: the file, or the log's default SQL execution imported with profiles.
+Json ReadDocument(const TuneArgs& args, const ConfOverrides& overrides) {
+  const std::string& path = args.scenario.path;
+  if (LooksLikeEventLog(path)) {
+    std::vector<std::string> warnings;
+    try {
+      const eventlog::RecordedApplication app = eventlog::ReadEventLog(path, &warnings);
+      eventlog::ImportOptions options;  // the execution import-eventlog takes by default
+      Json doc = eventlog::ImportScenario(app, options, &warnings).scenario;
+      doc.erase("estimated");  // an annotation, not input
+      return doc;
+    } catch (const eventlog::EventLogError& e) {
+      throw InputError(e.what());
+    }
+  }
+  std::vector<Diagnostic> errors;
+  std::string text;
+  if (ReadInputFileOnce(overrides.files.get(), path, &text, kMaxScenarioBytes) != 0) {
+    const LoadResult r = LoadScenarioFile(path, overrides);  // for its message
+    std::vector<std::string> lines;
+    for (const Diagnostic& d : r.errors) lines.push_back(d.ToString());
+    if (lines.empty()) lines.push_back(path + ": cannot be read");
+    throw InputError(lines);
+  }
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    const LoadResult r = LoadScenarioFile(path, overrides);
+    std::vector<std::string> lines;
+    for (const Diagnostic& d : r.errors) lines.push_back(d.ToString());
+    if (lines.empty()) lines.push_back(path + ": not a JSON document");
+    throw InputError(lines);
+  }
+  return doc;
+}
+
+// Every problem of the axes: the key, the values (choices, or a range's bounds) as they load.
+void CheckAxes(const std::vector<tune::SpaceAxis>& axes, const ScenarioBase& base,
+               const ScenarioOverrides& ov, std::vector<std::string>* errors) {
+  std::vector<std::string> keys;
+  for (const tune::SpaceAxis& a : axes) {
+    if (std::find(keys.begin(), keys.end(), a.key) != keys.end()) {
+      errors->push_back("--space " + a.key + ": the key is given twice");
+      continue;
+    }
+    keys.push_back(a.key);
+    if (const std::string why = sweep::GridKeyProblem(a.key); !why.empty()) {
+      errors->push_back("--space " + a.key + ": " + why);
+      continue;
+    }
+    std::vector<std::string> values = a.choices;
+    if (a.kind != tune::SpaceAxis::Kind::kChoice) {
+      const std::string text = a.ToString();
+      const size_t eq = text.find('=');
+      const size_t dots = text.find("..");
+      const size_t colon = text.find(':', dots);
+      values = {text.substr(eq + 1, dots - eq - 1),
+                text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2)};
+    }
+    for (const std::string& v : values) {
+      ScenarioOverrides with = ov;
+      sweep::ApplyGridValue(a.key, v, base, &with);
+      const LoadResult r = BuildScenario(base, with);
+      const std::string as_conf = "--conf " + a.key + "=" + v;
+      for (const Diagnostic& d : r.errors)
+        errors->push_back("--space " + a.key + "=" + v + ": " +
+                          (d.file == as_conf && d.pointer.empty() ? d.message : d.ToString()));
+    }
+  }
+}
+
+void RunTune(const TuneArgs& args) {
+  const ConfOverrides conf = OverridesOf(args.scenario);
+  std::vector<std::string> errors;
+  std::vector<tune::SpaceAxis> axes;
+  for (const std::string& s : args.space) {
+    std::string why;
+    if (auto axis = tune::ParseSpaceArg(s, &why))
+      axes.push_back(*axis);
+    else
+      errors.push_back(why);
+  }
+  std::string why;
+  const std::optional<tune::ObjectiveSpec> objective_spec = tune::ParseObjective(args.objective, &why);
+  if (!objective_spec) errors.push_back(why);
+  if (!(args.min_gain_percent >= 0 && args.min_gain_percent < 100))
+    errors.push_back("--min-gain: expected a percentage from 0 to below 100");
+  if (!errors.empty()) throw InputError(errors);
+  const std::string output = args.output.empty() ? "-" : args.output;
+  CheckOutputIsNotInput(output, {args.scenario.path, args.scenario.properties_file, args.scenario.cost_file});
+
+  const Json doc = ReadDocument(args, conf);
+  const std::shared_ptr<const ScenarioBase> base =
+      ReadScenarioBase(doc, args.scenario.path, conf.files.get());
+  const ScenarioOverrides overrides = ReadOverrides(conf);
+  const LoadResult current = BuildScenario(*base, overrides);
+  if (!current.errors.empty()) {
+    for (const Diagnostic& d : current.errors) errors.push_back(d.ToString());
+    throw InputError(errors);
+  }
+  for (const std::string& w : current.warnings) Warn(w);
+  CheckOutputIsNotInput(output, current.scenario->input_files);
+  CheckAxes(axes, *base, overrides, &errors);
+  if (!errors.empty()) throw InputError(errors);
+
+  tune::TuneObjective objective(base, overrides, *objective_spec,
+                                args.guardrails == "none" ? tune::NoGuardrails() : tune::Guardrails());
+  if (const std::string problem = objective.Prepare(); !problem.empty())
+    throw InputError(args.scenario.path + ": " + problem);
+  if (axes.empty()) {
+    std::string error;
+    const std::optional<RunResult> run = objective.Run({}, &error);
+    if (run) axes = tune::DefaultSpace(*current.scenario, *run, *objective_spec);
+    if (axes.empty())
+      throw InputError(
+          args.scenario.path +
+          ": the plan has no exchange and no join, so no AQE key can change it; give --space KEY=...");
+  }
+
+  tune::SearchSpec spec;
+  spec.axes = axes;
+  spec.budget = args.budget;
+  spec.seed = args.seed;
+  spec.threads =
+      args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (::isatty(STDERR_FILENO)) {
+    spec.progress = [](int done, int budget) {
+      std::fprintf(stderr, "\rtune: %d of at most %d configurations simulated", done, budget);
+      std::fflush(stderr);
+    };
+  }
+  tune::TuneOutcome outcome;
+  outcome.search = tune::Search(spec, [&](const std::vector<std::string>& values) {
+    tune::Settings settings;
+    for (size_t i = 0; i < axes.size(); ++i) settings.emplace_back(axes[i].key, values[i]);
+    return objective.Evaluate(settings);
+  });
+  if (spec.progress) std::fprintf(stderr, "\n");
+  outcome.scenario_path = args.scenario.path;
+  outcome.axes = axes;
+  outcome.objective = *objective_spec;
+  for (const tune::Perturbation& p : objective.Perturbations()) outcome.guardrails.push_back(p.label);
+  outcome.budget = args.budget;
+  outcome.seed = args.seed;
+  outcome.min_gain = args.min_gain_percent / 100;
+  outcome.current = objective.Current();
+  outcome.current_trust = objective.TrustOf({});
+  if (outcome.search.best >= 0) {
+    outcome.recommendation =
+        tune::Recommend(objective, axes, outcome.search.evaluations[static_cast<size_t>(outcome.search.best)],
+                        outcome.min_gain);
+    outcome.recommended_trust = objective.TrustOf(outcome.recommendation->settings);
+  }
+  const std::string format = !args.format.empty() ? args.format : output != "-" ? "json" : "text";
+  const std::string text =
+      format == "json" ? tune::TuneToJson(outcome).dump(2) + "\n" : tune::TuneToText(outcome);
+  WriteOutputAtomically(output, text, current.scenario->input_files);
+}
+
+}  // namespace
+
+void RegisterTune(CLI::App& app) {
+  auto args = std::make_shared<TuneArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Search Spark's configuration for the least makespan (or core-hours) with guardrails");
+  AddScenarioOptions(cmd, &args->scenario);
+  cmd->get_option("SCENARIO")->description("Scenario JSON file or Spark event log");
+  cmd->add_option("--space", args->space,
+                  "KEY=V1,V2,... or KEY=LOW..HIGH[:log] (repeatable; default: the AQE keys that can matter "
+                  "for this job)");
+  cmd->add_option("--objective", args->objective, "makespan (default), core-hours or weighted:W");
+  cmd->add_option("--budget", args->budget, "configurations to simulate, at most (default 100)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--seed", args->seed, "the optimiser's seed (default 0)");
+  cmd->add_option("--threads", args->threads,
+                  "configurations simulated at once (default: the cores); same output at any count")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--guardrails", args->guardrails,
+                  "worst (default: also judge each configuration on seed+1 and data ×0.5 and ×2, the worst "
+                  "ratio counts) or none")
+      ->check(CLI::IsMember({"worst", "none"}));
+  cmd->add_option("--min-gain", args->min_gain_percent,
+                  "least gain worth recommending, percent (default 3: how far replays can be trusted)");
+  cmd->add_option("-o,--output", args->output, "write to FILE (atomically; JSON unless --format text)");
+  cmd->add_option("--format", args->format, "text (default on stdout) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([args] { RunTune(*args); });
+}
+
+}  // namespace aqesim::cli

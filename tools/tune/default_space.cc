@@ -1,0 +1,49 @@
+#include "tools/tune/default_space.h"
+
+#include <algorithm>
+#include <string>
+
+namespace aqesim::tune {
+
+namespace {
+
+SpaceAxis Parsed(const std::string& arg) {
+  std::string error;
+  return *ParseSpaceArg(arg, &error);  // the fixed texts below always parse
+}
+
+}  // namespace
+
+std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& current,
+                                    const ObjectiveSpec& objective) {
+  std::vector<SpaceAxis> axes;
+  if (!current.exchanges.empty()) {
+    axes.push_back(Parsed("spark.sql.adaptive.advisoryPartitionSizeInBytes=16m..1g:log"));
+    axes.push_back(Parsed("spark.sql.adaptive.coalescePartitions.parallelismFirst=true,false"));
+    axes.push_back(Parsed("spark.sql.adaptive.coalescePartitions.minPartitionSize=1m..64m:log"));
+  }
+  if (!current.joins.empty()) {
+    axes.push_back(Parsed("spark.sql.adaptive.autoBroadcastJoinThreshold=10m..512m:log"));
+    axes.push_back(Parsed("spark.sql.adaptive.skewJoin.skewedPartitionFactor=2.0..10"));
+    axes.push_back(Parsed("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes=64m..1g:log"));
+  }
+  if (objective.kind != ObjectiveSpec::Kind::kMakespan) {
+    SpaceAxis e;
+    e.key = "cluster.executors";
+    e.kind = SpaceAxis::Kind::kInteger;
+    e.low = 1;
+    e.high = 2.0 * std::max(1, scenario.cluster.executors);
+    axes.push_back(e);
+    if (scenario.cluster.executor_cores > 1) {
+      SpaceAxis c;
+      c.key = "cluster.executorCores";
+      c.kind = SpaceAxis::Kind::kInteger;
+      c.low = 1;
+      c.high = scenario.cluster.executor_cores;
+      axes.push_back(c);
+    }
+  }
+  return axes;
+}
+
+}  // namespace aqesim::tune

@@ -1,0 +1,79 @@
+#include "tools/tune/recommendation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace aqesim::tune {
+
+namespace {
+
+std::set<std::string> DecisionLines(const RunResult& run) {
+  std::set<std::string> lines;
+  for (const Decision& d : run.decisions) lines.insert(d.rule + ": " + d.message);
+  return lines;
+}
+
+std::string Percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100 * fraction);
+  return buf;
+}
+
+}  // namespace
+
+Recommendation Recommend(const TuneObjective& objective, const std::vector<SpaceAxis>& axes,
+                         const Evaluation& best, double min_gain) {
+  Recommendation r;
+  for (size_t i = 0; i < axes.size(); ++i) r.settings.emplace_back(axes[i].key, best.values[i]);
+  r.evaluation = best;
+  // Minimal diff: take each key out while that costs at most kKeepTolerance.
+  for (size_t i = 0; i < r.settings.size();) {
+    Settings without = r.settings;
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+    const Evaluation e = objective.Evaluate(without);
+    ++r.evaluations;
+    if (std::isfinite(e.objective) && e.objective <= r.evaluation.objective * (1 + kKeepTolerance)) {
+      r.settings = std::move(without);
+      r.evaluation = e;
+    } else {
+      ++i;
+    }
+  }
+  if (r.settings.empty()) r.evaluation = objective.Current();
+  r.gain = 1 - r.evaluation.objective;
+  const bool guarded = objective.Perturbations().size() > 1;
+  if (r.settings.empty()) {
+    r.reason = "No key of the space changes the " + objective.Spec().ToString() + " by more than " +
+               Percent(kKeepTolerance) + ": keep the current configuration.";
+  } else if (r.gain < min_gain) {
+    r.reason = "The best change gains " + Percent(r.gain) + (guarded ? " in the worst case" : "") +
+               ", less than " + Percent(min_gain) +
+               " (how far simulated seconds can be trusted): keep the current configuration.";
+  } else {
+    r.recommended = true;
+    r.reason = "Gains " + Percent(r.gain) + (guarded ? " in the worst case over the guardrails" : "") + ".";
+  }
+  // Which decisions each kept key changes.
+  std::string error;
+  const std::optional<RunResult> with_all = objective.Run(r.settings, &error);
+  ++r.evaluations;
+  for (size_t i = 0; i < r.settings.size(); ++i) {
+    KeyChange change{r.settings[i].first, r.settings[i].second, {}, {}};
+    Settings without = r.settings;
+    without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+    const std::optional<RunResult> run_without = objective.Run(without, &error);
+    ++r.evaluations;
+    if (with_all && run_without) {
+      const std::set<std::string> a = DecisionLines(*with_all);
+      const std::set<std::string> b = DecisionLines(*run_without);
+      std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(change.decisions_made));
+      std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(change.decisions_lost));
+    }
+    r.keys.push_back(std::move(change));
+  }
+  return r;
+}
+
+}  // namespace aqesim::tune

@@ -1,0 +1,177 @@
+#include "tools/tune/tune_output.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace aqesim::tune {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Round6(double v) { return std::round(v * 1e6) / 1e6; }
+
+Json Number(double v) { return std::isfinite(v) ? Json(Round6(v)) : Json(nullptr); }
+
+Json ValuesJson(const std::vector<SpaceAxis>& axes, const std::vector<std::string>& values) {
+  Json j = Json::object();
+  for (size_t i = 0; i < axes.size() && i < values.size(); ++i) j[axes[i].key] = values[i];
+  return j;
+}
+
+Json TrustJson(const std::optional<TuneObjective::Trust>& t) {
+  Json j = Json::object();
+  j["timeSource"] = t ? Json(t->time_source) : Json(nullptr);
+  if (t && t->band)
+    j["band"] = {{"lowSeconds", Round6(t->band->low_seconds)},
+                 {"highSeconds", Round6(t->band->high_seconds)}};
+  else
+    j["band"] = nullptr;
+  return j;
+}
+
+std::string Seconds(double s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, s < 100 ? "%.2f s" : "%.1f s", s);
+  return buf;
+}
+
+// "12.30 s (modelled: 8.10–54.0 s)", "12.30 s (profiled from the log)".
+std::string SecondsWithTrust(double s, const std::optional<TuneObjective::Trust>& t) {
+  std::string out = Seconds(s);
+  if (!t) return out;
+  if (!t->band) return out + " (profiled from the log)";
+  std::string low = Seconds(t->band->low_seconds);
+  low.resize(low.size() - 2);  // "8.10 s" → "8.10"
+  return out + " (" + t->time_source + ": " + low + "–" + Seconds(t->band->high_seconds) + ")";
+}
+
+std::string Ratio(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", r);
+  return buf;
+}
+
+}  // namespace
+
+Json TuneToJson(const TuneOutcome& o) {
+  Json doc = Json::object();
+  Json space = Json::array();
+  for (const SpaceAxis& a : o.axes) space.push_back(a.ToString());
+  doc["tune"] = {{"scenario", o.scenario_path},
+                 {"objective", o.objective.ToString()},
+                 {"space", space},
+                 {"budget", o.budget},
+                 {"seed", o.seed},
+                 {"guardrails", o.guardrails},
+                 {"minGain", Round6(o.min_gain)}};
+  Json current = {{"makespanSeconds", Number(o.current.makespan_seconds)},
+                  {"coreHours", Number(o.current.core_hours)}};
+  current.update(TrustJson(o.current_trust));
+  doc["current"] = current;
+  const SearchResult& s = o.search;
+  if (s.best >= 0) {
+    const Evaluation& b = s.evaluations[static_cast<size_t>(s.best)];
+    Json ratios = Json::object();
+    for (size_t i = 0; i < b.ratios.size() && i < o.guardrails.size(); ++i)
+      ratios[o.guardrails[i]] = Number(b.ratios[i]);
+    doc["best"] = {{"conf", ValuesJson(o.axes, b.values)},
+                   {"makespanSeconds", Number(b.makespan_seconds)},
+                   {"coreHours", Number(b.core_hours)},
+                   {"objective", Number(b.objective)},
+                   {"ratios", ratios}};
+  } else {
+    doc["best"] = nullptr;
+  }
+  if (o.recommendation) {
+    const Recommendation& r = *o.recommendation;
+    Json conf = Json::object();
+    Json args = Json::array();
+    std::string defaults;
+    Json keys = Json::array();
+    for (const KeyChange& k : r.keys) {
+      conf[k.key] = k.value;
+      args.push_back("--conf " + k.key + "=" + k.value);
+      defaults += k.key + " " + k.value + "\n";
+      keys.push_back({{"key", k.key},
+                      {"value", k.value},
+                      {"decisionsMade", k.decisions_made},
+                      {"decisionsLost", k.decisions_lost}});
+    }
+    Json rec = {{"recommended", r.recommended},
+                {"reason", r.reason},
+                {"conf", conf},
+                {"gainPercent", Round6(100 * r.gain)},
+                {"makespanSeconds", Number(r.evaluation.makespan_seconds)},
+                {"coreHours", Number(r.evaluation.core_hours)}};
+    rec.update(TrustJson(o.recommended_trust));
+    rec["keys"] = keys;
+    rec["confArguments"] = args;
+    rec["sparkDefaults"] = defaults;
+    rec["evaluations"] = r.evaluations;
+    doc["recommendation"] = rec;
+  } else {
+    doc["recommendation"] = nullptr;
+  }
+  doc["evaluations"] = s.evaluations.size();
+  doc["requests"] = s.requests;
+  doc["exhausted"] = s.exhausted;
+  Json trace = Json::array();
+  double best = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < s.evaluations.size(); ++i) {
+    const Evaluation& e = s.evaluations[i];
+    if (e.objective < best) best = e.objective;
+    trace.push_back({{"evaluation", i},
+                     {"values", ValuesJson(o.axes, e.values)},
+                     {"objective", Number(e.objective)},
+                     {"makespanSeconds", e.error.empty() ? Number(e.makespan_seconds) : Json(nullptr)},
+                     {"coreHours", e.error.empty() ? Number(e.core_hours) : Json(nullptr)},
+                     {"bestObjective", Number(best)},
+                     {"error", e.error.empty() ? Json(nullptr) : Json(e.error)}});
+  }
+  doc["trace"] = trace;
+  return doc;
+}
+
+std::string TuneToText(const TuneOutcome& o) {
+  std::ostringstream out;
+  const SearchResult& s = o.search;
+  out << "tune " << o.scenario_path << ": objective " << o.objective.ToString() << ", "
+      << s.evaluations.size() << " configurations simulated (budget " << o.budget
+      << (s.exhausted ? ", the whole space" : "") << "), seed " << o.seed << "\n";
+  out << "space:";
+  for (const SpaceAxis& a : o.axes) out << "  " << a.ToString();
+  out << "\n";
+  if (o.guardrails.size() > 1) {
+    out << "guardrails: each configuration against the current one on";
+    for (const std::string& g : o.guardrails) out << (g == o.guardrails.front() ? " " : ", ") << g;
+    out << "; the worst ratio counts\n";
+  }
+  out << "current: " << SecondsWithTrust(o.current.makespan_seconds, o.current_trust) << ", "
+      << Ratio(o.current.core_hours) << " core-hours\n";
+  if (s.best < 0) {
+    out << "no configuration of the space could be simulated; the first error: "
+        << (s.evaluations.empty() ? std::string("none") : s.evaluations.front().error) << "\n";
+    return out.str();
+  }
+  const Evaluation& b = s.evaluations[static_cast<size_t>(s.best)];
+  out << "best point: " << Seconds(b.makespan_seconds) << ", " << Ratio(b.core_hours)
+      << " core-hours, objective " << Ratio(b.objective) << " of the current\n";
+  if (!o.recommendation) return out.str();
+  const Recommendation& r = *o.recommendation;
+  out << "\n" << r.reason << "\n";
+  if (!r.recommended) return out.str();
+  out << "with it: " << SecondsWithTrust(r.evaluation.makespan_seconds, o.recommended_trust) << ", "
+      << Ratio(r.evaluation.core_hours) << " core-hours\n\n";
+  for (const KeyChange& k : r.keys) {
+    out << "  --conf " << k.key << "=" << k.value << "\n";
+    for (const std::string& d : k.decisions_made) out << "      AQE now: " << d << "\n";
+    for (const std::string& d : k.decisions_lost) out << "      AQE no longer: " << d << "\n";
+  }
+  out << "\nspark-defaults.conf:\n";
+  for (const KeyChange& k : r.keys) out << k.key << " " << k.value << "\n";
+  return out.str();
+}
+
+}  // namespace aqesim::tune
