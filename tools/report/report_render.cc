@@ -11,6 +11,7 @@
 
 #include "models/aqe/decision.h"
 #include "tools/report/analysis.h"
+#include "tools/report/html_page.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_assets.h"
 #include "tools/text/table_text.h"
@@ -21,89 +22,8 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr int kChartWidth = 820;
 // Charts of partition sizes are drawn for at most this many exchanges / reads.
 constexpr size_t kMaxSizeCharts = 8;
-
-std::string Esc(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// A library inlined in <script>: no source-map fetch, no early end of the element.
-std::string ScriptSafe(std::string_view js) {
-  std::string s(js);
-  for (size_t p; (p = s.find("//# sourceMappingURL=")) != std::string::npos;) {
-    const size_t e = s.find('\n', p);
-    s.erase(p, e == std::string::npos ? std::string::npos : e - p);
-  }
-  for (size_t p = 0; (p = s.find("</script", p)) != std::string::npos; p += 2) s.replace(p, 2, "<\\/");
-  return s;
-}
-
-// JSON inside <script type="application/json">: every '<', '>' and '&' (they occur only in
-// strings) as a \u escape, so no name can end the element ("</script"), open a comment
-// ("<!--", after which "<script" would keep the element open past its "</script>") or
-// start anything else the HTML parser reacts to. The data is the same JSON. A name that is not
-// UTF-8 (the structs can hold any bytes) has its invalid bytes replaced by U+FFFD instead of
-// making the dump throw (found by the report_renderer fuzz target).
-std::string JsonForScript(const ojson& j) {
-  const std::string s = j.dump(-1, ' ', /*ensure_ascii=*/false, ojson::error_handler_t::replace);
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    if (c == '<')
-      out += "\\u003c";
-    else if (c == '>')
-      out += "\\u003e";
-    else if (c == '&')
-      out += "\\u0026";
-    else
-      out += c;
-  }
-  return out;
-}
-
-// Collects the Vega-Lite specs; each Add returns the chart's container.
-class Charts {
- public:
-  std::string Add(ojson spec, const std::string& caption = "") {
-    const std::string id = "chart-" + std::to_string(specs_.size() + 1);
-    specs_[id] = std::move(spec);
-    return "<figure><div class=\"chart\" id=\"" + id + "\"></div>" +
-           (caption.empty() ? "" : "<figcaption>" + Esc(caption) + "</figcaption>") + "</figure>\n";
-  }
-  const ojson& specs() const { return specs_; }
-  size_t size() const { return specs_.size(); }
-
- private:
-  ojson specs_ = ojson::object();
-};
-
-ojson BaseSpec(const std::string& title, int height) {
-  return {{"title", title},
-          {"width", kChartWidth},
-          {"height", height},
-          {"config", {{"view", {{"stroke", nullptr}}}}}};
-}
 
 ojson TimelineSpec(const RunResult& run, const std::string& title) {
   ojson values = ojson::array();
@@ -206,75 +126,6 @@ std::string RecommendationHtml(const Recommendation& r) {
     h += "</ul>\n";
   }
   return h + "</section>\n";
-}
-
-const char* kStyle = R"css(
-body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#1b1f24;padding:0 16px}
-h1{font-size:1.6em;margin-bottom:0}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}
-.sub{color:#57606a;margin-top:4px}
-.cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;min-width:140px}
-.card b{display:block;font-size:1.4em}.card span{color:#57606a;font-size:.9em}
-table{border-collapse:collapse;font-size:.9em;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
-th{background:#f6f8fa}td:nth-child(2){text-align:left}
-.sev{padding:1px 6px;border-radius:4px}.sev-none{background:#dafbe1}.sev-low{background:#fff8c5}
-.sev-moderate{background:#ffddb0}.sev-severe{background:#ffc1c0}.sev-critical{background:#d1242f;color:#fff}
-td.warn{background:#fff1e5}pre.conf{background:#f6f8fa;border:1px solid #d0d7de;padding:10px;white-space:pre-wrap}
-.diagnosis{font-weight:600}.warnings li{color:#9a6700}figure{margin:12px 0}figcaption{color:#57606a;font-size:.85em}
-#errors{color:#d1242f;white-space:pre-wrap}footer{color:#57606a;font-size:.8em;margin-top:40px}
-)css";
-
-const char* kRunner = R"js(
-(function () {
-  var errors = [];
-  function note(msg) {
-    errors.push(String(msg));
-    document.body.setAttribute('data-errors', String(errors.length));
-    var el = document.getElementById('errors');
-    el.textContent = errors.join('\n');
-    el.hidden = false;
-  }
-  window.addEventListener('error', function (e) { note(e.message); });
-  window.addEventListener('unhandledrejection', function (e) { note(e.reason); });
-  var specs = JSON.parse(document.getElementById('chart-specs').textContent);
-  var ids = Object.keys(specs);
-  var pending = ids.length;
-  function settled() { if (--pending === 0) document.body.setAttribute('data-charts-done', 'true'); }
-  if (pending === 0) document.body.setAttribute('data-charts-done', 'true');
-  ids.forEach(function (id) {
-    var el = document.getElementById(id);
-    vegaEmbed(el, specs[id], {actions: false, renderer: 'svg', mode: 'vega-lite'})
-      .then(function () { el.setAttribute('data-rendered', 'true'); settled(); })
-      .catch(function (err) {
-        el.setAttribute('data-error', String(err));
-        console.error('chart ' + id + ' did not render: ' + err);
-        note(err);
-        settled();
-      });
-  });
-})();
-)js";
-
-std::string Page(const std::string& title, const std::string& body, const Charts& charts) {
-  std::string h =
-      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline' "
-      "'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:\">\n"
-      "<title>" +
-      Esc(title) + "</title>\n<style>" + kStyle + "</style>\n";
-  h += "<script>" + ScriptSafe(VegaJs()) + "\n</script>\n";
-  h += "<script>" + ScriptSafe(VegaLiteJs()) + "\n</script>\n";
-  h += "<script>" + ScriptSafe(VegaEmbedJs()) + "\n</script>\n";
-  h += "</head><body>\n<div id=\"errors\" hidden></div>\n" + body;
-  h += "<footer>Generated by aqesim report. Charts: " + Esc(ChartLibraryVersions()) +
-       " (inlined; the page makes no network requests).</footer>\n";
-  h +=
-      "<script type=\"application/json\" id=\"chart-specs\">" + JsonForScript(charts.specs()) + "</script>\n";
-  h += "<script>" + std::string(kRunner) + "</script>\n</body></html>\n";
-  return h;
-}
-
-std::string Card(const std::string& value, const std::string& label) {
-  return "<div class=\"card\"><b>" + Esc(value) + "</b><span>" + Esc(label) + "</span></div>";
 }
 
 // The rules' recommendation, checked by simulation when the input is a scenario.
@@ -522,44 +373,6 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
 }
 
 // ---------------------------------------------------------------- Markdown
-
-// Text from the input (names, descriptions, keys, values, messages) as one Markdown line of
-// literal text: line breaks (also U+2028/U+2029) and other control characters become spaces,
-// so nothing starts a heading, list or block further down; Markdown's inline punctuation is
-// backslash-escaped, so no emphasis, code, link ("[x](javascript:...)") or table cell forms,
-// and what would open a block at the start ("- ", "+ ", "= ", "1. ") is escaped there; '<',
-// '>' and '&' are character references, so no HTML or autolink passes through.
-std::string MdEsc(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool leading_digits = true;  // only digits so far: "12." or "12)" would start a list
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += ' ';  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
-      i += 2;
-    } else if (u < 0x20 || u == 0x7F) {
-      out += ' ';
-    } else if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else if (c == '&') {
-      out += "&amp;";
-    } else if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos ||
-               (i == 0 && (c == '-' || c == '+' || c == '=')) ||
-               (leading_digits && i > 0 && (c == '.' || c == ')'))) {
-      out += '\\';
-      out += c;
-    } else {
-      out += c;
-    }
-    leading_digits = leading_digits && c >= '0' && c <= '9';
-  }
-  return out;
-}
 
 std::string RecommendationMd(const Recommendation& r) {
   std::string m = "## Recommendation\n\n**" + MdEsc(r.diagnosis) + "**\n\n";
