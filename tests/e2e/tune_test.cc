@@ -1,0 +1,102 @@
+// `aqesim tune` end to end: the recommendation's seconds are `run`'s own for the same --conf, a
+// key that does not change the result is not recommended, the JSON is the same bytes at 1 and 2
+// threads, and bad input is refused with exit code 2 naming the argument.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/e2e/e2e_util.h"
+#include "tests/tools/eventlog/test_util.h"
+
+namespace aqesim::e2e {
+namespace {
+
+double AqeOnMakespan(const std::vector<std::string>& confs) {
+  std::vector<std::string> args = {"run", SourcePath("scenarios/demo.json"), "--aqe", "on", "--format",
+                                   "json"};
+  for (const std::string& c : confs) args.insert(args.end(), {"--conf", c});
+  const CommandResult r = RunAqesim(args);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.stdout_text)["runs"][0]["makespanSeconds"].get<double>();
+}
+
+const std::vector<std::string> kDemoSpace = {
+    "--space", "spark.sql.adaptive.advisoryPartitionSizeInBytes=64m,128m,256m", "--space",
+    "spark.sql.adaptive.coalescePartitions.minPartitionSize=1m,2m"};
+
+TEST_CASE("tune on demo.json: advisory 256m, run's own seconds, the key that does not matter left out",
+          "[e2e][tune]") {
+  eventlog::testing::TempDir dir;
+  const std::string out1 = dir.File("t1.json"), out2 = dir.File("t2.json");
+  std::vector<std::string> args = {"tune", SourcePath("scenarios/demo.json"), "--guardrails", "none"};
+  args.insert(args.end(), kDemoSpace.begin(), kDemoSpace.end());
+  std::vector<std::string> one = args, two = args;
+  one.insert(one.end(), {"--threads", "1", "-o", out1});
+  two.insert(two.end(), {"--threads", "2", "-o", out2});
+  REQUIRE(RunAqesim(one).exit_code == 0);
+  REQUIRE(RunAqesim(two).exit_code == 0);
+  CHECK(eventlog::testing::ReadBytes(out1) == eventlog::testing::ReadBytes(out2));
+
+  const nlohmann::json t = nlohmann::json::parse(eventlog::testing::ReadBytes(out1));
+  // 6 points in all: every one simulated once.
+  CHECK(t["evaluations"] == 6);
+  CHECK(t["exhausted"] == true);
+  const double current = AqeOnMakespan({});
+  const double with_256m = AqeOnMakespan({"spark.sql.adaptive.advisoryPartitionSizeInBytes=256m"});
+  CHECK(t["current"]["makespanSeconds"].get<double>() == Approx(current).margin(1e-6));
+  const nlohmann::json& rec = t["recommendation"];
+  CHECK(rec["recommended"] == true);
+  CHECK(rec["conf"] == nlohmann::json{{"spark.sql.adaptive.advisoryPartitionSizeInBytes", "256m"}});
+  CHECK(rec["makespanSeconds"].get<double>() == Approx(with_256m).margin(1e-6));
+  CHECK(rec["gainPercent"].get<double>() == Approx(100 * (1 - with_256m / current)).margin(1e-4));
+  CHECK(rec["confArguments"] ==
+        nlohmann::json{"--conf spark.sql.adaptive.advisoryPartitionSizeInBytes=256m"});
+  CHECK(rec["sparkDefaults"] == "spark.sql.adaptive.advisoryPartitionSizeInBytes 256m\n");
+  // The coalescing it changes: 64 MiB → 256 MiB targets.
+  const nlohmann::json& made = rec["keys"][0]["decisionsMade"];
+  REQUIRE_FALSE(made.empty());
+  CHECK(made[0].get<std::string>().find("(target 256.0 MiB)") != std::string::npos);
+  // Modelled seconds carry their band.
+  CHECK(rec["timeSource"] == "modelled");
+  CHECK(rec["band"]["lowSeconds"].get<double>() < with_256m);
+  CHECK(rec["band"]["highSeconds"].get<double>() > with_256m);
+  // The trace: one entry per evaluation, bestObjective never rising.
+  REQUIRE(t["trace"].size() == 6);
+  for (size_t i = 1; i < 6; ++i)
+    CHECK(t["trace"][i]["bestObjective"].get<double>() <= t["trace"][i - 1]["bestObjective"].get<double>());
+}
+
+TEST_CASE("tune: a minimum gain above what the space offers recommends nothing", "[e2e][tune]") {
+  std::vector<std::string> args = {
+      "tune", SourcePath("scenarios/demo.json"), "--guardrails", "none", "--min-gain", "10", "--format",
+      "json"};
+  args.insert(args.end(), kDemoSpace.begin(), kDemoSpace.end());
+  const CommandResult r = RunAqesim(args);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json t = nlohmann::json::parse(r.stdout_text);
+  CHECK(t["recommendation"]["recommended"] == false);
+  CHECK(t["recommendation"]["reason"].get<std::string>().rfind("The best change gains 5.6 %", 0) == 0);
+}
+
+TEST_CASE("tune: bad input is exit code 2 naming the argument", "[e2e][tune]") {
+  const std::string demo = SourcePath("scenarios/demo.json");
+  const auto refused = [](const std::vector<std::string>& args, const std::string& message) {
+    const CommandResult r = RunAqesim(args);
+    INFO(r.stderr_text);
+    CHECK(r.exit_code == 2);
+    CHECK(r.stderr_text.find(message) != std::string::npos);
+  };
+  refused({"tune", demo, "--space", "bogus.key=1,2"}, "aqesim: error: --space bogus.key: unknown key");
+  refused({"tune", demo, "--space", "cluster.executors=0,4"},
+          "aqesim: error: --space cluster.executors=0: " + demo +
+              ": /cluster/executors: expected a positive integer");
+  refused({"tune", demo, "--space", "spark.sql.shuffle.partitions=9..3"},
+          "--space spark.sql.shuffle.partitions=9..3: LOW must be below HIGH");
+  refused({"tune", demo, "--objective", "fast"},
+          "--objective fast: expected makespan, core-hours or weighted:W");
+  refused({"tune", demo, "-o", demo}, "cannot write output: it is the input");
+}
+
+}  // namespace
+}  // namespace aqesim::e2e
