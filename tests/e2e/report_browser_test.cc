@@ -264,4 +264,29 @@ TEST_CASE("report with <!--<script> in every name: the chart data stays data", "
   CheckInBrowser(chromium, page, "hostile-names-report.png", 7, dir);
 }
 
+TEST_CASE("report in headless Chromium: a tune result's report renders every chart, no console errors",
+          "[e2e][report][browser][tune]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path tune = dir.path / "tune.json", page = dir.path / "tune.html";
+  Run t = Exec(AQESIM_BINARY,
+               {"tune", std::string(AQESIM_SOURCE_DIR) + "/scenarios/demo.json", "--objective",
+                "weighted:100", "--guardrails", "none", "--budget", "40", "-o", tune.string()},
+               dir.path);
+  INFO(t.err);
+  REQUIRE(t.exit_code == 0);
+  Run r = Exec(AQESIM_BINARY, {"report", tune.string(), "-o", page.string()}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  CHECK(html.find("aqesim tune report") != std::string::npos);
+  CHECK(html.find("Pareto front") != std::string::npos);
+  // Convergence + makespan against core-hours.
+  CheckInBrowser(chromium, page, "demo-tune-report.png", 2, dir);
+}
+
 }  // namespace aqesim::e2e

@@ -1,6 +1,7 @@
 #include "tools/report/report_input.h"
 
 #include "models/engine/run_result_reader.h"
+#include "tools/tune/tune_reader.h"
 
 namespace aqesim::report {
 
@@ -29,9 +30,10 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
   ReportInput in;
   in.source = path;
   if (!doc.is_object()) {
-    errors->push_back(
-        path +
-        ": expected an object: a scenario, `aqesim run --format json` output or `aqesim sweep` JSON output");
+    errors->push_back(path +
+                      ": expected an object: a scenario, `aqesim run --format json` output, `aqesim sweep` "
+                      "or `aqesim tune` JSON "
+                      "output");
     return std::nullopt;
   }
   if (doc.contains("sweep") && doc.contains("rows")) {
@@ -53,10 +55,19 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
     }
     return in;
   }
+  if (tune::IsTuneDocument(doc)) {
+    in.kind = InputKind::kTune;
+    std::optional<tune::TuneOutcome> tune = tune::TuneFromJson(doc, path, errors);
+    if (!tune) return std::nullopt;
+    in.tune = std::move(*tune);
+    in.scenario_name = in.tune.scenario_path;
+    return in;
+  }
   if (!doc.contains("runs") || !doc["runs"].is_array()) {
     errors->push_back(path +
                       ": expected a scenario (\"plan\"), the output of `aqesim run --format json --tasks` "
-                      "(\"runs\") or of `aqesim sweep` (\"sweep\", \"rows\")");
+                      "(\"runs\"), of `aqesim sweep` (\"sweep\", \"rows\") or of `aqesim tune` (\"tune\", "
+                      "\"trace\")");
     return std::nullopt;
   }
   in.kind = InputKind::kRun;

@@ -7,7 +7,8 @@
 //  - RESULT.json, the output of `aqesim run --format json --tasks`: {"scenario", "runs"};
 //    optional members "explain" (an `aqesim explain` document), "conf" (Spark key → value)
 //    and "cluster" (the scenario's cluster object) enable the parts that need them;
-//  - SWEEP.json, the JSON output of `aqesim sweep` ({"sweep", "rows"}).
+//  - SWEEP.json, the JSON output of `aqesim sweep` ({"sweep", "rows"});
+//  - TUNE.json, the JSON output of `aqesim tune` ({"tune", "trace"}; tools/tune/tune_reader.h).
 #ifndef AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 #define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 
@@ -25,10 +26,11 @@
 #include "models/scenario/scenario.h"
 #include "tools/report/plan_partitioning.h"
 #include "tools/sweep/sweep_output.h"
+#include "tools/tune/tune_output.h"
 
 namespace aqesim::report {
 
-enum class InputKind { kRun, kSweep };
+enum class InputKind { kRun, kSweep, kTune };
 
 struct ConfLine;  // recommend.h
 /// What simulating the report's scenario with extra settings gave: its makespan in seconds,
@@ -62,6 +64,8 @@ struct ReportInput {
   std::map<std::string, ShufflePartitioning> shuffle_partitioning;
   /// The sweep output for InputKind::kSweep.
   sweep::SweepDocument sweep;
+  /// The tune output for InputKind::kTune.
+  tune::TuneOutcome tune;
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;

@@ -14,6 +14,7 @@
 #include "tools/report/html_page.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_assets.h"
+#include "tools/report/tune_report.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::report {
@@ -408,12 +409,14 @@ std::string StageTableMd(const RunResult& run) {
 
 std::string RenderHtmlReport(const ReportInput& input) {
   Charts charts;
-  const std::string body =
-      input.kind == InputKind::kSweep ? SweepBody(input, &charts) : RunBody(input, &charts);
+  const std::string body = input.kind == InputKind::kSweep  ? SweepBody(input, &charts)
+                           : input.kind == InputKind::kTune ? TuneBody(input.tune, input.source, &charts)
+                                                            : RunBody(input, &charts);
   return Page("aqesim report — " + input.scenario_name, body, charts);
 }
 
 std::string RenderMarkdownReport(const ReportInput& in) {
+  if (in.kind == InputKind::kTune) return TuneMarkdown(in.tune, in.source);
   std::string m;
   if (in.kind == InputKind::kSweep) {
     const sweep::SweepInfo& info = in.sweep.info;
