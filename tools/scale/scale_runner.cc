@@ -11,6 +11,8 @@
 #include "models/engine/query_execution.h"
 #include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
+#include "models/scenario/scenario_base.h"
+#include "models/scenario/scenario_overrides.h"
 
 namespace aqesim::scale {
 
@@ -31,14 +33,20 @@ struct PartRun {
   std::vector<std::string> warnings;
 };
 
-/// Loads `part` with `extra` after its own --conf and simulates it (AQE: `adaptive`, else its
+/// A part's document and command-line files, read once; each row builds on them.
+struct PartBase {
+  std::shared_ptr<const ScenarioBase> base;
+  ScenarioOverrides overrides;
+};
+
+/// `part` with `extra` after its own --conf, built and simulated (AQE: `adaptive`, else its
 /// conf), with the band when a stage is modelled. nullopt with `*error` when it cannot.
-std::optional<PartRun> RunPart(const ScalePart& part,
+std::optional<PartRun> RunPart(const ScalePart& part, const PartBase& read,
                                const std::vector<std::pair<std::string, std::string>>& extra,
                                std::optional<bool> adaptive, std::string* error) {
-  ConfOverrides ov = part.overrides;
+  ScenarioOverrides ov = read.overrides;
   for (const auto& kv : extra) ov.conf.push_back(kv);
-  LoadResult loaded = LoadScenarioJson(part.document, part.label, ov);
+  LoadResult loaded = BuildScenario(*read.base, ov);
   if (!loaded.errors.empty() || !loaded.scenario) {
     *error =
         loaded.errors.empty() ? part.label + ": the scenario did not load" : JoinDiagnostics(loaded.errors);
@@ -109,7 +117,11 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   }
   if (result.dynamic_allocation) static_conf.emplace_back("spark.dynamicAllocation.enabled", "false");
 
-  // --- the rows, each on its own ---
+  // --- the rows, each on its own, built on the parts read once ---
+  std::vector<PartBase> read;
+  for (const ScalePart& part : spec.parts)
+    read.push_back({ReadScenarioBase(Json(part.document), part.label, part.overrides.files.get()),
+                    ReadOverrides(part.overrides)});
   const size_t n = spec.percents.size();
   result.rows.resize(n);
   std::vector<std::string> row_error(n);
@@ -123,8 +135,8 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     extra.emplace_back("spark.executor.instances", std::to_string(row.executors));
     bool banded = false;
     std::vector<PartRun> runs;
-    for (const ScalePart& part : spec.parts) {
-      std::optional<PartRun> r = RunPart(part, extra, spec.adaptive, &row_error[i]);
+    for (size_t p = 0; p < spec.parts.size(); ++p) {
+      std::optional<PartRun> r = RunPart(spec.parts[p], read[p], extra, spec.adaptive, &row_error[i]);
       if (!r) return;
       banded |= r->band.has_value();
       runs.push_back(std::move(*r));

@@ -11,6 +11,7 @@
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
 #include "models/scenario/scenario.h"
+#include "models/scenario/scenario_overrides.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::validate {
@@ -321,7 +322,14 @@ void SimulateSelection(const eventlog::RecordedApplication& app, const json& cos
     sel->document["cost"] = merged;
   }
   const std::string where = app.path + " (" + sel->label + ")";
-  std::optional<RunResult> run = SimulateDocument(sel->document, where, &sel->error);
+  if (!sel->base) {
+    json doc = sel->imported.scenario;
+    doc.erase("estimated");
+    sel->base = ReadScenarioBase(std::move(doc), where, nullptr);
+  }
+  ScenarioOverrides overrides;
+  for (const auto& [k, v] : cost.items()) overrides.fields.push_back({"cost", k, Json(v)});
+  std::optional<RunResult> run = SimulateLoaded(BuildScenario(*sel->base, overrides), where, &sel->error);
   if (!run) return;
   sel->ok = true;
   sel->adaptive = run->adaptive;
@@ -422,6 +430,7 @@ Validation RevalidateWithCost(const eventlog::RecordedApplication& app, const Va
     ReplayedSelection sel;
     sel.label = b.label;
     sel.imported = b.imported;
+    sel.base = b.base;
     sel.window = b.window;
     sel.recorded_seconds = b.recorded_seconds;
     sel.floor = b.floor;

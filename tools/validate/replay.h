@@ -43,6 +43,7 @@
 
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
+#include "models/scenario/scenario_base.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
 #include "tools/validate/profile_graft.h"
@@ -65,6 +66,10 @@ struct ReplayedSelection {
   /// The scenario document simulated: imported.scenario without "estimated", with the cost
   /// overrides merged into "cost".
   nlohmann::json document;
+  /// imported.scenario without "estimated", read once (models/scenario/scenario_base.h): every
+  /// simulation of the selection — with the cost of `validate`, of each candidate of
+  /// `calibrate`, of the band's scales — builds on it with the cost as field overrides.
+  std::shared_ptr<const ScenarioBase> base;
   std::string label;  // "SQL execution 0", "job 0"
   RecordedWindow window;
   std::optional<double> recorded_seconds;  // window.seconds()
