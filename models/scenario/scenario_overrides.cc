@@ -8,18 +8,27 @@
 #include "models/scenario/cluster_from_conf.h"
 #include "models/scenario/cluster_reader.h"
 #include "models/scenario/cost_reader.h"
+#include "models/scenario/data_scale.h"
 
 namespace aqesim {
 
 namespace {
 
-void ReadSimulation(const Json& v, Scenario* scenario, DiagnosticSink* sink) {
+// The `simulation` section; its dataScale goes to `*data_scale` (applied once the section is read).
+void ReadSimulation(const Json& v, Scenario* scenario, double* data_scale, DiagnosticSink* sink) {
   const std::string p = "/simulation";
   if (!v.is_object()) {
-    sink->Error(p, "expected an object (mapStatus), found " + DescribeJson(v));
+    sink->Error(p, "expected an object (mapStatus, dataScale), found " + DescribeJson(v));
     return;
   }
-  CheckFields(v, p, {"mapStatus"}, "simulation", sink);
+  CheckFields(v, p, {"mapStatus", "dataScale"}, "simulation", sink);
+  if (v.contains("dataScale")) {
+    if (auto f = ReadNumber(
+            v["dataScale"], PointerAppend(p, "dataScale"),
+            [](double x) { return x >= kMinDataScale && x <= kMaxDataScale; },
+            "a data volume factor from 0.001 to 1000", sink))
+      *data_scale = *f;
+  }
   if (v.contains("mapStatus")) {
     if (auto m = ReadEnum<MapStatusMode>(
             v["mapStatus"], PointerAppend(p, "mapStatus"),
@@ -112,7 +121,10 @@ LoadResult BuildScenario(const ScenarioBase& base, const ScenarioOverrides& over
   if (const Json* v = sections.Get(base, "cluster"))
     cluster_given = ReadCluster(*v, &scenario->cluster, &sink);
   if (const Json* v = sections.Get(base, "cost")) ReadCost(*v, &scenario->cost, &sink);
-  if (const Json* v = sections.Get(base, "simulation")) ReadSimulation(*v, scenario.get(), &sink);
+  double data_scale = 1;
+  if (const Json* v = sections.Get(base, "simulation"))
+    ReadSimulation(*v, scenario.get(), &data_scale, &sink);
+  ScaleData(data_scale, scenario.get());
   if (base.byte_totals_checked && sink.error_count() == 0) sink.Append(base.byte_totals);
 
   // --- configuration: scenario conf < --properties-file < --conf ---
