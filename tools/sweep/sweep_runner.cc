@@ -169,7 +169,7 @@ void ApplyGridValue(const std::string& key, const std::string& value, const Scen
     return;
   }
   const std::string field = key.substr(section->size() + 1);
-  overrides->fields.push_back({*section, field, *section == "simulation" ? Json(value) : TypedValue(value)});
+  overrides->fields.push_back({*section, field, TypedValue(value)});
 }
 
 std::string GridKeyProblem(const std::string& key) {

@@ -72,8 +72,8 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
 /// Applies one grid value: cluster./cost./simulation. keys become field overrides; others are
 /// appended to `overrides->conf`, and so is `cluster.executors` on a scenario with a recorded
 /// `cluster.executorTimeline`, as spark.executor.instances (which replaces the timeline).
-/// cluster. and cost. values that read as numbers or booleans are set as JSON numbers /
-/// booleans, anything else (and every simulation. value) as a string.
+/// cluster., cost. and simulation. values that read as numbers or booleans are set as JSON
+/// numbers / booleans (simulation.dataScale=2), anything else as a string (simulation.mapStatus=exact).
 void ApplyGridValue(const std::string& key, const std::string& value, const ScenarioBase& base,
                     ScenarioOverrides* overrides);
 

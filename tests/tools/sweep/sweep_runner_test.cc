@@ -121,12 +121,14 @@ TEST_CASE("ApplyGridValue: cluster and cost keys are field overrides, others are
   ApplyGridValue("cluster.executorMemory", "4g", *base, &ov);
   ApplyGridValue("cost.taskLaunchSeconds", "0.5", *base, &ov);
   ApplyGridValue("simulation.mapStatus", "exact", *base, &ov);
+  ApplyGridValue("simulation.dataScale", "2", *base, &ov);
   ApplyGridValue("spark.sql.shuffle.partitions", "300", *base, &ov);
-  REQUIRE(ov.fields.size() == 4);
+  REQUIRE(ov.fields.size() == 5);
   CHECK((ov.fields[0].section == "cluster" && ov.fields[0].field == "executors" && ov.fields[0].value == 8));
   CHECK((ov.fields[1].field == "executorMemory" && ov.fields[1].value == "4g"));
   CHECK((ov.fields[2].section == "cost" && ov.fields[2].value == 0.5));
   CHECK((ov.fields[3].section == "simulation" && ov.fields[3].value == "exact"));
+  CHECK((ov.fields[4].field == "dataScale" && ov.fields[4].value == 2));
   REQUIRE(ov.conf.size() == 1);
   CHECK(ov.conf[0] == std::pair<std::string, std::string>{"spark.sql.shuffle.partitions", "300"});
 }
