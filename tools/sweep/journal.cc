@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -15,19 +16,14 @@ namespace {
 
 constexpr int kJournalVersion = 1;
 
-std::string HeaderLine(const std::string& fingerprint) {
-  return "{\"aqesimSweepJournal\":" + std::to_string(kJournalVersion) + ",\"fingerprint\":\"" + fingerprint +
-         "\"}";
-}
-
-bool WriteAll(int fd, const std::string& data, std::string* error, const std::string& path) {
+bool WriteAll(int fd, const std::string& data, std::string* error, const std::string& what) {
   const char* p = data.data();
   size_t left = data.size();
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      *error = path + ": cannot write the sweep journal: " + std::strerror(errno);
+      *error = "cannot write " + what + ": " + std::strerror(errno);
       return false;
     }
     p += n;
@@ -37,17 +33,19 @@ bool WriteAll(int fd, const std::string& data, std::string* error, const std::st
 }
 
 // Replaces the file with `content` (temporary + rename: a kill leaves the old or the new).
-bool Rewrite(const std::string& path, const std::string& content, std::string* error) {
+bool Rewrite(const std::string& path, const std::string& content, const std::string& what,
+             std::string* error) {
   const std::string tmp = path + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
-    *error = path + ": cannot write the sweep journal: " + std::strerror(errno);
+    *error = path + ": cannot write " + what + ": " + std::strerror(errno);
     return false;
   }
-  const bool ok = WriteAll(fd, content, error, path) && ::fsync(fd) == 0;
+  std::string why;
+  const bool ok = WriteAll(fd, content, &why, what) && ::fsync(fd) == 0;
   ::close(fd);
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (error->empty()) *error = path + ": cannot write the sweep journal: " + std::strerror(errno);
+    *error = path + ": " + (why.empty() ? "cannot write " + what + ": " + std::strerror(errno) : why);
     ::unlink(tmp.c_str());
     return false;
   }
@@ -67,13 +65,15 @@ std::string Fingerprint(const std::string& text) {
   return buf;
 }
 
-std::unique_ptr<Journal> Journal::Open(const std::string& path, const std::string& fingerprint,
-                                       const std::vector<GridAxis>& axes, JournalContents* contents,
-                                       std::string* error) {
-  *contents = JournalContents{};
-  std::vector<std::string> keys;
-  for (const GridAxis& a : axes) keys.push_back(a.key);
-  const uint64_t num_points = GridPointCount(axes);
+std::unique_ptr<LineJournal> LineJournal::Open(const std::string& path, const std::string& kind,
+                                               const std::string& fingerprint,
+                                               const std::function<bool(const nlohmann::json&)>& keep,
+                                               LineJournalStats* stats, std::string* error) {
+  *stats = LineJournalStats{};
+  const std::string what = "the " + kind + " journal";
+  const std::string header = "{\"aqesim" + std::string(1, static_cast<char>(std::toupper(kind[0]))) +
+                             kind.substr(1) + "Journal\":" + std::to_string(kJournalVersion) +
+                             ",\"fingerprint\":\"" + fingerprint + "\"}";
   std::string existing;
   bool exists = false;
   {
@@ -85,55 +85,83 @@ std::unique_ptr<Journal> Journal::Open(const std::string& path, const std::strin
       existing = ss.str();
     }
   }
-  // Keep the header and every complete, valid row; anything else is dropped by rewriting.
-  std::string kept = HeaderLine(fingerprint) + "\n";
+  // Keep the header and every complete line `keep` accepts; anything else is dropped by rewriting.
+  std::string kept = header + "\n";
   bool rewrite = !exists;
   if (exists) {
     const size_t first_nl = existing.find('\n');
-    const std::string header = existing.substr(0, first_nl);
-    if (first_nl == std::string::npos || header != HeaderLine(fingerprint)) {
-      contents->started_over = !existing.empty();
+    if (first_nl == std::string::npos || existing.substr(0, first_nl) != header) {
+      stats->started_over = !existing.empty();
       rewrite = true;
     } else {
       size_t pos = first_nl + 1;
       while (pos < existing.size()) {
         const size_t nl = existing.find('\n', pos);
-        if (nl == std::string::npos) {  // torn last row: written partly when the sweep was killed
-          ++contents->dropped_lines;
+        if (nl == std::string::npos) {  // torn last line: written partly when the command was killed
+          ++stats->dropped_lines;
           rewrite = true;
           break;
         }
         const std::string line = existing.substr(pos, nl - pos);
         pos = nl + 1;
         const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-        std::string why;
-        std::optional<SweepRow> row = j.is_discarded() ? std::nullopt : RowFromJson(j, keys, &why);
-        if (!row || row->point >= num_points || contents->rows.count(row->point) ||
-            row->values != GridPointValues(axes, row->point)) {
-          ++contents->dropped_lines;
+        if (j.is_discarded() || !keep(j)) {
+          ++stats->dropped_lines;
           rewrite = true;
           continue;
         }
         kept += line + "\n";
-        contents->rows.emplace(row->point, std::move(*row));
       }
     }
   }
-  if (rewrite && !Rewrite(path, kept, error)) return nullptr;
+  if (rewrite && !Rewrite(path, kept, what, error)) return nullptr;
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
   if (fd < 0) {
-    *error = path + ": cannot open the sweep journal: " + std::strerror(errno);
+    *error = path + ": cannot open " + what + ": " + std::strerror(errno);
     return nullptr;
   }
-  return std::unique_ptr<Journal>(new Journal(path, fd, keys));
+  return std::unique_ptr<LineJournal>(new LineJournal(path, what, fd));
 }
 
-Journal::~Journal() {
+LineJournal::~LineJournal() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+bool LineJournal::Append(const std::string& line, std::string* error) {
+  std::string why;
+  if (WriteAll(fd_, line + "\n", &why, what_)) return true;
+  *error = path_ + ": " + why;
+  return false;
+}
+
+std::unique_ptr<Journal> Journal::Open(const std::string& path, const std::string& fingerprint,
+                                       const std::vector<GridAxis>& axes, JournalContents* contents,
+                                       std::string* error) {
+  *contents = JournalContents{};
+  std::vector<std::string> keys;
+  for (const GridAxis& a : axes) keys.push_back(a.key);
+  const uint64_t num_points = GridPointCount(axes);
+  LineJournalStats stats;
+  auto lines = LineJournal::Open(
+      path, "sweep", fingerprint,
+      [&](const nlohmann::json& j) {
+        std::string why;
+        std::optional<SweepRow> row = RowFromJson(j, keys, &why);
+        if (!row || row->point >= num_points || contents->rows.count(row->point) ||
+            row->values != GridPointValues(axes, row->point))
+          return false;
+        contents->rows.emplace(row->point, std::move(*row));
+        return true;
+      },
+      &stats, error);
+  contents->dropped_lines = stats.dropped_lines;
+  contents->started_over = stats.started_over;
+  if (!lines) return nullptr;
+  return std::unique_ptr<Journal>(new Journal(std::move(lines), std::move(keys)));
+}
+
 bool Journal::Append(const SweepRow& row, std::string* error) {
-  return WriteAll(fd_, RowToJsonLine(row, keys_) + "\n", error, path_);
+  return lines_->Append(RowToJsonLine(row, keys_), error);
 }
 
 }  // namespace aqesim::sweep

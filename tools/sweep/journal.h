@@ -12,6 +12,7 @@
 #define AQESIM_TOOLS_SWEEP_JOURNAL_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,41 @@ struct JournalContents {
   bool started_over = false;          // the journal belonged to another sweep
 };
 
+struct LineJournalStats {
+  int dropped_lines = 0;      // torn or refused lines dropped
+  bool started_over = false;  // the file belonged to another run
+};
+
+/// A JSON-lines journal of records: line 1 `{"aqesim<Kind>Journal":1,"fingerprint":"<16 hex>"}`
+/// (Kind capitalised: aqesimSweepJournal, aqesimTuneJournal), then one record per line, each
+/// appended with one write(2) on an O_APPEND descriptor. Opening reads the existing records back
+/// through `keep` (false: the line is dropped) when the header matches, else starts the file over;
+/// a torn last line is dropped.
+class LineJournal {
+ public:
+  /// `kind` ("sweep", "tune") names the journal in messages ("PATH: cannot write the tune
+  /// journal: ..."). Null with `*error` when the file cannot be read or written.
+  static std::unique_ptr<LineJournal> Open(const std::string& path, const std::string& kind,
+                                           const std::string& fingerprint,
+                                           const std::function<bool(const nlohmann::json&)>& keep,
+                                           LineJournalStats* stats, std::string* error);
+  ~LineJournal();
+  LineJournal(const LineJournal&) = delete;
+  LineJournal& operator=(const LineJournal&) = delete;
+
+  /// Appends one record (one write; `line` without its newline). Not thread-safe: callers
+  /// serialize. False with `*error` when the write fails.
+  bool Append(const std::string& line, std::string* error);
+  const std::string& path() const { return path_; }
+
+ private:
+  LineJournal(std::string path, std::string what, int fd)
+      : path_(std::move(path)), what_(std::move(what)), fd_(fd) {}
+  std::string path_;
+  std::string what_;
+  int fd_ = -1;
+};
+
 class Journal {
  public:
   /// Opens `path` for appending, first reading the rows it holds when its fingerprint is
@@ -40,21 +76,17 @@ class Journal {
   static std::unique_ptr<Journal> Open(const std::string& path, const std::string& fingerprint,
                                        const std::vector<GridAxis>& axes, JournalContents* contents,
                                        std::string* error);
-  ~Journal();
-  Journal(const Journal&) = delete;
-  Journal& operator=(const Journal&) = delete;
 
   /// Appends one row (one write). Not thread-safe: callers serialize. False with `*error`
   /// when the write fails.
   bool Append(const SweepRow& row, std::string* error);
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return lines_->path(); }
 
  private:
-  Journal(std::string path, int fd, std::vector<std::string> keys)
-      : path_(std::move(path)), fd_(fd), keys_(std::move(keys)) {}
-  std::string path_;
-  int fd_ = -1;
+  Journal(std::unique_ptr<LineJournal> lines, std::vector<std::string> keys)
+      : lines_(std::move(lines)), keys_(std::move(keys)) {}
+  std::unique_ptr<LineJournal> lines_;
   std::vector<std::string> keys_;
 };
 
