@@ -2,6 +2,8 @@
 // key that does not change the result is not recommended, the JSON is the same bytes at 1 and 2
 // threads, and bad input is refused with exit code 2 naming the argument.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -131,6 +133,31 @@ TEST_CASE(
   CHECK(t["recommendation"]["recommended"] == false);
   CHECK(t["recommendation"]["reason"].get<std::string>().rfind(
             "The best change gains 2.4 % in the worst case", 0) == 0);
+}
+
+TEST_CASE("tune resumes from its journal: a killed run's configurations are not simulated again, same bytes",
+          "[e2e][tune]") {
+  eventlog::testing::TempDir dir;
+  const std::string full = dir.File("full.json"), resumed = dir.File("resumed.json");
+  const std::vector<std::string> base = {"tune", SourcePath("scenarios/demo.json"), "--budget", "20"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"-o", full, "--keep-journal"});
+  REQUIRE(RunAqesim(args).exit_code == 0);
+  // What a kill leaves: the header, the first 8 configurations and a torn ninth line.
+  const std::string journal = eventlog::testing::ReadBytes(full + ".journal");
+  size_t cut = 0;
+  for (int line = 0; line < 9; ++line) cut = journal.find('\n', cut) + 1;
+  {
+    std::ofstream out(resumed + ".journal", std::ios::binary);
+    out << journal.substr(0, cut) << journal.substr(cut, 20);
+  }
+  args = base;
+  args.insert(args.end(), {"-o", resumed});
+  const CommandResult r = RunAqesim(args);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.stderr_text.find("resuming: 8 configurations already simulated") != std::string::npos);
+  CHECK(eventlog::testing::ReadBytes(resumed) == eventlog::testing::ReadBytes(full));
+  CHECK_FALSE(std::filesystem::exists(resumed + ".journal"));  // removed once the output is written
 }
 
 }  // namespace

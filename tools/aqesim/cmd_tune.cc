@@ -6,7 +6,8 @@
 // scenario (or the event log's default SQL execution, imported with its recorded profiles) is
 // read once and every configuration is built from it in-process. Prints what to set, the gain
 // with how far its seconds can be trusted, which AQE decisions each key changes, and with -o the
-// whole search as JSON (the same bytes for a seed at any --threads).
+// whole search as JSON (the same bytes for a seed at any --threads), journaled to OUT.journal as it
+// goes so that a killed tune resumes (tools/tune/tune_journal.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,11 +27,13 @@
 #include "tools/aqesim/scenario_args.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
+#include "tools/sweep/journal.h"
 #include "tools/sweep/sweep_runner.h"
 #include "tools/tune/default_space.h"
 #include "tools/tune/objective.h"
 #include "tools/tune/recommendation.h"
 #include "tools/tune/search.h"
+#include "tools/tune/tune_journal.h"
 #include "tools/tune/tune_output.h"
 
 namespace aqesim::cli {
@@ -48,6 +51,7 @@ struct TuneArgs {
   double min_gain_percent = 100 * tune::kDefaultMinGain;
   std::string output;
   std::string format;
+  bool keep_journal = false;
 };
 
 // The scenario document: the file, or the log's default SQL execution imported with profiles.
@@ -180,13 +184,38 @@ void RunTune(const TuneArgs& args) {
       std::fflush(stderr);
     };
   }
+  // With -o, every configuration simulated is journaled; a rerun resumes from it (tune_journal.h).
+  std::unique_ptr<tune::TuneJournal> journal;
+  if (output != "-") {
+    std::string fp = "aqesim-tune v1\nscenario:" + doc.dump() + "\nobjective:" + objective_spec->ToString();
+    for (const auto& [k, v] : conf.conf) fp += "\nconf:" + k + "=" + v;
+    for (const std::string& file : {conf.properties_file, conf.cost_file}) {
+      std::string text;
+      if (!file.empty()) ReadInputFileOnce(conf.files.get(), file, &text, kMaxScenarioBytes);
+      fp += "\nfile:" + text;
+    }
+    for (const tune::Perturbation& p : objective.Perturbations()) fp += "\nguardrail:" + p.label;
+    for (const tune::SpaceAxis& a : axes) fp += "\nspace:" + a.ToString();
+    std::string error;
+    journal = tune::TuneJournal::Open(output + ".journal", sweep::Fingerprint(fp), axes.size(), &error);
+    if (!journal) throw InputError(error);
+    if (journal->resumed() > 0)
+      Warn("resuming: " + std::to_string(journal->resumed()) + " configurations already simulated, from " +
+           journal->path());
+  }
   tune::TuneOutcome outcome;
   outcome.search = tune::Search(spec, [&](const std::vector<std::string>& values) {
+    if (journal)
+      if (std::optional<tune::Evaluation> done = journal->Find(values)) return *done;
     tune::Settings settings;
     for (size_t i = 0; i < axes.size(); ++i) settings.emplace_back(axes[i].key, values[i]);
-    return objective.Evaluate(settings);
+    tune::Evaluation e = objective.Evaluate(settings);
+    e.values = values;
+    if (journal) journal->Record(e);
+    return e;
   });
   if (spec.progress) std::fprintf(stderr, "\n");
+  if (journal && !journal->error().empty()) throw InputError(journal->error());
   outcome.scenario_path = args.scenario.path;
   outcome.axes = axes;
   outcome.objective = *objective_spec;
@@ -206,6 +235,7 @@ void RunTune(const TuneArgs& args) {
   const std::string text =
       format == "json" ? tune::TuneToJson(outcome).dump(2) + "\n" : tune::TuneToText(outcome);
   WriteOutputAtomically(output, text, current.scenario->input_files);
+  if (journal && !args.keep_journal) std::remove(journal->path().c_str());  // OUT holds it all now
 }
 
 }  // namespace
@@ -233,6 +263,8 @@ void RegisterTune(CLI::App& app) {
   cmd->add_option("--min-gain", args->min_gain_percent,
                   "least gain worth recommending, percent (default 3: how far replays can be trusted)");
   cmd->add_option("-o,--output", args->output, "write to FILE (atomically; JSON unless --format text)");
+  cmd->add_flag("--keep-journal", args->keep_journal,
+                "keep OUT.journal (every configuration simulated) after OUT is written");
   cmd->add_option("--format", args->format, "text (default on stdout) or json")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args] { RunTune(*args); });
