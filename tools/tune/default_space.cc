@@ -27,6 +27,14 @@ std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& c
     axes.push_back(Parsed("spark.sql.adaptive.skewJoin.skewedPartitionFactor=2.0..10"));
     axes.push_back(Parsed("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes=64m..1g:log"));
   }
+  // MapStatus hid a skewed partition from OptimizeSkewedJoin (HighlyCompressedMapStatus above
+  // spark.shuffle.minNumPartitionsToHighlyCompress reducers reports small blocks at their average).
+  const bool hidden = std::any_of(current.not_applied.begin(), current.not_applied.end(),
+                                  [](const NotApplied& n) { return n.reason == "hiddenByMapStatus"; });
+  if (hidden) {
+    axes.push_back(Parsed("spark.shuffle.accurateBlockSkewedFactor=-1,2,5,10"));
+    axes.push_back(Parsed("spark.shuffle.minNumPartitionsToHighlyCompress=2000,5000,10000"));
+  }
   if (objective.kind != ObjectiveSpec::Kind::kMakespan) {
     SpaceAxis e;
     e.key = "cluster.executors";

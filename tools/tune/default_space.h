@@ -11,6 +11,10 @@
 //                          spark.sql.adaptive.skewJoin.skewedPartitionFactor=2.0..10,
 //                          spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes=64m..1g:log
 //                          (OptimizeSkewedJoin: which partitions split)
+//   MapStatus hid a skew   spark.shuffle.accurateBlockSkewedFactor=-1,2,5,10,
+//   (notApplied            spark.shuffle.minNumPartitionsToHighlyCompress=2000,5000,10000
+//   hiddenByMapStatus)     (what the driver sees of the skewed blocks; ByteDance raised the
+//                          latter to 5000, field-variants.md)
 //   objective core-hours   cluster.executors=1..2×E (E the current executors) and, on a
 //   or weighted            cluster with more than one core per executor,
 //                          cluster.executorCores=1..C (C the current cores)
