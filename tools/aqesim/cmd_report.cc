@@ -24,6 +24,54 @@
 
 namespace aqesim::cli {
 
+namespace {
+
+// Simulates `base` with `read`'s overrides and the extra settings, AQE as they leave it.
+report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read) {
+  return [base, read = std::move(read)](const std::vector<report::ConfLine>& extra) {
+    ScenarioOverrides ov = read;
+    for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
+    LoadResult res = BuildScenario(*base, ov);
+    report::SimulatedMakespan out;
+    if (!res.errors.empty()) {
+      out.error = res.errors.front().ToString();
+      return out;
+    }
+    try {
+      out.seconds = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
+    } catch (const PlanError& e) {
+      out.error = base->path + ": " + e.what();
+    }
+    return out;
+  };
+}
+
+// The scenario a sweep ran, with its --conf, --properties-file and --cost, when it still loads
+// as it did (its path as the sweep recorded it); empty otherwise — the sweep report then stands on
+// its rows alone. Its files join `inputs` (never overwritten by the report).
+report::MakespanWith SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* inputs) {
+  ConfOverrides ov;
+  ov.files = std::make_shared<InputFiles>();
+  ov.properties_file = info.properties_file;
+  ov.cost_file = info.cost_file;
+  for (const std::string& kv : info.conf) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) return {};
+    ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  std::vector<Diagnostic> unread;
+  std::shared_ptr<const ScenarioBase> base =
+      ReadScenarioBaseFile(info.scenario_file, ov.files.get(), &unread);
+  if (!base) return {};
+  ScenarioOverrides read = ReadOverrides(ov);
+  const LoadResult check = BuildScenario(*base, read);
+  if (!check.errors.empty()) return {};
+  inputs->insert(inputs->end(), check.scenario->input_files.begin(), check.scenario->input_files.end());
+  return MakespanWithOf(base, std::move(read));
+}
+
+}  // namespace
+
 void RegisterReport(CLI::App& app) {
   struct Options {
     ScenarioArgs scenario;  // path = INPUT; --conf/--properties-file/--cost apply to a scenario input
@@ -78,23 +126,7 @@ void RegisterReport(CLI::App& app) {
       std::shared_ptr<const ScenarioBase> base =
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
-      input.makespan_with = [args = o->scenario, base,
-                             read = ReadOverrides(overrides)](const std::vector<report::ConfLine>& extra) {
-        ScenarioOverrides ov = read;
-        for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
-        LoadResult res = BuildScenario(*base, ov);
-        report::SimulatedMakespan out;
-        if (!res.errors.empty()) {
-          out.error = res.errors.front().ToString();
-          return out;
-        }
-        try {
-          out.seconds = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
-        } catch (const PlanError& e) {
-          out.error = args.path + ": " + e.what();
-        }
-        return out;
-      };
+      input.makespan_with = MakespanWithOf(base, ReadOverrides(overrides));
     } else {
       if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty() || !o->scenario.cost_file.empty())
         throw InputError("--conf, --properties-file and --cost apply to a scenario input, not to " +
@@ -103,6 +135,8 @@ void RegisterReport(CLI::App& app) {
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
       if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
+      if (input.kind == report::InputKind::kSweep)
+        input.makespan_with = SweptScenario(input.sweep.info, &inputs);
     }
     WriteOutputAtomically(
         o->output, format == "md" ? report::RenderMarkdownReport(input) : report::RenderHtmlReport(input),

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "models/aqe/decision.h"
 #include "tools/report/why_not_advice.h"
@@ -18,6 +19,8 @@ namespace {
 constexpr int64_t kMiB = 1LL << 20;
 // AQE must beat the static plan by this much to be worth turning on.
 constexpr double kAqeGainRatio = 0.98;
+// Makespans within this fraction of each other are the same (a swept key that does not matter).
+constexpr double kSameMakespan = 0.005;
 // Partitions are "too large" when their median is this many times the advisory size.
 constexpr double kLargePartitionFactor = 2.0;
 
@@ -443,42 +446,111 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
     }
     return true;
   };
-  const sweep::SweepRow* winner = nullptr;
-  for (const sweep::SweepRow* row : ok) {
-    if (!passes(*row)) continue;
-    if (!winner || makespan(*row) < makespan(*winner)) winner = row;
-  }
+  std::vector<const sweep::SweepRow*> passing;
+  for (const sweep::SweepRow* row : ok)
+    if (passes(*row)) passing.push_back(row);
   for (const std::string& why : excluded_why) r.notes.push_back(why);
-  if (!winner) {
+  if (passing.empty()) {
     r.diagnosis = "Every point was excluded by the guardrails.";
     return r;
   }
-  // A point within 2% of the scenario's own values is not worth a change: keep the baseline.
-  if (best->baseline_point && passes(*baseline_row) &&
-      makespan(*winner) >= kAqeGainRatio * *best->baseline_makespan_seconds) {
-    if (winner != baseline_row) {
-      const double fastest = makespan(*winner);
-      const std::string point = std::to_string(winner->point);
-      r.notes.push_back(
-          fastest >= *best->baseline_makespan_seconds
-              ? "No point is faster than the scenario's own values (point " + point + " ties at " +
-                    Fixed(fastest, 2) + " s): no change recommended for the swept keys."
-              : "The fastest point (" + point + ", " + Fixed(fastest, 2) +
-                    " s) is within 2% of the scenario's own values: no change recommended for the "
-                    "swept keys.");
+  const sweep::SweepRow* fastest = passing.front();
+  for (const sweep::SweepRow* row : passing)
+    if (makespan(*row) < makespan(*fastest)) fastest = row;
+  // A key that does not matter: among points equal in every other key, each of its values gives
+  // the same makespan within kSameMakespan. Said once; never recommended (the region below then
+  // holds its baseline value, which changes less).
+  for (size_t k = 0; k < keys.size(); ++k) {
+    std::map<std::vector<std::string>, std::pair<double, double>> range;  // other keys' values → min, max
+    std::map<std::vector<std::string>, size_t> count;
+    for (const sweep::SweepRow* row : passing) {
+      std::vector<std::string> others = row->values;
+      if (k < others.size()) others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+      auto [it, fresh] = range.emplace(others, std::make_pair(makespan(*row), makespan(*row)));
+      it->second.first = std::min(it->second.first, makespan(*row));
+      it->second.second = std::max(it->second.second, makespan(*row));
+      ++count[others];
     }
-    winner = baseline_row;
+    bool compared = false, matters = false;
+    for (const auto& [others, mm] : range) {
+      if (count[others] < 2) continue;
+      compared = true;
+      matters |= mm.second > (1 + kSameMakespan) * mm.first;
+    }
+    if (compared && !matters)
+      r.notes.push_back(keys[k] +
+                        " does not matter here: each of its values gives the same makespan (within " +
+                        Fixed(100 * kSameMakespan, 1) + "%) whatever the other keys are.");
   }
+  // The near-best region: the points within 2% of the fastest. Inside it, the scenario's own
+  // values win; then the fewest keys changed from them, then the fewest away from Spark's
+  // defaults, then the smallest change (the sum of |log(value ÷ baseline)|), then the fastest.
+  std::vector<const sweep::SweepRow*> region;
+  for (const sweep::SweepRow* row : passing)
+    if (makespan(*row) * kAqeGainRatio <= makespan(*fastest)) region.push_back(row);
+  const bool flat = region.size() == passing.size() && passing.size() > 1;
+  auto changed = [&](const sweep::SweepRow& row) {
+    int n = 0;
+    for (const std::string& k : keys) n += !same_as_baseline(k, value_of(row, k));
+    return n;
+  };
+  auto off_default = [&](const sweep::SweepRow& row) {
+    int n = 0;
+    for (const std::string& k : keys) {
+      auto it = kDefaults.find(k);
+      n += it == kDefaults.end() ||
+           !(it->second == value_of(row, k) || (as_number(it->second) && as_number(value_of(row, k)) &&
+                                                *as_number(it->second) == *as_number(value_of(row, k))));
+    }
+    return n;
+  };
+  auto distance = [&](const sweep::SweepRow& row) {
+    double d = 0;
+    for (const std::string& k : keys) {
+      const std::optional<double> v = as_number(value_of(row, k)), b = baseline_number(k);
+      if (v && b && *v > 0 && *b > 0) d += std::fabs(std::log(*v / *b));
+    }
+    return d;
+  };
+  const sweep::SweepRow* winner = region.front();
+  for (const sweep::SweepRow* row : region) {
+    const auto rank = [&](const sweep::SweepRow* x) {
+      return std::make_tuple(x != baseline_row, changed(*x), off_default(*x), distance(*x), makespan(*x),
+                             x->point);
+    };
+    if (rank(row) < rank(winner)) winner = row;
+  }
+  if (flat) {
+    r.notes.push_back("The grid does not matter here: every point is within 2% of the fastest (" +
+                      Fixed(makespan(*fastest), 2) + " s), so no swept key is worth changing.");
+  } else if (winner == baseline_row && fastest != baseline_row) {
+    const std::string point = std::to_string(fastest->point);
+    r.notes.push_back(
+        makespan(*fastest) >= *best->baseline_makespan_seconds
+            ? "No point is faster than the scenario's own values (point " + point + " ties at " +
+                  Fixed(makespan(*fastest), 2) + " s): no change recommended for the swept keys."
+            : "The fastest point (" + point + ", " + Fixed(makespan(*fastest), 2) +
+                  " s) is within 2% of the scenario's own values: no change recommended for the "
+                  "swept keys.");
+  } else if (winner != fastest) {
+    r.notes.push_back("Point " + std::to_string(winner->point) + " is within 2% of the fastest (point " +
+                      std::to_string(fastest->point) + ", " + Fixed(makespan(*fastest), 2) +
+                      " s) and changes less: it is the one recommended.");
+  }
+  if (flat && baseline_row) winner = baseline_row;
   best->point = winner->point;
   best->makespan_seconds = makespan(*winner);
   const std::string gain = best->baseline_makespan_seconds
                                ? " (makespan " + Fixed(*best->baseline_makespan_seconds, 2) + " s → " +
                                      Fixed(best->makespan_seconds, 2) + " s)"
                                : " (makespan " + Fixed(best->makespan_seconds, 2) + " s)";
+  const std::string why_point = winner == fastest
+                                    ? "the fastest point of the sweep" + gain
+                                    : "within 2% of the sweep's fastest, with the fewest changes" + gain;
   for (const std::string& k : keys) {
     const std::string v = value_of(*winner, k);
     best->values.push_back(v);
-    if (same_as_baseline(k, v)) continue;
+    if (flat || same_as_baseline(k, v)) continue;
     std::string key = k;
     if (k == "cluster.executors")
       key = "spark.executor.instances";
@@ -493,13 +565,12 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
     if (key == "spark.executor.memory") {
       if (auto b = as_number(v)) {
         if (*b >= 1024) {
-          AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)),
-                  "the fastest point of the sweep" + gain);
+          AddLine(&r, key, SparkByteString(static_cast<int64_t>(*b)), why_point);
           continue;
         }
       }
     }
-    AddLine(&r, key, v, "the fastest point of the sweep" + gain);
+    AddLine(&r, key, v, why_point);
   }
   // Cluster sweeps: the fastest point is often the biggest cluster; name the cheapest point
   // (executor-core seconds) that is within 10% of it.
@@ -543,11 +614,13 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
         "(or skewedPartitionFactor, when factor × median partition is above the threshold), not the "
         "partition count.");
   }
-  const bool changes = std::any_of(r.lines.begin(), r.lines.end(), [](const ConfLine& l) {
-    return l.reason.rfind("the fastest point", 0) == 0;
-  });
-  r.diagnosis = !changes ? "The scenario's own values are (within 2%) the fastest of the sweep."
-                         : "The fastest point of the sweep" + gain + ".";
+  const bool changes =
+      std::any_of(r.lines.begin(), r.lines.end(), [&](const ConfLine& l) { return l.reason == why_point; });
+  r.diagnosis = flat       ? "The swept keys do not matter here: every point is within 2% of the fastest."
+                : !changes ? "The scenario's own values are (within 2%) the fastest of the sweep."
+                           : (winner == fastest ? "The fastest point of the sweep"
+                                                : "A point within 2% of the fastest") +
+                                 gain + ".";
   if (skewed) {
     r.diagnosis[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(r.diagnosis[0])));
     r.diagnosis = "Skew limits the static plan; " + r.diagnosis;

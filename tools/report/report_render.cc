@@ -139,6 +139,17 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
   return rec;
 }
 
+// The sweep's recommendation, checked by simulating the scenario it swept when that can be read
+// (ReportInput::makespan_with): a change is kept only when, applied to the scenario as the sweep
+// ran it, it gains 2%.
+Recommendation RecommendForSweep(const ReportInput& in, SweepBest* best) {
+  Recommendation rec = RecommendFromSweep(in.sweep, best);
+  if (!in.makespan_with || rec.lines.empty()) return rec;
+  const SimulatedMakespan now = in.makespan_with({});
+  if (now.seconds) CheckBySimulation(&rec, *now.seconds, in.makespan_with);
+  return rec;
+}
+
 std::string RunBody(const ReportInput& in, Charts* charts) {
   const TuningFacts facts = FactsFromInput(in);
   const Recommendation rec = RecommendForRun(in, facts);
@@ -276,7 +287,7 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   const std::vector<sweep::SweepRow>& rows = in.sweep.rows;
   const std::vector<std::string> keys = SweepKeys(info);
   SweepBest best;
-  const Recommendation rec = RecommendFromSweep(in.sweep, &best);
+  const Recommendation rec = RecommendForSweep(in, &best);
   std::string h = "<h1>aqesim sweep report — " + Esc(in.scenario_name) + "</h1>\n";
   h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " + Esc(info.scenario_file) + " · " +
        std::to_string(rows.size()) + " points over ";
@@ -422,7 +433,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
     const sweep::SweepInfo& info = in.sweep.info;
     const std::vector<std::string> keys = SweepKeys(info);
     SweepBest best;
-    const Recommendation rec = RecommendFromSweep(in.sweep, &best);
+    const Recommendation rec = RecommendForSweep(in, &best);
     m = "# aqesim sweep report — " + MdEsc(in.scenario_name) + "\n\n" + std::to_string(in.sweep.rows.size()) +
         " points over ";
     for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + MdEsc(keys[i]);

@@ -360,7 +360,9 @@ TEST_CASE("RecommendFromSweep: a point within 2% of the baseline changes nothing
       if (n.find(text) != std::string::npos) return true;
     return false;
   };
-  CHECK(has_note("The fastest point (1, 24.60 s) is within 2% of the scenario's own values"));
+  // Every point is within 2% of the fastest: the sweep is flat and says so.
+  CHECK(has_note("The grid does not matter here: every point is within 2% of the fastest (24.60 s)"));
+  CHECK(r.diagnosis == "The swept keys do not matter here: every point is within 2% of the fastest.");
 }
 
 TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[report][recommend]") {
@@ -372,14 +374,17 @@ TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[re
   CHECK(best.baseline_point == 1u);
   CHECK(*best.point == 1);
   CHECK(r.lines.empty());
-  // A tie is not called "within 2%": the fastest point is no faster at all.
-  REQUIRE(r.notes.size() >= 1);
-  bool tie_note = false;
-  for (const std::string& n : r.notes)
-    tie_note |= n ==
-                "No point is faster than the scenario's own values (point 0 ties at 22.85 s): no change "
-                "recommended for the swept keys.";
+  // The key does not matter, and the flat sweep says so.
+  bool tie_note = false, no_matter = false;
+  for (const std::string& n : r.notes) {
+    tie_note |=
+        n ==
+        "The grid does not matter here: every point is within 2% of the fastest (22.85 s), so no swept key "
+        "is worth changing.";
+    no_matter |= n.rfind("spark.sql.adaptive.advisoryPartitionSizeInBytes does not matter here", 0) == 0;
+  }
   CHECK(tie_note);
+  CHECK(no_matter);
 }
 
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
@@ -398,6 +403,47 @@ TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[re
   CHECK(r.notes[0] ==
         "Cheaper within 10% of the fastest: point 1 (cluster.executors = 20), 30.00 s for 0.17 core-hours "
         "instead of 0.31.");
+}
+
+TEST_CASE(
+    "RecommendFromSweep: a key that does not matter is said so and never set; inside 2% of the fastest the "
+    "smaller change wins",
+    "[report][recommend]") {
+  // shuffle.partitions × minPartitionSize; the makespan depends on the partitions only, and 800
+  // (19.8 s) is within 2% of 400 (20.0 s).
+  sweep::SweepDocument doc;
+  doc.info.grid = {{"spark.sql.shuffle.partitions", {"200", "400", "800"}},
+                   {"spark.sql.adaptive.coalescePartitions.minPartitionSize", {"1m", "4m"}}};
+  doc.info.baseline["spark.sql.shuffle.partitions"] = "200";
+  const std::vector<double> seconds = {25.0, 20.0, 19.8};
+  uint64_t point = 0;
+  for (size_t p = 0; p < 3; ++p) {
+    for (const char* m : {"1m", "4m"}) {
+      sweep::SweepRow row = SweepPoint(point++, doc.info.grid[0].values[p], seconds[p]);
+      row.values.push_back(m);
+      doc.rows.push_back(row);
+    }
+  }
+  SweepBest best;
+  const Recommendation r = RecommendFromSweep(doc, &best);
+  REQUIRE(best.point);
+  CHECK(*best.point == 2);  // 400 and 1m: the fastest is 800, but 400 changes less
+  REQUIRE(r.lines.size() == 1);
+  CHECK(r.lines[0].key == "spark.sql.shuffle.partitions");
+  CHECK(r.lines[0].value == "400");
+  CHECK(r.lines[0].reason ==
+        "within 2% of the sweep's fastest, with the fewest changes (makespan 25.00 s → 20.00 s)");
+  CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.minPartitionSize"));
+  const auto has_note = [&](const std::string& text) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n == text; });
+  };
+  CHECK(has_note(
+      "spark.sql.adaptive.coalescePartitions.minPartitionSize does not matter here: each of its values "
+      "gives the same makespan (within 0.5%) whatever the other keys are."));
+  CHECK(
+      has_note("Point 2 is within 2% of the fastest (point 4, 19.80 s) and changes less: it is the one "
+               "recommended."));
+  CHECK(r.diagnosis == "A point within 2% of the fastest (makespan 25.00 s → 20.00 s).");
 }
 
 }  // namespace
