@@ -75,11 +75,22 @@ TEST_CASE(
                                                  {"SLURM_ARRAY_TASK_STEP", "1"}}));
     REQUIRE(r.exit_code == 0);
     const std::string file = folder + "shard-" + std::to_string(id + 1) + "-of-4.csv";
-    CHECK(r.stderr_text == "aqesim: sweep: shard " + std::to_string(id + 1) +
-                               "/4 from SLURM_ARRAY_TASK_ID=" + std::to_string(id) +
-                               ", SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=4, "
-                               "SLURM_ARRAY_TASK_STEP=1; writing " +
-                               file + "\n");
+    // The shard it took, then (no terminal: a batch log) the one-line summary of what ran.
+    const std::string shard_line =
+        "aqesim: sweep: shard " + std::to_string(id + 1) +
+        "/4 from SLURM_ARRAY_TASK_ID=" + std::to_string(id) +
+        ", SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=3, SLURM_ARRAY_TASK_COUNT=4, "
+        "SLURM_ARRAY_TASK_STEP=1; writing " +
+        file + "\n";
+    CHECK(r.stderr_text.rfind(shard_line, 0) == 0);
+    const std::string points = id < 2 ? "3" : "2";  // 10 points over 4 shards
+    const std::string summary = r.stderr_text.substr(std::min(shard_line.size(), r.stderr_text.size()));
+    CHECK(summary.rfind(
+              "aqesim: sweep: " + points + " point(s) (" + points + " simulated, 0 resumed, 0 failed) in ",
+              0) == 0);
+    const std::string tail = " s; wrote " + file + "\n";
+    CHECK((summary.size() > tail.size() &&
+           summary.compare(summary.size() - tail.size(), tail.size(), tail) == 0));
     CHECK_FALSE(fs::exists(file + ".journal"));
   }
   // Points i with i % 4 == K - 1.

@@ -17,6 +17,7 @@
 // --grid options add axes after the definition's.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -162,6 +163,7 @@ void RegisterSweep(CLI::App& app) {
     spec.threads = o->threads;
     spec.journal_path = output + ".journal";
     spec.progress = ::isatty(STDERR_FILENO) != 0;
+    const auto start = std::chrono::steady_clock::now();
 
     // Refused before hours of simulation, not after; the journal is written as soon as the
     // first point is done, so it must not be an input either.
@@ -201,6 +203,17 @@ void RegisterSweep(CLI::App& app) {
         output, sweep::RenderSweep(*format, sweep::SweepInfoToJson(prepared->info), keys, outcome->rows),
         inputs);
     if (!o->keep_journal) std::remove(spec.journal_path.c_str());
+    // Without a terminal (a batch job's log) no progress bar was drawn: one line says what ran.
+    if (!spec.progress) {
+      size_t failed = 0;
+      for (const sweep::SweepRow& row : outcome->rows) failed += !row.metrics;
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(
+          stderr,
+          "aqesim: sweep: %zu point(s) (%llu simulated, %llu resumed, %zu failed) in %.1f s; wrote %s\n",
+          outcome->rows.size(), static_cast<unsigned long long>(outcome->computed),
+          static_cast<unsigned long long>(outcome->resumed), failed, seconds, output.c_str());
+    }
   });
 }
 
