@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -125,6 +126,7 @@ void CheckAxes(const std::vector<tune::SpaceAxis>& axes, const ScenarioBase& bas
 }
 
 void RunTune(const TuneArgs& args) {
+  const auto start = std::chrono::steady_clock::now();
   const ConfOverrides conf = OverridesOf(args.scenario);
   std::vector<std::string> errors;
   std::vector<tune::SpaceAxis> axes;
@@ -236,6 +238,12 @@ void RunTune(const TuneArgs& args) {
       format == "json" ? tune::TuneToJson(outcome).dump(2) + "\n" : tune::TuneToText(outcome);
   WriteOutputAtomically(output, text, current.scenario->input_files);
   if (journal && !args.keep_journal) std::remove(journal->path().c_str());  // OUT holds it all now
+  if (output != "-" && !spec.progress) {  // a batch job's log: one line says what ran
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "aqesim: tune: %zu configuration(s) (%zu from the journal) in %.1f s; wrote %s\n",
+                 outcome.search.evaluations.size(), journal ? journal->resumed() : size_t{0}, seconds,
+                 output.c_str());
+  }
 }
 
 }  // namespace
