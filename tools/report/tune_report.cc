@@ -155,7 +155,8 @@ std::string TuneBody(const tune::TuneOutcome& o, const std::string& source, Char
     h += "<p class=\"diagnosis\">" + Esc(r.reason) + "</p>\n";
     if (r.recommended) {
       std::string conf;
-      for (const tune::KeyChange& k : r.keys) conf += "--conf " + k.key + "=" + k.value + "\n";
+      for (const tune::KeyChange& k : r.keys)
+        if (const auto spark = tune::SparkKeyOf(k.key)) conf += "--conf " + *spark + "=" + k.value + "\n";
       h += "<pre class=\"conf\">" + Esc(conf) + "</pre>\n<ul>";
       for (const tune::KeyChange& k : r.keys) {
         h += "<li><code>" + Esc(k.key) + "=" + Esc(k.value) + "</code>";
@@ -203,7 +204,8 @@ std::string TuneMarkdown(const tune::TuneOutcome& o, const std::string& source) 
     m += MdEsc(r.reason) + "\n\n";
     if (r.recommended) {
       m += "With it: " + SecondsText(r.evaluation.makespan_seconds, o.recommended_trust) + ".\n\n```\n";
-      for (const tune::KeyChange& k : r.keys) m += "--conf " + k.key + "=" + k.value + "\n";
+      for (const tune::KeyChange& k : r.keys)
+        if (const auto spark = tune::SparkKeyOf(k.key)) m += "--conf " + *spark + "=" + k.value + "\n";
       m += "```\n\n";
       for (const tune::KeyChange& k : r.keys) {
         m += "- `" + k.key + "=" + k.value + "`\n";

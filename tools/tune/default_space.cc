@@ -42,6 +42,16 @@ std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& c
     e.low = 1;
     e.high = 2.0 * std::max(1, scenario.cluster.executors);
     axes.push_back(e);
+    // Memory: half to twice today's, in whole MiB (spill and broadcast limits follow it).
+    const int64_t mib = std::max<int64_t>(1, scenario.cluster.executor_memory_bytes >> 20);
+    SpaceAxis m;
+    m.key = "cluster.executorMemory";
+    m.kind = SpaceAxis::Kind::kInteger;
+    m.unit.push_back('m');  // (GCC 12's -Wrestrict misfires on assigning the literal here)
+    m.low = static_cast<double>(std::max<int64_t>(512, mib / 2));
+    m.high = static_cast<double>(std::max<int64_t>(mib * 2, static_cast<int64_t>(m.low) + 1));
+    m.log_scale = true;
+    axes.push_back(m);
     if (scenario.cluster.executor_cores > 1) {
       SpaceAxis c;
       c.key = "cluster.executorCores";

@@ -16,7 +16,8 @@
 //   hiddenByMapStatus)     (what the driver sees of the skewed blocks; ByteDance raised the
 //                          latter to 5000, field-variants.md)
 //   objective core-hours   cluster.executors=1..2×E (E the current executors) and, on a
-//   or weighted            cluster with more than one core per executor,
+//   or weighted            cluster.executorMemory=M/2..2M:log in MiB (M today's, at least
+//                          512m), and on a cluster with more than one core per executor,
 //                          cluster.executorCores=1..C (C the current cores)
 // The ranges bracket Spark 4.0's defaults (64m, true, 1m, 10m, 5, 256m).
 #ifndef AQESIM_TOOLS_TUNE_DEFAULT_SPACE_H_

@@ -23,6 +23,15 @@ std::string Percent(double fraction) {
 
 }  // namespace
 
+std::optional<std::string> SparkKeyOf(const std::string& key) {
+  if (key == "cluster.executors") return "spark.executor.instances";
+  if (key == "cluster.executorCores") return "spark.executor.cores";
+  if (key == "cluster.executorMemory") return "spark.executor.memory";
+  for (const char* prefix : {"cluster.", "cost.", "simulation."})
+    if (key.rfind(prefix, 0) == 0) return std::nullopt;
+  return key;
+}
+
 Recommendation Recommend(const TuneObjective& objective, const std::vector<SpaceAxis>& axes,
                          const Evaluation& best, double min_gain) {
   Recommendation r;

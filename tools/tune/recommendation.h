@@ -16,6 +16,7 @@
 #ifndef AQESIM_TOOLS_TUNE_RECOMMENDATION_H_
 #define AQESIM_TOOLS_TUNE_RECOMMENDATION_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ struct Recommendation {
   std::string reason;   // one sentence: why (not) recommended
   int evaluations = 0;  // simulations of configurations this took (not in the budget)
 };
+
+/// The Spark key a space key sets: itself for a Spark key; cluster.executors, executorCores and
+/// executorMemory as spark.executor.instances, .cores and .memory; nullopt for a model parameter
+/// (cost.*, simulation.*, other cluster.* fields), which is reported but is no Spark setting.
+std::optional<std::string> SparkKeyOf(const std::string& key);
 
 /// `best` (values of `axes`, as Search found them) reduced and explained (file comment).
 Recommendation Recommend(const TuneObjective& objective, const std::vector<SpaceAxis>& axes,

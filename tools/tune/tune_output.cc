@@ -87,14 +87,21 @@ Json TuneToJson(const TuneOutcome& o) {
   if (o.recommendation) {
     const Recommendation& r = *o.recommendation;
     Json conf = Json::object();
+    Json model = Json::object();
     Json args = Json::array();
     std::string defaults;
     Json keys = Json::array();
     for (const KeyChange& k : r.keys) {
-      conf[k.key] = k.value;
-      args.push_back("--conf " + k.key + "=" + k.value);
-      defaults += k.key + " " + k.value + "\n";
+      const std::optional<std::string> spark = SparkKeyOf(k.key);
+      if (spark) {
+        conf[*spark] = k.value;
+        args.push_back("--conf " + *spark + "=" + k.value);
+        defaults += *spark + " " + k.value + "\n";
+      } else {
+        model[k.key] = k.value;
+      }
       keys.push_back({{"key", k.key},
+                      {"sparkKey", spark ? Json(*spark) : Json(nullptr)},
                       {"value", k.value},
                       {"decisionsMade", k.decisions_made},
                       {"decisionsLost", k.decisions_lost}});
@@ -102,6 +109,7 @@ Json TuneToJson(const TuneOutcome& o) {
     Json rec = {{"recommended", r.recommended},
                 {"reason", r.reason},
                 {"conf", conf},
+                {"modelParameters", model},
                 {"gainPercent", Round6(100 * r.gain)},
                 {"makespanSeconds", Number(r.evaluation.makespan_seconds)},
                 {"coreHours", Number(r.evaluation.core_hours)}};
@@ -165,12 +173,16 @@ std::string TuneToText(const TuneOutcome& o) {
   out << "with it: " << SecondsWithTrust(r.evaluation.makespan_seconds, o.recommended_trust) << ", "
       << Ratio(r.evaluation.core_hours) << " core-hours\n\n";
   for (const KeyChange& k : r.keys) {
-    out << "  --conf " << k.key << "=" << k.value << "\n";
+    if (const std::optional<std::string> spark = SparkKeyOf(k.key))
+      out << "  --conf " << *spark << "=" << k.value << "\n";
+    else
+      out << "  " << k.key << "=" << k.value << " (a model parameter, not a Spark setting)\n";
     for (const std::string& d : k.decisions_made) out << "      AQE now: " << d << "\n";
     for (const std::string& d : k.decisions_lost) out << "      AQE no longer: " << d << "\n";
   }
   out << "\nspark-defaults.conf:\n";
-  for (const KeyChange& k : r.keys) out << k.key << " " << k.value << "\n";
+  for (const KeyChange& k : r.keys)
+    if (const std::optional<std::string> spark = SparkKeyOf(k.key)) out << *spark << " " << k.value << "\n";
   return out.str();
 }
 
