@@ -1,7 +1,8 @@
 // The report renderer's fuzz target (tests/fuzz/fuzz_report_renderer.cc; replayed by
 // tests/e2e/bad_inputs_test.cc through fuzz_targets.h): the input, split at NUL bytes, gives
 // the names a report shows — scenario name, description, input path, stage names, exchange
-// ids, AQE rules and messages, map statuses; for a sweep its keys, values and scenario file —
+// ids, AQE rules and messages, map statuses; for a sweep its keys, values and scenario file; for a
+// tune its keys, values, reason, decisions and time source —
 // and both renderings must keep the structure the renderer gives them:
 //  - HTML: outside the five <script> elements every '<' opens one of the renderer's own tags
 //    and no "<!--" occurs; the chart data (<script type="application/json">) holds no '<' at
@@ -90,9 +91,15 @@ inline bool MdEscaped(std::string_view s, size_t i) {
 
 /// The Markdown contract (see the file comment).
 inline void CheckMarkdownStructure(const std::string& m) {
-  static const std::vector<std::string> kHeadings = {
-      "## Summary",  "## Recommendation", "## Stages",        "### AQE on",
-      "### AQE off", "## AQE decisions",  "## Fastest points"};
+  static const std::vector<std::string> kHeadings = {"## Summary",
+                                                     "## Recommendation",
+                                                     "## Stages",
+                                                     "### AQE on",
+                                                     "### AQE off",
+                                                     "## AQE decisions",
+                                                     "## Fastest points",
+                                                     "## Pareto front (makespan against core-hours)",
+                                                     "## Best configurations"};
   size_t fence = 0;  // length of the open fence's backtick run, 0 outside fences
   int table_pipes = -1;
   size_t line_no = 0;
@@ -108,13 +115,15 @@ inline void CheckMarkdownStructure(const std::string& m) {
       continue;
     }
     if (ticks >= 3) {
-      RequireReport(line.substr(ticks) == "properties", "a fence the renderer did not open", m);
+      RequireReport(line.substr(ticks) == "properties" || line.substr(ticks) == "sh",
+                    "a fence the renderer did not open", m);
       fence = ticks;
       continue;
     }
     if (!line.empty() && line[0] == '#') {
       const bool title = line_no == 0 && (line.rfind("# aqesim tuning report — ", 0) == 0 ||
-                                          line.rfind("# aqesim sweep report — ", 0) == 0);
+                                          line.rfind("# aqesim sweep report — ", 0) == 0 ||
+                                          line.rfind("# aqesim tune report — ", 0) == 0);
       bool known = title;
       for (const std::string& k : kHeadings) known = known || line == k;
       RequireReport(known, "a heading the renderer did not write", m);
@@ -222,6 +231,43 @@ inline sweep::SweepDocument FuzzSweep(const std::vector<std::string>& x) {
   return doc;
 }
 
+/// A tune of two choice keys named by the input, its evaluations, one failed, and a recommendation
+/// whose reason, decisions and time source are names too.
+inline tune::TuneOutcome FuzzTune(const std::vector<std::string>& x) {
+  tune::TuneOutcome o;
+  o.scenario_path = x[0];
+  o.axes.resize(2);
+  o.axes[0].key = x[2];
+  o.axes[0].choices = {x[4], x[5]};
+  o.axes[1].key = x[3];
+  o.axes[1].choices = {x[6], x[7]};
+  o.guardrails = {"as given", x[8]};
+  o.budget = 4;
+  o.current.makespan_seconds = 10;
+  o.current.core_hours = 1;
+  o.current_trust = tune::TuneObjective::Trust{x[11], MakespanBand{7, 40}};
+  for (int p = 0; p < 4; ++p) {
+    tune::Evaluation e;
+    e.values = {o.axes[0].choices[static_cast<size_t>(p / 2)], o.axes[1].choices[static_cast<size_t>(p % 2)]};
+    e.objective = p == 3 ? std::numeric_limits<double>::infinity() : 1.0 - 0.1 * p;
+    e.makespan_seconds = 10 - p;
+    e.core_hours = 1 + 0.1 * p;
+    if (p == 3) e.error = x[9];
+    o.search.evaluations.push_back(e);
+  }
+  o.search.best = 2;
+  tune::Recommendation r;
+  r.settings = {{x[2], x[5]}};
+  r.keys = {{x[2], x[5], {x[9]}, {x[10]}}};
+  r.evaluation = o.search.evaluations[2];
+  r.gain = 0.2;
+  r.recommended = true;
+  r.reason = x[1];
+  o.recommendation = r;
+  o.recommended_trust = tune::TuneObjective::Trust{x[11], std::nullopt};
+  return o;
+}
+
 inline int FuzzReportRenderer(const uint8_t* data, size_t size) {
   if (size > 16384) return 0;  // names, not documents: longer inputs only slow the search down
   const std::vector<std::string> x = FuzzNames(data, size, 12);
@@ -244,6 +290,12 @@ inline int FuzzReportRenderer(const uint8_t* data, size_t size) {
   sweep.sweep = FuzzSweep(x);
   CheckHtmlStructure(report::RenderHtmlReport(sweep));
   CheckMarkdownStructure(report::RenderMarkdownReport(sweep));
+  report::ReportInput tune;
+  tune.kind = report::InputKind::kTune;
+  tune.source = x[2];
+  tune.tune = FuzzTune(x);
+  CheckHtmlStructure(report::RenderHtmlReport(tune));
+  CheckMarkdownStructure(report::RenderMarkdownReport(tune));
   return 0;
 }
 

@@ -23,6 +23,14 @@ std::string SecondsText(double seconds, const std::optional<tune::TuneObjective:
          Fixed(trust->band->high_seconds, 2) + " s)";
 }
 
+// Text for a line inside a fenced block: control characters (a line break among them) as spaces,
+// so that no name ends the line — and the fence — early.
+std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
+}
+
 // The pieces joined (GCC 12 warns falsely, -Wrestrict, on some chains of "literal" + std::string).
 std::string Cat(std::initializer_list<std::string_view> pieces) {
   std::string out;
@@ -195,20 +203,23 @@ std::string TuneBody(const tune::TuneOutcome& o, const std::string& source, Char
 std::string TuneMarkdown(const tune::TuneOutcome& o, const std::string& source) {
   std::string m =
       "# aqesim tune report — " + MdEsc(o.scenario_path) + "\n\n" + MdEsc(Headline(o, source)) + "\n\n";
-  m += "Current makespan: " + SecondsText(o.current.makespan_seconds, o.current_trust) + ", " +
-       Fixed(o.current.core_hours, 4) + " core-hours.\n\n## Recommendation\n\n";
+  m += MdEsc("Current makespan: " + SecondsText(o.current.makespan_seconds, o.current_trust) + ", " +
+             Fixed(o.current.core_hours, 4) + " core-hours.") +
+       "\n\n## Recommendation\n\n";
   if (!o.recommendation) {
     m += "No configuration of the space could be simulated.\n\n";
   } else {
     const tune::Recommendation& r = *o.recommendation;
     m += MdEsc(r.reason) + "\n\n";
     if (r.recommended) {
-      m += "With it: " + SecondsText(r.evaluation.makespan_seconds, o.recommended_trust) + ".\n\n```\n";
+      m += MdEsc("With it: " + SecondsText(r.evaluation.makespan_seconds, o.recommended_trust) + ".") +
+           "\n\n```sh\n";
       for (const tune::KeyChange& k : r.keys)
-        if (const auto spark = tune::SparkKeyOf(k.key)) m += "--conf " + *spark + "=" + k.value + "\n";
+        if (const auto spark = tune::SparkKeyOf(k.key))
+          m += OneLine("--conf " + *spark + "=" + k.value) + "\n";
       m += "```\n\n";
       for (const tune::KeyChange& k : r.keys) {
-        m += "- `" + k.key + "=" + k.value + "`\n";
+        m += "- " + MdEsc(k.key + "=" + k.value) + "\n";
         for (const std::string& d : k.decisions_made) m += "  - AQE now: " + MdEsc(d) + "\n";
         for (const std::string& d : k.decisions_lost) m += "  - AQE no longer: " + MdEsc(d) + "\n";
       }

@@ -30,6 +30,22 @@ class Reader {
     if (v) Fail(pointer + "/" + name, "expected a string");
     return "";
   }
+  // A configuration key or value: a string without control characters (tune writes none; one
+  // would break the lines of --conf and spark-defaults.conf it is printed in).
+  std::string Setting(const Json& v, const std::string& pointer) {
+    if (!v.is_string()) {
+      Fail(pointer, "expected a string");
+      return "";
+    }
+    const std::string s = v.get<std::string>();
+    for (char c : s) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        Fail(pointer, "expected a value without control characters");
+        break;
+      }
+    }
+    return s;
+  }
   // A finite number; `nullable`: null reads as NaN.
   double Number(const Json& object, const std::string& pointer, const std::string& name,
                 bool nullable = false) {
@@ -145,7 +161,7 @@ std::optional<TuneOutcome> TuneFromJson(const nlohmann::json& doc, const std::st
       if (values && values->is_object()) {
         for (const SpaceAxis& a : o.axes) {
           if (values->contains(a.key) && (*values)[a.key].is_string())
-            e.values.push_back((*values)[a.key].get<std::string>());
+            e.values.push_back(r.Setting((*values)[a.key], p + "/values/" + a.key));
           else
             r.Fail(p + "/values", "expected the value of " + a.key + " as a string");
         }
@@ -189,8 +205,10 @@ std::optional<TuneOutcome> TuneFromJson(const nlohmann::json& doc, const std::st
       for (size_t i = 0; i < keys->size(); ++i) {
         const std::string p = "/recommendation/keys/" + std::to_string(i);
         KeyChange k;
-        k.key = r.String((*keys)[i], p, "key");
-        k.value = r.String((*keys)[i], p, "value");
+        const Json* key = r.Member((*keys)[i], p, "key");
+        const Json* value = r.Member((*keys)[i], p, "value");
+        if (key) k.key = r.Setting(*key, p + "/key");
+        if (value) k.value = r.Setting(*value, p + "/value");
         k.decisions_made = r.Strings((*keys)[i], p, "decisionsMade");
         k.decisions_lost = r.Strings((*keys)[i], p, "decisionsLost");
         m.settings.emplace_back(k.key, k.value);
