@@ -9,19 +9,28 @@
 #include "models/scenario/cluster_reader.h"
 #include "models/scenario/cost_reader.h"
 #include "models/scenario/data_scale.h"
+#include "models/scenario/skew_reshape.h"
 
 namespace aqesim {
 
 namespace {
 
 // The `simulation` section; its dataScale goes to `*data_scale` (applied once the section is read).
-void ReadSimulation(const Json& v, Scenario* scenario, double* data_scale, DiagnosticSink* sink) {
+void ReadSimulation(const Json& v, Scenario* scenario, double* data_scale, double* skew_exponent,
+                    DiagnosticSink* sink) {
   const std::string p = "/simulation";
   if (!v.is_object()) {
-    sink->Error(p, "expected an object (mapStatus, dataScale), found " + DescribeJson(v));
+    sink->Error(p, "expected an object (mapStatus, dataScale, skewExponent), found " + DescribeJson(v));
     return;
   }
-  CheckFields(v, p, {"mapStatus", "dataScale"}, "simulation", sink);
+  CheckFields(v, p, {"mapStatus", "dataScale", "skewExponent"}, "simulation", sink);
+  if (v.contains("skewExponent")) {
+    if (auto g = ReadNumber(
+            v["skewExponent"], PointerAppend(p, "skewExponent"),
+            [](double x) { return x >= kMinSkewExponent && x <= kMaxSkewExponent; },
+            "a skew exponent from 0.1 to 10", sink))
+      *skew_exponent = *g;
+  }
   if (v.contains("dataScale")) {
     if (auto f = ReadNumber(
             v["dataScale"], PointerAppend(p, "dataScale"),
@@ -121,10 +130,11 @@ LoadResult BuildScenario(const ScenarioBase& base, const ScenarioOverrides& over
   if (const Json* v = sections.Get(base, "cluster"))
     cluster_given = ReadCluster(*v, &scenario->cluster, &sink);
   if (const Json* v = sections.Get(base, "cost")) ReadCost(*v, &scenario->cost, &sink);
-  double data_scale = 1;
+  double data_scale = 1, skew_exponent = 1;
   if (const Json* v = sections.Get(base, "simulation"))
-    ReadSimulation(*v, scenario.get(), &data_scale, &sink);
+    ReadSimulation(*v, scenario.get(), &data_scale, &skew_exponent, &sink);
   ScaleData(data_scale, scenario.get());
+  ReshapeSkew(skew_exponent, scenario.get());
   if (base.byte_totals_checked && sink.error_count() == 0) sink.Append(base.byte_totals);
 
   // --- configuration: scenario conf < --properties-file < --conf ---

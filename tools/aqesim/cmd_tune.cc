@@ -265,7 +265,8 @@ void RegisterTune(CLI::App& app) {
                   "configurations simulated at once (default: the cores); same output at any count")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--guardrails", args->guardrails,
-                  "worst (default: also judge each configuration on seed+1 and data ×0.5 and ×2, the worst "
+                  "worst (default: also judge each configuration on seed+1, data ×0.5 and ×2, a hotter and a "
+                  "flatter skew; the worst "
                   "ratio counts) or none")
       ->check(CLI::IsMember({"worst", "none"}));
   cmd->add_option("--min-gain", args->min_gain_percent,

@@ -47,13 +47,15 @@ std::optional<ObjectiveSpec> ParseObjective(const std::string& text, std::string
   return std::nullopt;
 }
 
-std::vector<Perturbation> NoGuardrails() { return {Perturbation{"as given", std::nullopt, 0}}; }
+std::vector<Perturbation> NoGuardrails() { return {Perturbation{"as given", std::nullopt, std::nullopt, 0}}; }
 
 std::vector<Perturbation> Guardrails() {
   std::vector<Perturbation> p = NoGuardrails();
-  p.push_back({"seed+1", std::nullopt, 1});
-  p.push_back({"data ×0.5", 0.5, 0});
-  p.push_back({"data ×2", 2.0, 0});
+  p.push_back({"seed+1", std::nullopt, std::nullopt, 1});
+  p.push_back({"data ×0.5", 0.5, std::nullopt, 0});
+  p.push_back({"data ×2", 2.0, std::nullopt, 0});
+  p.push_back({"hotter skew", std::nullopt, 1.25, 0});
+  p.push_back({"flatter skew", std::nullopt, 0.8, 0});
   return p;
 }
 
@@ -82,6 +84,7 @@ std::optional<RunResult> TuneObjective::RunOn(const Settings& settings, const Pe
   ScenarioOverrides ov = overrides_;
   for (const auto& [key, value] : settings) sweep::ApplyGridValue(key, value, *base_, &ov);
   if (p.data_scale) ov.fields.push_back({"simulation", "dataScale", *p.data_scale});
+  if (p.skew_exponent) ov.fields.push_back({"simulation", "skewExponent", *p.skew_exponent});
   LoadResult loaded = BuildScenario(*base_, ov);
   if (!loaded.errors.empty()) {
     *error = JoinDiagnostics(loaded.errors);

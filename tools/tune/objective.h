@@ -12,7 +12,8 @@
 // its timeout: RunResult::failures) cannot be chosen: it counts as an error.
 //
 // Guardrails: the configuration is simulated on the scenario as it is and on each perturbed copy
-// (Perturbation: another noise seed; the data volume ×0.5 and ×2 through simulation.dataScale),
+// (Perturbation: another noise seed; the data volume ×0.5 and ×2 through simulation.dataScale; a
+// hotter and a flatter skew through simulation.skewExponent 1.25 and 0.8),
 // and its score on each is divided by the current configuration's score on the same copy. The
 // objective is the worst (largest) of these ratios: a configuration is better than the current
 // one only when it is better on every copy, so a change that wins at ×1 data but loses at ×2 is
@@ -48,12 +49,14 @@ std::optional<ObjectiveSpec> ParseObjective(const std::string& text, std::string
 
 /// One copy of the scenario a configuration is also judged on.
 struct Perturbation {
-  std::string label;                 // "as given", "seed+1", "data ×2"
-  std::optional<double> data_scale;  // simulation.dataScale
-  uint64_t seed_offset = 0;          // added to the scenario's seed (task noise, generated sizes)
+  std::string label;                    // "as given", "seed+1", "data ×2"
+  std::optional<double> data_scale;     // simulation.dataScale
+  std::optional<double> skew_exponent;  // simulation.skewExponent
+  uint64_t seed_offset = 0;             // added to the scenario's seed (task noise, generated sizes)
 };
 
-/// The scenario as given, then the guardrails: seed+1, data ×0.5, data ×2.
+/// The scenario as given, then the guardrails: seed+1, data ×0.5, data ×2, hotter skew (γ 1.25),
+/// flatter skew (γ 0.8).
 std::vector<Perturbation> Guardrails();
 /// The scenario as given only.
 std::vector<Perturbation> NoGuardrails();
