@@ -2,6 +2,7 @@
 // the makespans it prints are the runs' own, the decision only the first run took is
 // OptimizeSkewedJoin's, and the refusals.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -63,6 +64,56 @@ TEST_CASE("compare: not a run result, or no AQE mode in common, is exit 2", "[e2
         "aqesim: error: " + scenario +
             ": expected the JSON of `aqesim run --format json` (an object with a non-empty "
             "\"runs\" array)\n");
+}
+
+TEST_CASE("compare: 50,000 stages matched by name in any order; a file over 32 MiB is refused, not parsed",
+          "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  // A runs stages s0..s49999 in order taking 1 s each, B the same names in reverse taking 2 s.
+  // (Matching by a linear search per stage took 74 s at 10^5 stages: hostile round 2026-12-03.)
+  constexpr int kStages = 50000;
+  const auto write = [&](const std::string& file, bool reversed, int seconds) {
+    nlohmann::json stages = nlohmann::json::array();
+    for (int i = 0; i < kStages; ++i) {
+      const int n = reversed ? kStages - 1 - i : i;
+      stages.push_back({{"id", i},
+                        {"name", "s" + std::to_string(n)},
+                        {"kind", "ShuffleMapStage"},
+                        {"timeSource", "modelled"},
+                        {"tasks", 1},
+                        {"submitSeconds", 0},
+                        {"completeSeconds", seconds}});
+    }
+    std::ofstream(file)
+        << nlohmann::json{{"runs", {{{"adaptive", true}, {"makespanSeconds", 1.0}, {"stages", stages}}}}}
+               .dump();
+  };
+  const std::string a = dir.File("a.json"), b = dir.File("b.json");
+  write(a, false, 1);
+  write(b, true, 2);
+  const CommandResult r = RunAqesim({"compare", a, b, "--format", "json"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json c = nlohmann::json::parse(r.stdout_text);
+  const nlohmann::json& rows = c["runs"][0]["stages"];
+  REQUIRE(rows.size() == kStages);  // every stage of A found in B: none listed as B's only
+  CHECK(rows[0]["name"] == "s0");
+  CHECK(rows[kStages - 1]["name"] == "s49999");
+  for (const int i : {0, 12345, kStages - 1}) {
+    CHECK(rows[i]["a"]["seconds"] == 1.0);
+    CHECK(rows[i]["b"]["seconds"] == 2.0);
+  }
+  // Over the limit: refused by size before any parsing.
+  const std::string big = dir.File("big.json");
+  {
+    std::ofstream out(big);
+    out << "{\"runs\": []" << std::string((size_t{32} << 20) + 16, ' ') << "}";
+  }
+  const CommandResult refused = RunAqesim({"compare", big, a});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.stderr_text ==
+        "aqesim: error: " + big +
+            ": cannot read the file: larger than 33554432 bytes, the limit for this input "
+            "(compare reads `run --format json` without --tasks)\n");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Two `aqesim run --format json` results side by side (tools/compare/run_comparison.h): for each
 // AQE mode both hold, the makespans with their bands, every stage's time and task count, and the
 // decisions only one of them took.
+#include <cerrno>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,10 +25,16 @@ struct BandedRun {
   std::optional<compare::Band> band;
 };
 
+/// The largest result file compare reads: a parsed JSON document takes ~16× its bytes, so two of
+/// these stay under 2 GiB; `run --format json` without --tasks writes ~120 bytes a stage (10^5
+/// stages: 12 MiB). Task records are not compared: a bigger file is refused, not read.
+constexpr size_t kMaxRunResultBytes = size_t{32} << 20;
+
 std::vector<BandedRun> ReadRunResults(const std::string& path) {
   std::string text;
-  if (const int err = ReadInputFile(path, &text, kMaxScenarioBytes); err != 0)
-    throw InputError(path + ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
+  if (const int err = ReadInputFile(path, &text, kMaxRunResultBytes); err != 0)
+    throw InputError(path + ": cannot read the file: " + InputFileError(err, kMaxRunResultBytes) +
+                     (err == EFBIG ? " (compare reads `run --format json` without --tasks)" : ""));
   const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
                                  ? nlohmann::json(nlohmann::json::value_t::discarded)
                                  : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
