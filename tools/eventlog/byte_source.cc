@@ -81,14 +81,30 @@ class FileInput : public RawInput {
     if (file_ != nullptr) std::fclose(file_);
   }
   size_t Read(char* buffer, size_t capacity) override {
+    if (unread_pos_ < unread_.size()) {  // the bytes given back first
+      const size_t n = std::min(capacity, unread_.size() - unread_pos_);
+      std::memcpy(buffer, unread_.data() + unread_pos_, n);
+      unread_pos_ += n;
+      offset_ += static_cast<int64_t>(n);
+      return n;
+    }
     const size_t n = std::fread(buffer, 1, capacity, file_);
     if (n == 0 && std::ferror(file_)) throw EventLogError(name_ + ": read error: " + std::strerror(errno));
     offset_ += static_cast<int64_t>(n);
     return n;
   }
+  /// Gives back the bytes just read (the codec sniff's), to be read again first: a pipe or FIFO
+  /// cannot be opened a second time from its start.
+  void Unread(std::string bytes) {
+    offset_ -= static_cast<int64_t>(bytes.size());
+    unread_ = std::move(bytes);
+    unread_pos_ = 0;
+  }
 
  private:
   std::FILE* file_ = nullptr;
+  std::string unread_;
+  size_t unread_pos_ = 0;
 };
 
 class MemoryInput : public RawInput {
@@ -446,15 +462,19 @@ std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, Codec codec)
 
 std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, Codec* codec_out) {
   std::optional<Codec> codec = CodecFromFileName(path);
-  if (!codec) {
-    FileInput probe(path);
-    char head[8] = {};
-    const size_t n = probe.ReadFully(head, sizeof(head));
-    codec = SniffCodec(std::string_view(head, n));
-    if (!codec) codec = Codec::kPlain;
+  if (codec) {
+    if (codec_out != nullptr) *codec_out = *codec;
+    return OpenByteSource(path, *codec);
   }
+  // Sniffed from the first bytes, which are then read again from the same descriptor (a pipe,
+  // `<(...)` or a FIFO has no second start to reopen).
+  auto input = std::make_unique<FileInput>(path);
+  char head[8] = {};
+  const size_t n = input->ReadFully(head, sizeof(head));
+  codec = SniffCodec(std::string_view(head, n)).value_or(Codec::kPlain);
+  input->Unread(std::string(head, n));
   if (codec_out != nullptr) *codec_out = *codec;
-  return OpenByteSource(path, *codec);
+  return Wrap(std::move(input), *codec);
 }
 
 std::unique_ptr<ByteSource> MemoryByteSource(std::string data, Codec codec, std::string name) {
