@@ -2,8 +2,10 @@
 // a new one follows the umask, a name as long as the file system allows is written (the
 // temporary beside it must fit too), and no command replaces a file it reads.
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -74,6 +76,18 @@ TEST_CASE("output files: permissions kept or from the umask, names up to NAME_MA
     size_t files = 0;
     for (const auto& e : fs::directory_iterator(tmp.path())) files += e.is_regular_file() ? 1 : 0;
     CHECK(files == 3);  // s.json and the two outputs
+  }
+}
+
+TEST_CASE("output to a full standard output is exit 2, not a silent success", "[e2e][output]") {
+  // `> /dev/full` (ENOSPC on every write): the result went nowhere (hostile round 2026-12-03, I5).
+  for (const std::string& args :
+       {"run " + SourcePath("scenarios/demo.json"),
+        "import-eventlog " + SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd") + " --list"}) {
+    INFO(args);
+    const int status = std::system((BinaryPath() + " " + args + " > /dev/full 2> /dev/null").c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
   }
 }
 

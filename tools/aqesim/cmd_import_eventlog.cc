@@ -18,6 +18,7 @@
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
 #include "tools/text/table_text.h"
+#include "tools/text/terminal_text.h"
 #include "tools/validate/cost_file.h"
 
 namespace aqesim::cli {
@@ -50,11 +51,12 @@ std::string ListingTable(const std::string& log, const std::vector<eventlog::Lis
          FormatBytes(e.shuffle_write_bytes),
          (e.importable ? ""
                        : "(SQL execution " + std::to_string(e.id) + ": no plan logged; import its jobs) ") +
-             e.description});
+             TerminalText(e.description)});
   }
   const size_t jobs = listed.size() - static_cast<size_t>(sql);
-  std::string out = log + ": " + std::to_string(sql) + " SQL execution" + (sql == 1 ? "" : "s") + ", " +
-                    std::to_string(jobs) + " job" + (jobs == 1 ? "" : "s") + " importable only with --job";
+  std::string out = TerminalText(log) + ": " + std::to_string(sql) + " SQL execution" +
+                    (sql == 1 ? "" : "s") + ", " + std::to_string(jobs) + " job" + (jobs == 1 ? "" : "s") +
+                    " importable only with --job";
   if (listed.empty()) return out + "; nothing to import\n";
   out += "; * = imported when neither --execution nor --job is given\n";
   return out + TextTableWithin(160, 8, 20,

@@ -1,6 +1,9 @@
 // aqesim: a simulator of Apache Spark's Adaptive Query Execution. Thin main: the
 // subcommands live one per file (cmd_*.cc) and are listed in the table below.
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -64,6 +67,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "aqesim: internal error: " << e.what() << "\n";
     return 1;
+  }
+  // What went to standard output must have arrived (a full disk, `> /dev/full`, a closed pipe
+  // reader): a command that printed its result nowhere did not succeed.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    std::cerr << "aqesim: error: cannot write to standard output" << (err != 0 ? ": " : "")
+              << (err != 0 ? std::strerror(err) : "") << "\n";
+    return 2;
   }
   return 0;
 }

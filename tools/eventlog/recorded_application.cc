@@ -10,6 +10,7 @@
 #include "tools/eventlog/application_reconstruction.h"
 #include "tools/eventlog/line_reader.h"
 #include "tools/eventlog/listener_event_replay.h"
+#include "tools/text/terminal_text.h"
 
 namespace aqesim::eventlog {
 
@@ -145,6 +146,24 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
       throw EventLogError(where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                           " levels (no Spark event is; a SQL plan that deep cannot be imported)");
     json event = json::parse(line.text, nullptr, /*allow_exceptions=*/false);
+    if (event.is_discarded()) {
+      // A string holding invalid UTF-8 (a description or call site written byte for byte): the
+      // event is kept, its invalid bytes read as U+FFFD, rather than the line dropped.
+      std::string repaired;
+      for (size_t i = 0; i < line.text.size();) {
+        const size_t start = i;
+        const uint32_t cp = NextCodePoint(line.text, &i);
+        if (cp == 0xFFFD && !(i - start == 3 && line.text.compare(start, 3, "\xEF\xBF\xBD") == 0))
+          repaired += "\xEF\xBF\xBD";
+        else
+          repaired.append(line.text, start, i - start);
+      }
+      if (repaired != line.text) {
+        event = json::parse(repaired, nullptr, /*allow_exceptions=*/false);
+        if (!event.is_discarded())
+          warnings->push_back(where + ": invalid UTF-8 in the event, read as U+FFFD");
+      }
+    }
     if (event.is_discarded() || !event.is_object()) {
       if (!line.terminated) {
         warnings->push_back(where + ": truncated last line ignored (log still being written?)");

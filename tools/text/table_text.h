@@ -1,5 +1,6 @@
 // Text for people: fixed-point numbers and plain-text tables whose columns line up, widths
-// counted in code points (→, ÷ and µ take several bytes in UTF-8). The one copy used by the
+// counted in terminal columns (terminal_text.h: →, ÷ and µ take several bytes in UTF-8 and one
+// column, a CJK character two). The one copy used by the
 // tables of `run`, `validate` and the report; header-only, so every tool library can use it.
 #ifndef AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
 #define AQESIM_TOOLS_TEXT_TABLE_TEXT_H_
@@ -13,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tools/text/terminal_text.h"
 
 namespace aqesim {
 
@@ -49,9 +52,9 @@ inline size_t CodePoints(std::string_view s) {
   return n;
 }
 
-/// `s` padded with spaces to `width` code points: on the left when `right` (right-aligned).
+/// `s` padded with spaces to `width` columns: on the left when `right` (right-aligned).
 inline std::string PadTo(const std::string& s, size_t width, bool right) {
-  const size_t n = CodePoints(s);
+  const size_t n = DisplayWidth(s);
   if (n >= width) return s;
   return right ? std::string(width - n, ' ') + s : s + std::string(width - n, ' ');
 }
@@ -63,8 +66,8 @@ inline std::string TextTable(const std::vector<std::string>& head,
                              const std::function<bool(size_t)>& right_aligned) {
   std::vector<size_t> w(head.size(), 0);
   for (size_t i = 0; i < head.size(); ++i) {
-    w[i] = CodePoints(head[i]);
-    for (const auto& r : rows) w[i] = std::max(w[i], CodePoints(r[i]));
+    w[i] = DisplayWidth(head[i]);
+    for (const auto& r : rows) w[i] = std::max(w[i], DisplayWidth(r[i]));
   }
   std::ostringstream out;
   auto line = [&](const std::vector<std::string>& r) {
@@ -76,12 +79,15 @@ inline std::string TextTable(const std::vector<std::string>& head,
   return out.str();
 }
 
-/// `s` cut to at most `width` code points (>= 1), its last one "…" when anything was cut.
+/// `s` cut to at most `width` columns (>= 1), its last one "…" when anything was cut.
 inline std::string Ellipsize(const std::string& s, size_t width) {
-  if (CodePoints(s) <= width) return s;
-  size_t kept = 0, end = 0;  // end: byte offset after the first width - 1 code points
-  for (; end < s.size(); ++end) {
-    if ((static_cast<unsigned char>(s[end]) & 0xC0) != 0x80 && kept++ == width - 1) break;
+  if (DisplayWidth(s) <= width) return s;
+  size_t used = 0, end = 0;  // end: byte offset after the code points that fit in width - 1 columns
+  for (size_t i = 0; i < s.size();) {
+    const size_t w = static_cast<size_t>(CharWidth(NextCodePoint(s, &i)));
+    if (used + w > width - 1) break;
+    used += w;
+    end = i;
   }
   return s.substr(0, end) + "…";
 }
@@ -96,7 +102,7 @@ inline std::string WrapText(const std::string& text, size_t width, size_t indent
     size_t end = text.find(' ', start);
     if (end == std::string::npos) end = text.size();
     const std::string word = text.substr(start, end - start);
-    const size_t word_points = CodePoints(word);
+    const size_t word_points = DisplayWidth(word);
     if (has_word && points + 1 + word_points > width) {
       out += line + "\n";
       line = std::string(indent, ' ');
@@ -125,12 +131,12 @@ inline std::string TextTableWithin(size_t max_width, size_t flex, size_t min_fle
   size_t others = 2 * (head.size() - 1);  // the two spaces between columns
   for (size_t i = 0; i < head.size(); ++i) {
     if (i == flex) continue;
-    size_t w = CodePoints(head[i]);
-    for (const auto& r : rows) w = std::max(w, CodePoints(r[i]));
+    size_t w = DisplayWidth(head[i]);
+    for (const auto& r : rows) w = std::max(w, DisplayWidth(r[i]));
     others += w;
   }
   const size_t width =
-      std::max({min_flex, CodePoints(head[flex]), max_width > others ? max_width - others : 0});
+      std::max({min_flex, DisplayWidth(head[flex]), max_width > others ? max_width - others : 0});
   for (auto& r : rows) r[flex] = Ellipsize(r[flex], width);
   return TextTable(head, rows, right_aligned);
 }
