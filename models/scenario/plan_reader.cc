@@ -1,5 +1,6 @@
 #include "models/scenario/plan_reader.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -144,8 +145,13 @@ class PlanReader {
 
     if (v.contains("id")) {
       if (auto id = ReadString(v["id"], PointerAppend(pointer, "id"), sink_)) {
+        const bool control = std::any_of(
+            id->begin(), id->end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
         if (id->empty())
           sink_->Error(PointerAppend(pointer, "id"), "expected a non-empty id, found \"\"");
+        else if (control)  // ids are printed in tables and messages: a line break or ESC would forge them
+          sink_->Error(PointerAppend(pointer, "id"),
+                       "expected an id without control characters, found " + DescribeJson(v["id"]));
         else
           node->id = *id;
       }
