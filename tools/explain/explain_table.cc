@@ -12,12 +12,19 @@ namespace {
 
 constexpr size_t kWidth = 160;
 
-/// "min / median / max" of `bytes` (the upper median for an even count); "—" when empty.
+/// "min / median / max" of `bytes` (the upper median for an even count), the unit written once
+/// when the three share it ("97.7 / 97.7 / 488.3 MiB"); "—" when empty.
 std::string Spread(std::vector<int64_t> bytes) {
   if (bytes.empty()) return "—";
   std::sort(bytes.begin(), bytes.end());
-  return FormatBytes(bytes.front()) + " / " + FormatBytes(bytes[bytes.size() / 2]) + " / " +
-         FormatBytes(bytes.back());
+  std::string v[3] = {FormatBytes(bytes.front()), FormatBytes(bytes[bytes.size() / 2]),
+                      FormatBytes(bytes.back())};
+  const auto unit = [](const std::string& s) { return s.substr(s.rfind(' ') + 1); };
+  if (unit(v[0]) == unit(v[1]) && unit(v[1]) == unit(v[2])) {
+    for (int i = 0; i < 2; ++i) v[i].resize(v[i].rfind(' '));
+    return v[0] + " / " + v[1] + " / " + v[2];
+  }
+  return v[0] + " / " + v[1] + " / " + v[2];
 }
 
 /// max ÷ median of `bytes`, as "12.3×"; "" when the median is 0 or there is nothing.
@@ -44,7 +51,7 @@ std::string ExchangesSection(const RunResult& run) {
   std::vector<std::vector<std::string>> rows;
   for (const ExchangeExplain& e : run.exchanges) {
     rows.push_back({e.id, std::to_string(e.map_tasks), std::to_string(e.num_partitions), e.map_status,
-                    FormatBytes(e.data_size_bytes) + (e.data_size_estimated ? " (estimated)" : ""),
+                    FormatBytes(e.data_size_bytes) + (e.data_size_estimated ? " (est.)" : ""),
                     Spread(e.bytes_by_partition_id), Spread(e.true_bytes_by_partition_id),
                     MaxOverMedian(e.true_bytes_by_partition_id)});
   }
@@ -52,7 +59,7 @@ std::string ExchangesSection(const RunResult& run) {
   return "Exchanges (partition sizes as the driver saw them in MapStatus, and as written):\n" +
          Indented(TextTableWithin(kWidth - 2, 0, 8,
                                   {"exchange", "maps", "partitions", "MapStatus", "written",
-                                   "seen min / med / max", "true min / med / max", "true max÷med"},
+                                   "seen min / med / max", "true min / med / max", "max÷med"},
                                   std::move(rows),
                                   [](size_t i) { return i == 1 || i == 2 || i == 4 || i == 7; }));
 }

@@ -92,26 +92,45 @@ inline std::string Ellipsize(const std::string& s, size_t width) {
   return s.substr(0, end) + "…";
 }
 
-/// `text` as lines of at most `width` code points (a word longer than that gets a line of its
-/// own), broken at spaces; every line after the first starts with `indent` spaces. No final newline.
+/// `text` as lines of at most `width` columns, broken at spaces; a word wider than `width` is cut
+/// across lines (an id list with no space in it), a shorter one that does not fit after the indent
+/// gets a line of its own; every line after the first starts with `indent` spaces. No final newline.
 inline std::string WrapText(const std::string& text, size_t width, size_t indent) {
   std::string out, line;
-  size_t points = 0;      // of `line`
+  size_t points = 0;      // columns of `line`
   bool has_word = false;  // `line` holds a word (not only the indent)
+  const auto new_line = [&] {
+    out += line + "\n";
+    line = std::string(indent, ' ');
+    points = indent;
+    has_word = false;
+  };
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find(' ', start);
     if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    const size_t word_points = DisplayWidth(word);
-    if (has_word && points + 1 + word_points > width) {
-      out += line + "\n";
-      line = std::string(indent, ' ');
-      points = indent;
-      has_word = false;
-    }
+    std::string word = text.substr(start, end - start);
+    size_t word_points = DisplayWidth(word);
+    if (has_word && points + 1 + word_points > width) new_line();
     if (has_word) {
       line += ' ';
       ++points;
+    }
+    // A word wider than a whole line (an id list with no space in it): as much as fits, then the
+    // rest on new lines. A shorter word that overflows only the indent is left whole.
+    while (word_points > width && points + word_points > width && width > points) {
+      size_t used = 0, cut = 0;
+      for (size_t i = 0; i < word.size();) {
+        const size_t w = static_cast<size_t>(CharWidth(NextCodePoint(word, &i)));
+        if (points + used + w > width) break;
+        used += w;
+        cut = i;
+      }
+      if (cut == 0) break;  // not even one character fits: leave it to overflow
+      line += word.substr(0, cut);
+      word = word.substr(cut);
+      word_points -= used;
+      points += used;
+      new_line();
     }
     line += word;
     points += word_points;
