@@ -3,6 +3,7 @@
 // OptimizeSkewedJoin's, and the refusals.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -114,6 +115,52 @@ TEST_CASE("compare: 50,000 stages matched by name in any order; a file over 32 M
         "aqesim: error: " + big +
             ": cannot read the file: larger than 33554432 bytes, the limit for this input "
             "(compare reads `run --format json` without --tasks)\n");
+}
+
+TEST_CASE("compare refuses what it would pair wrongly and prints names as a terminal can take them",
+          "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  const std::string run = dir.File("run.json");
+  REQUIRE(
+      RunAqesim({"run", SourcePath("scenarios/skew-join.json"), "--format", "json", "-o", run}).exit_code ==
+      0);
+  const nlohmann::json good = nlohmann::json::parse(eventlog::testing::ReadBytes(run));
+  const auto forged = [&](const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json doc = good;
+    edit(doc);
+    const std::string file = dir.File(name);
+    std::ofstream(file) << doc.dump();
+    return file;
+  };
+  // Hostile round 2026-12-03, C2-C4.
+  const std::string dup = forged("dup.json", [](nlohmann::json& d) {
+    d["runs"][0]["stages"][1]["name"] = d["runs"][0]["stages"][0]["name"];
+  });
+  CommandResult r = RunAqesim({"compare", dup, run});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find(dup + ": /runs/0/stages/1/name: stage name \"" +
+                           good["runs"][0]["stages"][0]["name"].get<std::string>() +
+                           "\" repeats (compare matches stages by name)") != std::string::npos);
+  const std::string two = forged("two.json", [](nlohmann::json& d) { d["runs"][1] = d["runs"][0]; });
+  r = RunAqesim({"compare", two, run});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find(
+            ": /runs/1/adaptive: a second run with AQE off (compare pairs the runs by AQE mode)") !=
+        std::string::npos);
+  const std::string band = forged("band.json", [](nlohmann::json& d) {
+    d["runs"][1]["makespanSecondsLow"] = -5;
+    d["runs"][1]["makespanSecondsHigh"] = -7;
+  });
+  r = RunAqesim({"compare", band, run});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find(": /runs/1/makespanSecondsLow: expected a band around the makespan") !=
+        std::string::npos);
+  const std::string ctrl =
+      forged("ctrl.json", [](nlohmann::json& d) { d["runs"][0]["stages"][0]["name"] = "a\x1b[31m\nb"; });
+  r = RunAqesim({"compare", ctrl, run});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.stdout_text.find("a\\x1B[31m\\nb") != std::string::npos);
+  CHECK(r.stdout_text.find('\x1b') == std::string::npos);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,10 +51,33 @@ std::vector<BandedRun> ReadRunResults(const std::string& path) {
     const nlohmann::json& j = doc["runs"][i];
     std::optional<RunResult> run = RunFromJson(j, path, pointer, &errors);
     if (!run) continue;
+    // compare matches runs by AQE mode and stages by name: a repeat would pair the wrong ones.
+    for (const BandedRun& earlier : out)
+      if (earlier.run.adaptive == run->adaptive)
+        errors.push_back(path + ": " + pointer + "/adaptive: a second run with AQE " +
+                         (run->adaptive ? "on" : "off") + " (compare pairs the runs by AQE mode)");
+    std::set<std::string> names;
+    for (size_t s = 0; s < run->stages.size(); ++s) {
+      const std::string& name = run->stages[s].name;
+      if (name.empty())
+        errors.push_back(path + ": " + pointer + "/stages/" + std::to_string(s) +
+                         "/name: expected a stage name (compare matches stages by name)");
+      else if (!names.insert(name).second)
+        errors.push_back(path + ": " + pointer + "/stages/" + std::to_string(s) + "/name: stage name " +
+                         nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                         " repeats (compare matches stages by name)");
+    }
     BandedRun r{std::move(*run), std::nullopt};
     if (j.contains("makespanSecondsLow") && j["makespanSecondsLow"].is_number() &&
         j.contains("makespanSecondsHigh") && j["makespanSecondsHigh"].is_number())
       r.band = compare::Band{j["makespanSecondsLow"].get<double>(), j["makespanSecondsHigh"].get<double>()};
+    // The band as `run` writes it: 0 <= low <= makespan <= high (a forged one is refused, not printed).
+    if (r.band && !(r.band->first >= 0 && r.band->first <= r.run.makespan_seconds * (1 + 1e-9) &&
+                    r.band->second >= r.run.makespan_seconds * (1 - 1e-9) && r.band->second <= 9.2e12))
+      errors.push_back(
+          path + ": " + pointer +
+          "/makespanSecondsLow: expected a band around the makespan (0 <= low <= makespanSeconds <= "
+          "high <= 9.2e12)");
     out.push_back(std::move(r));
   }
   if (!errors.empty()) throw InputError(errors);

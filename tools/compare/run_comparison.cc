@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "tools/text/table_text.h"
+#include "tools/text/terminal_text.h"
 
 namespace aqesim::compare {
 namespace {
@@ -42,6 +43,9 @@ std::string SignedPercent(double diff, double base) {
   const double p = 100.0 * diff / base;
   return std::string(p >= 0 ? "+" : "") + Fixed(p, 1) + " %";
 }
+
+// A decision message printed is cut to this many columns (six lines of the table).
+constexpr size_t kMaxMessageColumns = 6 * 160;
 
 std::string SignedSeconds(double s) { return std::string(s >= 0 ? "+" : "") + Fixed(s, 3); }
 
@@ -81,7 +85,7 @@ RunComparison CompareRuns(const RunResult& a, const RunResult& b, std::optional<
 
 std::string ComparisonTable(const std::string& a_path, const std::string& b_path,
                             const std::vector<RunComparison>& runs) {
-  std::string out = "A: " + a_path + "\nB: " + b_path + "\n";
+  std::string out = "A: " + TerminalText(a_path) + "\nB: " + TerminalText(b_path) + "\n";
   for (const RunComparison& c : runs) {
     out += "\nAQE " + std::string(c.adaptive ? "on" : "off") + ": makespan A " +
            WithBand(c.a_makespan_seconds, c.a_band) + ", B " + WithBand(c.b_makespan_seconds, c.b_band) +
@@ -95,8 +99,8 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
     for (const StageComparison& s : c.stages) {
       const bool both = s.a_seconds && s.b_seconds;
       rows.push_back(
-          {s.name, s.a_seconds ? Fixed(*s.a_seconds, 3) : "—", s.b_seconds ? Fixed(*s.b_seconds, 3) : "—",
-           both ? SignedSeconds(*s.b_seconds - *s.a_seconds) : "",
+          {TerminalText(s.name), s.a_seconds ? Fixed(*s.a_seconds, 3) : "—",
+           s.b_seconds ? Fixed(*s.b_seconds, 3) : "—", both ? SignedSeconds(*s.b_seconds - *s.a_seconds) : "",
            both ? SignedPercent(*s.b_seconds - *s.a_seconds, *s.a_seconds) : "",
            s.a_tasks ? std::to_string(*s.a_tasks) : "—", s.b_tasks ? std::to_string(*s.b_tasks) : "—",
            s.a_time_source == s.b_time_source || s.b_time_source.empty() ? s.a_time_source
@@ -114,8 +118,10 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
     if (c.decisions_only_in_a.empty() && c.decisions_only_in_b.empty()) {
       out += "  decisions: the same in both\n";
     } else {
-      for (const auto& d : c.decisions_only_in_a) out += WrapText("  only in A: " + d, 160, 13) + "\n";
-      for (const auto& d : c.decisions_only_in_b) out += WrapText("  only in B: " + d, 160, 13) + "\n";
+      // A message as a terminal can take it, at most kMaxMessageColumns (a forged 10 MB one is cut).
+      const auto line = [](const std::string& d) { return Ellipsize(TerminalText(d), kMaxMessageColumns); };
+      for (const auto& d : c.decisions_only_in_a) out += WrapText("  only in A: " + line(d), 160, 13) + "\n";
+      for (const auto& d : c.decisions_only_in_b) out += WrapText("  only in B: " + line(d), 160, 13) + "\n";
     }
   }
   return out;
