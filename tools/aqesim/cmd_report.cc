@@ -4,6 +4,7 @@
 // `aqesim run --format json --tasks`, or the JSON output of `aqesim sweep`
 // (tools/report/report_input.h). HTML is one self-contained file that opens offline.
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/eventlog/byte_source.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
@@ -102,10 +104,26 @@ void RegisterReport(CLI::App& app) {
     // Every file is read once: the what-if loads below get the same bytes (a FIFO or `<(...)`
     // has none left for a second read).
     const ConfOverrides overrides = OverridesOf(o->scenario);
+    const std::string import_first =
+        o->scenario.path +
+        ": an event log, which report does not read: import it first "
+        "(aqesim import-eventlog LOG -o SCENARIO.json) and report on the scenario";
+    std::error_code ec;
+    if (std::filesystem::is_directory(o->scenario.path, ec)) throw InputError(import_first);  // eventlog_v2_*
     if (const int err = overrides.files->Read(o->scenario.path, &text, kMaxScenarioBytes);
         err != 0)  // no hang on a FIFO
       throw InputError(o->scenario.path +
                        ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
+    {
+      // An event log: a codec's bytes, or JSON lines of SparkListener events.
+      const std::optional<eventlog::Codec> codec = eventlog::SniffCodec(text);
+      const size_t first = text.find_first_not_of(" \t\r\n");
+      const bool events =
+          first != std::string::npos && text[first] == '{' &&
+          text.substr(first, text.find('\n', first) - first).find("\"Event\"") != std::string::npos;
+      const bool compressed = codec && *codec != eventlog::Codec::kPlain;
+      if (compressed || events) throw InputError(import_first);
+    }
     // Too deep to copy safely: the scenario loader reports it.
     const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
                                    ? nlohmann::json(nlohmann::json::value_t::discarded)

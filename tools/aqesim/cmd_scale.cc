@@ -90,6 +90,7 @@ void RegisterScale(CLI::App& app) {
       std::vector<std::string> warnings;
       try {
         recorded = eventlog::ReadEventLog(path, &warnings);
+        for (const std::string& w : warnings) Warn(w);  // a damaged log says so, as import-eventlog does
         for (auto [label, options] : validate::SelectReplays(*recorded)) {
           options.profiles = true;
           std::vector<std::string> import_warnings;

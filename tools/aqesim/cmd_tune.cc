@@ -62,6 +62,8 @@ Json ReadDocument(const TuneArgs& args, const ConfOverrides& overrides) {
     std::vector<std::string> warnings;
     try {
       const eventlog::RecordedApplication app = eventlog::ReadEventLog(path, &warnings);
+      for (const std::string& w : warnings) Warn(w);  // a damaged log says so, as import-eventlog does
+      warnings.clear();
       eventlog::ImportOptions options;  // the execution import-eventlog takes by default
       Json doc = eventlog::ImportScenario(app, options, &warnings).scenario;
       doc.erase("estimated");  // an annotation, not input
