@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -262,7 +264,16 @@ void RegisterTune(CLI::App& app) {
   cmd->add_option("--objective", args->objective, "makespan (default), core-hours or weighted:W");
   cmd->add_option("--budget", args->budget, "configurations to simulate, at most (default 100)")
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--seed", args->seed, "the optimiser's seed (default 0)");
+  cmd->add_option("--seed", args->seed, "the optimiser's seed, an integer >= 0 (default 0)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            errno = 0;
+            const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+            if (digits) std::strtoull(v.c_str(), nullptr, 10);
+            return digits && errno == 0 ? std::string()
+                                        : "expected an integer from 0 to 18446744073709551615, found " + v;
+          },
+          "UINT"));
   cmd->add_option("--threads", args->threads,
                   "configurations simulated at once (default: the cores); same output at any count")
       ->check(CLI::Range(1, 1024));

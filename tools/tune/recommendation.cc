@@ -54,8 +54,8 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
   r.gain = 1 - r.evaluation.objective;
   const bool guarded = objective.Perturbations().size() > 1;
   if (r.settings.empty()) {
-    r.reason = "No key of the space changes the " + objective.Spec().ToString() + " by more than " +
-               Percent(kKeepTolerance) + ": keep the current configuration.";
+    r.reason = "No configuration of the space beats the current one's " + objective.Spec().ToString() +
+               " by more than " + Percent(kKeepTolerance) + ": keep the current configuration.";
   } else if (r.gain < min_gain) {
     r.reason = "The best change gains " + Percent(r.gain) + (guarded ? " in the worst case" : "") +
                ", less than " + Percent(min_gain) +
