@@ -88,6 +88,19 @@ void ListenerEventReplay::Apply(const json& e, const std::string& where) {
   ++app_->events;
   where_ = where;
   if (auto it = Handlers().find(ev); it != Handlers().end()) {
+    // A SQL event belongs to the execution its executionId names: without a valid one (a string,
+    // a fraction, beyond 2^63) it belongs to none, and is skipped rather than filed under -1.
+    if (ev.rfind("SparkListenerSQL", 0) == 0 || ev == "SparkListenerDriverAccumUpdates") {
+      const json& id = Field(e, "executionId");
+      if (!id.is_number_integer() || !AsInt(id) || *AsInt(id) < 0) {
+        warnings_->push_back(
+            where_ + ": " + std::string(ev) +
+            " without a valid executionId (expected an integer >= 0, found " +
+            (id.is_null() ? std::string("none") : id.dump(-1, ' ', false, json::error_handler_t::replace)) +
+            "), event skipped");
+        return;
+      }
+    }
     (this->*(it->second))(e);
   } else if (!IsKnownIgnoredEvent(ev)) {
     ++app_->unknown_events;
@@ -179,7 +192,15 @@ void ListenerEventReplay::OnJobStart(const json& e) {
   job.job_id = id;
   job.submission_time_ms = OptIntField(e, "Submission Time");
   const json& props = Field(e, "Properties");
-  if (auto ex = OptIntField(props, "spark.sql.execution.id")) job.execution_id = *ex;
+  if (props.is_object() && props.contains("spark.sql.execution.id")) {
+    const std::optional<int64_t> ex = AsInt(props["spark.sql.execution.id"]);
+    if (ex && *ex >= 0 && !props["spark.sql.execution.id"].is_number_float())
+      job.execution_id = *ex;
+    else
+      warnings_->push_back(
+          where_ + ": job " + std::to_string(id) +
+          "'s spark.sql.execution.id is not an integer >= 0; the job is read as outside SQL");
+  }
   job.description = StringField(props, "spark.job.description");
   job.pool = StringField(props, "spark.scheduler.pool");
   const json& infos = Field(e, "Stage Infos");
