@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "models/conf/property_value.h"
 #include "models/scenario/json_reader.h"

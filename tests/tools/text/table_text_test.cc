@@ -33,7 +33,7 @@ TEST_CASE("WrapText: lines of at most the width, broken at spaces, later lines i
   // Wider than a whole line: cut across lines (an id list of 200 exchanges was one 894-column line).
   CHECK(WrapText("averyveryverylongword x", 5, 1) == "avery\n very\n very\n long\n word\n x");
   CHECK(WrapText("ab 中文中文", 5, 0) == "ab\n中文\n中文");  // wide characters cut whole
-  CHECK(WrapText("6→7, 10→22", 5, 0) == "6→7,\n10→22");                             // code points, not bytes
+  CHECK(WrapText("6→7, 10→22", 5, 0) == "6→7,\n10→22");      // code points, not bytes
 }
 
 TEST_CASE("TextTableWithin: the free-text column gives way, down to its minimum", "[text]") {
