@@ -36,8 +36,9 @@ inline constexpr double kMaxDataScale = 1000;
 /// `count` × `factor` rounded as the header says (0 stays 0; a positive count stays >= 1).
 int64_t ScaleCount(int64_t count, double factor);
 
-/// Scales `scenario`'s data by `factor` (kMinDataScale..kMaxDataScale) as the header says.
-void ScaleData(double factor, Scenario* scenario);
+/// Scales `scenario`'s data by `factor` (kMinDataScale..kMaxDataScale) as the header says; false
+/// when a count reached the 2^62 cap (the caller refuses the factor: the data would not fit).
+bool ScaleData(double factor, Scenario* scenario);
 
 }  // namespace aqesim
 

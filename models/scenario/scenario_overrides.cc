@@ -133,7 +133,9 @@ LoadResult BuildScenario(const ScenarioBase& base, const ScenarioOverrides& over
   double data_scale = 1, skew_exponent = 1;
   if (const Json* v = sections.Get(base, "simulation"))
     ReadSimulation(*v, scenario.get(), &data_scale, &skew_exponent, &sink);
-  ScaleData(data_scale, scenario.get());
+  if (!ScaleData(data_scale, scenario.get()))
+    sink.Error("/simulation/dataScale", "scales the data past 2^62 bytes or rows in one count, found " +
+                                            DescribeJson(Json(data_scale)) + " (use a smaller factor)");
   ReshapeSkew(skew_exponent, scenario.get());
   if (base.byte_totals_checked && sink.error_count() == 0) sink.Append(base.byte_totals);
 

@@ -161,5 +161,39 @@ TEST_CASE("tune resumes from its journal: a killed run's configurations are not 
   CHECK_FALSE(std::filesystem::exists(resumed + ".journal"));  // removed once the output is written
 }
 
+TEST_CASE("tune does not trust an edited journal line; guardrails scale the scenario's own data volume",
+          "[e2e][tune]") {
+  eventlog::testing::TempDir dir;
+  const std::string full = dir.File("full.json"), resumed = dir.File("resumed.json");
+  const std::vector<std::string> base = {"tune", SourcePath("scenarios/demo.json"), "--budget", "10"};
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"-o", full, "--keep-journal"});
+  REQUIRE(RunAqesim(args).exit_code == 0);
+  // The second configuration's objective edited to -5 (hostile round 2026-12-03: "Gains 600 %").
+  std::string journal = eventlog::testing::ReadBytes(full + ".journal");
+  const size_t line2 = journal.find('\n', journal.find('\n') + 1) + 1;
+  const size_t at = journal.find("\"objective\":", line2);
+  const size_t end = journal.find(',', at);
+  journal.replace(at, end - at, "\"objective\":-5");
+  std::ofstream(resumed + ".journal", std::ios::binary) << journal;
+  args = base;
+  args.insert(args.end(), {"-o", resumed});
+  const CommandResult r = RunAqesim(args);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.stderr_text.find("resuming: 9 configurations already simulated") != std::string::npos);
+  CHECK(eventlog::testing::ReadBytes(resumed) == eventlog::testing::ReadBytes(full));
+
+  // A scenario already at dataScale 2: its "data ×2" copy is ×4, not ×2 again (the ratios differ).
+  nlohmann::json doc = nlohmann::json::parse(eventlog::testing::ReadBytes(SourcePath("scenarios/demo.json")));
+  doc["simulation"]["dataScale"] = 2;
+  const std::string scaled = dir.File("scaled.json");
+  std::ofstream(scaled) << doc.dump();
+  const CommandResult t = RunAqesim({"tune", scaled, "--budget", "4", "--format", "json", "--space",
+                                     "spark.sql.adaptive.advisoryPartitionSizeInBytes=128m,256m"});
+  REQUIRE(t.exit_code == 0);
+  const nlohmann::json ratios = nlohmann::json::parse(t.stdout_text)["best"]["ratios"];
+  CHECK(ratios["data ×2"] != ratios["as given"]);
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

@@ -28,6 +28,11 @@ namespace aqesim::cli {
 
 namespace {
 
+// The largest input report reads: a parsed JSON document takes ~8-16× its bytes, so this keeps a
+// report within a few GiB (a 532 MB tune result aborted on memory); a `run --tasks` result of 10^6
+// tasks is ~150 MB.
+constexpr size_t kMaxReportInputBytes = size_t{256} << 20;
+
 // Simulates `base` with `read`'s overrides and the extra settings, AQE as they leave it.
 report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read) {
   return [base, read = std::move(read)](const std::vector<report::ConfLine>& extra) {
@@ -110,10 +115,10 @@ void RegisterReport(CLI::App& app) {
         "(aqesim import-eventlog LOG -o SCENARIO.json) and report on the scenario";
     std::error_code ec;
     if (std::filesystem::is_directory(o->scenario.path, ec)) throw InputError(import_first);  // eventlog_v2_*
-    if (const int err = overrides.files->Read(o->scenario.path, &text, kMaxScenarioBytes);
+    if (const int err = overrides.files->Read(o->scenario.path, &text, kMaxReportInputBytes);
         err != 0)  // no hang on a FIFO
       throw InputError(o->scenario.path +
-                       ": cannot read the file: " + InputFileError(err, kMaxScenarioBytes));
+                       ": cannot read the file: " + InputFileError(err, kMaxReportInputBytes));
     {
       // An event log: a codec's bytes, or JSON lines of SparkListener events.
       const std::optional<eventlog::Codec> codec = eventlog::SniffCodec(text);

@@ -15,12 +15,15 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "models/engine/query_execution.h"
+#include "models/plan/plan_error.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
 #include "models/scenario/scenario_base.h"
@@ -83,7 +86,10 @@ Json ReadDocument(const TuneArgs& args, const ConfOverrides& overrides) {
     if (lines.empty()) lines.push_back(path + ": cannot be read");
     throw InputError(lines);
   }
-  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // Too deep to parse safely (a recursive parser's stack): the loader's own message, as run gives.
+  Json doc = JsonNestingTooDeep(text) != std::string::npos
+                 ? Json(Json::value_t::discarded)
+                 : Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     const LoadResult r = LoadScenarioFile(path, overrides);
     std::vector<std::string> lines;
@@ -125,6 +131,16 @@ void CheckAxes(const std::vector<tune::SpaceAxis>& axes, const ScenarioBase& bas
       for (const Diagnostic& d : r.errors)
         errors->push_back("--space " + a.key + "=" + v + ": " +
                           (d.file == as_conf && d.pointer.empty() ? d.message : d.ToString()));
+      // A range's bounds also run: a bound the simulator refuses (spark.sql.shuffle.partitions
+      // 2147483647 loads but plans more than 10^7 reducers) would fail every point near it.
+      if (r.errors.empty() && a.kind != tune::SpaceAxis::Kind::kChoice) {
+        try {
+          SimulateQuery(*r.scenario, r.scenario->conf.adaptive_enabled);
+        } catch (const PlanError& e) {
+          errors->push_back("--space " + a.key + "=" + v + ": " + r.scenario->path + ": " + e.pointer + ": " +
+                            e.message);
+        }
+      }
     }
   }
 }
@@ -148,6 +164,12 @@ void RunTune(const TuneArgs& args) {
     errors.push_back("--min-gain: expected a percentage from 0 to below 100");
   if (!errors.empty()) throw InputError(errors);
   const std::string output = args.output.empty() ? "-" : args.output;
+  {  // refused before any simulation: a folder cannot be the output (nor hold its journal)
+    std::error_code ec;
+    if (output != "-" && (std::filesystem::is_directory(output, ec) || output.back() == '/'))
+      throw InputError("-o " + output + ": a folder; give the file to write (e.g. " +
+                       (output.back() == '/' ? output : output + "/") + "tune.json)");
+  }
   CheckOutputIsNotInput(output, {args.scenario.path, args.scenario.properties_file, args.scenario.cost_file});
 
   const Json doc = ReadDocument(args, conf);
@@ -231,7 +253,10 @@ void RunTune(const TuneArgs& args) {
   outcome.min_gain = args.min_gain_percent / 100;
   outcome.current = objective.Current();
   outcome.current_trust = objective.TrustOf({});
-  if (outcome.search.best >= 0) {
+  if (outcome.search.best < 0)  // nothing ran: no answer to write
+    throw InputError("no configuration of the space could be simulated; the first: " +
+                     outcome.search.evaluations.front().error);
+  {
     outcome.recommendation =
         tune::Recommend(objective, axes, outcome.search.evaluations[static_cast<size_t>(outcome.search.best)],
                         outcome.min_gain);
@@ -262,8 +287,11 @@ void RegisterTune(CLI::App& app) {
                   "KEY=V1,V2,... or KEY=LOW..HIGH[:log] (repeatable; default: the AQE keys that can matter "
                   "for this job)");
   cmd->add_option("--objective", args->objective, "makespan (default), core-hours or weighted:W");
-  cmd->add_option("--budget", args->budget, "configurations to simulate, at most (default 100)")
-      ->check(CLI::Range(1, 100000));
+  cmd->add_option(
+         "--budget", args->budget,
+         "configurations to simulate, at most (default 100, at most 2000: the optimiser's model grows "
+         "with every point, 2000 take about a minute)")
+      ->check(CLI::Range(1, tune::kMaxBudget));
   cmd->add_option("--seed", args->seed, "the optimiser's seed, an integer >= 0 (default 0)")
       ->check(CLI::Validator(
           [](std::string& v) {

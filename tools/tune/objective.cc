@@ -83,8 +83,21 @@ std::optional<RunResult> TuneObjective::RunOn(const Settings& settings, const Pe
                                               std::string* error) const {
   ScenarioOverrides ov = overrides_;
   for (const auto& [key, value] : settings) sweep::ApplyGridValue(key, value, *base_, &ov);
-  if (p.data_scale) ov.fields.push_back({"simulation", "dataScale", *p.data_scale});
-  if (p.skew_exponent) ov.fields.push_back({"simulation", "skewExponent", *p.skew_exponent});
+  // A guardrail scales what the configuration already has (the scenario's own dataScale, or a
+  // value the space sets), it does not replace it.
+  const auto current = [&](const char* field) {
+    double v = 1;
+    const Json& doc = base_->doc;
+    if (doc.contains("simulation") && doc["simulation"].is_object() && doc["simulation"].contains(field) &&
+        doc["simulation"][field].is_number())
+      v = doc["simulation"][field].get<double>();
+    for (const FieldOverride& f : ov.fields)
+      if (f.section == "simulation" && f.field == field && f.value.is_number()) v = f.value.get<double>();
+    return v;
+  };
+  if (p.data_scale) ov.fields.push_back({"simulation", "dataScale", current("dataScale") * *p.data_scale});
+  if (p.skew_exponent)
+    ov.fields.push_back({"simulation", "skewExponent", current("skewExponent") * *p.skew_exponent});
   LoadResult loaded = BuildScenario(*base_, ov);
   if (!loaded.errors.empty()) {
     *error = JoinDiagnostics(loaded.errors);

@@ -13,7 +13,8 @@
 //
 // Guardrails: the configuration is simulated on the scenario as it is and on each perturbed copy
 // (Perturbation: another noise seed; the data volume ×0.5 and ×2 through simulation.dataScale; a
-// hotter and a flatter skew through simulation.skewExponent 1.25 and 0.8),
+// hotter and a flatter skew through simulation.skewExponent × 1.25 and × 0.8 — each multiplying
+// the value the configuration already has, the scenario's own or one the space sets),
 // and its score on each is divided by the current configuration's score on the same copy. The
 // objective is the worst (largest) of these ratios: a configuration is better than the current
 // one only when it is better on every copy, so a change that wins at ×1 data but loses at ×2 is

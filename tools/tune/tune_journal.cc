@@ -1,5 +1,6 @@
 #include "tools/tune/tune_journal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -42,6 +43,15 @@ std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num
   e.error = j["error"].get<std::string>();
   if (std::isfinite(e.objective) != e.error.empty())
     return std::nullopt;  // failed exactly when it has an error
+  // What Evaluate writes (an edited line is simulated again, not trusted): the objective is the
+  // worst of the positive ratios, seconds and core-hours are non-negative and within a run's reach.
+  if (e.makespan_seconds < 0 || e.makespan_seconds > 9.2e12 || e.core_hours < 0) return std::nullopt;
+  if (std::isfinite(e.objective)) {
+    if (e.ratios.empty()) return std::nullopt;
+    for (double r : e.ratios)
+      if (!(r > 0)) return std::nullopt;
+    if (e.objective != *std::max_element(e.ratios.begin(), e.ratios.end())) return std::nullopt;
+  }
   return e;
 }
 

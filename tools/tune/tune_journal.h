@@ -26,7 +26,9 @@ namespace aqesim::tune {
 /// One evaluation as a journal line: {"values": [...], "objective": x|null, "makespanSeconds",
 /// "coreHours", "ratios": [...], "error": "..."}.
 std::string EvaluationToJsonLine(const Evaluation& e);
-/// Reads back what EvaluationToJsonLine wrote for `num_axes` values; nullopt when malformed.
+/// Reads back what EvaluationToJsonLine wrote for `num_axes` values; nullopt when malformed or
+/// when its numbers are not what an evaluation gives (an objective other than the worst of its
+/// positive ratios, negative seconds): such a line is dropped and the point simulated again.
 std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num_axes);
 
 class TuneJournal {

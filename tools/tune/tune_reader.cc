@@ -152,7 +152,10 @@ std::optional<TuneOutcome> TuneFromJson(const nlohmann::json& doc, const std::st
   o.search.exhausted = r.Bool(doc, "", "exhausted");
   const Json* trace = r.Member(doc, "", "trace");
   if (trace && !trace->is_array()) r.Fail("/trace", "expected an array");
-  if (trace && trace->is_array()) {
+  if (trace && trace->is_array() && trace->size() > static_cast<size_t>(kMaxBudget))
+    r.Fail("/trace", "expected at most " + std::to_string(kMaxBudget) +
+                         " evaluations (tune's --budget limit), found " + std::to_string(trace->size()));
+  else if (trace && trace->is_array()) {
     for (size_t i = 0; i < trace->size(); ++i) {
       const std::string p = "/trace/" + std::to_string(i);
       const Json& t = (*trace)[i];
