@@ -119,6 +119,19 @@ void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf
   r.Field(given.cores, "executorCores", "spark.executor.cores", sc.executor_cores, &cluster.executor_cores);
   r.Field(given.memory, "executorMemory", "spark.executor.memory", sc.executor_memory_bytes,
           &cluster.executor_memory_bytes);
+  // Spark refuses to start an executor with less than 1.5 × its 300 MiB reserved memory
+  // (core/.../memory/UnifiedMemoryManager.scala getMaxMemory: "Executor memory ... must be at least").
+  constexpr int64_t kMinExecutorMemory = 450LL << 20;
+  if (!sc.master.local && cluster.executor_memory_bytes < kMinExecutorMemory) {
+    const std::string what =
+        "expected at least 450 MiB (471859200 bytes: Spark's executors reserve 300 MiB and "
+        "need 1.5 × that), found " +
+        std::to_string(cluster.executor_memory_bytes) + " bytes";
+    if (auto it = conf.find("spark.executor.memory"); it != conf.end())
+      AddProblem(sink, true, it->second.second, what);
+    else
+      sink->Error("/cluster/executorMemory", what);
+  }
   if (cluster.executor_timeline.empty()) {
     for (auto [field, n] : {std::pair<const char*, int>{"warmExecutors", cluster.warm_executors},
                             std::pair<const char*, int>{"warmCodeExecutors", cluster.warm_code_executors}}) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -50,7 +51,8 @@ Json TypedValue(const std::string& v) {
   double d = 0;
   {
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-    if (ec == std::errc() && p == v.data() + v.size()) return d;
+    if (ec == std::errc() && p == v.data() + v.size() && std::isfinite(d))
+      return d;  // "nan", "inf": as written
   }
   return v;
 }
