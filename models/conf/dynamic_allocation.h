@@ -29,6 +29,8 @@ struct DynamicAllocationConf {
   std::optional<double> shuffle_tracking_timeout_seconds;
   bool shuffle_service_enabled = false;  // spark.shuffle.service.enabled (shuffle files outlive executors)
 
+  bool operator==(const DynamicAllocationConf&) const = default;
+
   /// The first target: max(minExecutors, initialExecutors, spark.executor.instances), as
   /// Spark's Utils.getDynamicAllocationInitialExecutors.
   int InitialExecutors(std::optional<int> executor_instances) const {

@@ -88,6 +88,8 @@ struct SparkMaster {
   bool local = false;
   /// Local threads (task slots); nullopt for local[*] (the driver machine's cores).
   std::optional<int> local_threads;
+
+  bool operator==(const SparkMaster&) const = default;
 };
 /// The master URL, or nullopt with `*error` ("expected ..., found ...") for a local master
 /// Spark refuses: "local[0]", "local[99999999999]", "local[x]".

@@ -103,6 +103,8 @@ struct SqlConf {
   DynamicAllocationConf dynamic_allocation;      // spark.dynamicAllocation.*, spark.shuffle.service.enabled
   VariantSwitches variants;                      // aqesim.variant.* (models/conf/variants.h), all off
 
+  bool operator==(const SqlConf&) const = default;
+
   /// The reducer count EnsureRequirements gives a new shuffle: initialPartitionNum when AQE
   /// and coalescing are both on (and it is set), else spark.sql.shuffle.partitions (docs/aqe-behaviour.md
   /// §2.1).

@@ -35,6 +35,7 @@ struct VariantSwitches {
   /// (models/engine/bytedance_one_to_many_bucket_join.h).
   bool bytedance_one_to_many_bucket_join = false;
 
+  bool operator==(const VariantSwitches&) const = default;
   bool any() const {
     return las_exact_reducer_totals || las_split_by_exact_totals || bytedance_one_to_many_bucket_join;
   }
