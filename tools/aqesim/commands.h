@@ -19,6 +19,7 @@ void RegisterReport(CLI::App& app);
 void RegisterScale(CLI::App& app);
 void RegisterCompare(CLI::App& app);
 void RegisterTune(CLI::App& app);
+void RegisterConfKeys(CLI::App& app);
 
 }  // namespace aqesim::cli
 

@@ -18,7 +18,7 @@ constexpr Register kCommands[] = {
     aqesim::cli::RegisterRun,       aqesim::cli::RegisterExplain,        aqesim::cli::RegisterValidate,
     aqesim::cli::RegisterCalibrate, aqesim::cli::RegisterImportEventlog, aqesim::cli::RegisterSweep,
     aqesim::cli::RegisterMerge,     aqesim::cli::RegisterReport,         aqesim::cli::RegisterScale,
-    aqesim::cli::RegisterCompare,   aqesim::cli::RegisterTune,
+    aqesim::cli::RegisterCompare,   aqesim::cli::RegisterTune,           aqesim::cli::RegisterConfKeys,
 };
 
 #ifndef AQESIM_VERSION  // set by tools/CMakeLists.txt from the project's version
