@@ -1,7 +1,5 @@
 // `aqesim import-eventlog LOG --list`: the table a user reads before choosing --execution or
 // --job, its JSON, and the refusals (values read by hand: tests/tools/eventlog/execution_listing_test.cc).
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -10,6 +8,7 @@
 #include <string>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/support/filled_pipe.h"
 
 namespace aqesim::e2e {
 namespace {
@@ -58,27 +57,6 @@ TEST_CASE("import-eventlog: without -o and without --list, or --list with --exec
   CHECK(both.stderr_text.find("--execution excludes --list") != std::string::npos);
 }
 
-/// A pipe whose read end the child inherits ("/dev/fd/N", as `<(...)` gives), holding `bytes`
-/// (written whole before the child starts, so the pipe is made big enough), write end closed.
-class PipeOf {
- public:
-  explicit PipeOf(const std::string& bytes) {
-    int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    REQUIRE(fcntl(fds[1], F_SETPIPE_SZ, 1 << 20) >= static_cast<int>(bytes.size()));
-    REQUIRE(write(fds[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-    close(fds[1]);
-    fd_ = fds[0];
-  }
-  ~PipeOf() { close(fd_); }
-  PipeOf(const PipeOf&) = delete;
-  PipeOf& operator=(const PipeOf&) = delete;
-  std::string path() const { return "/dev/fd/" + std::to_string(fd_); }
-
- private:
-  int fd_ = -1;
-};
-
 TEST_CASE("import-eventlog from a pipe reads what the file holds: the codec sniff's bytes are not lost",
           "[e2e][import]") {
   // A pipe cannot be opened again from its start: sniffing the codec and then reopening lost the
@@ -87,7 +65,7 @@ TEST_CASE("import-eventlog from a pipe reads what the file holds: the codec snif
   std::ifstream in(log, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const CommandResult from_file = RunAqesim({"import-eventlog", log, "--list", "--format", "json"});
-  PipeOf pipe(bytes);
+  testing::FilledPipe pipe(bytes);
   const CommandResult from_pipe = RunAqesim({"import-eventlog", pipe.path(), "--list", "--format", "json"});
   REQUIRE(from_file.exit_code == 0);
   REQUIRE(from_pipe.exit_code == 0);

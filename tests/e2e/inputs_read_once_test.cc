@@ -14,31 +14,13 @@
 #include <vector>
 
 #include "tests/e2e/e2e_util.h"
+#include "tests/support/filled_pipe.h"
 #include "tests/support/temp_dir.h"
 
 namespace aqesim::e2e {
 namespace {
 
-/// A pipe holding `text` (written, write end closed) whose read end the child inherits:
-/// "/dev/fd/N" reads like a process substitution. Closed by the destructor.
-class FilledPipe {
- public:
-  explicit FilledPipe(const std::string& text) {
-    int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    REQUIRE(text.size() < 4096);  // fits the pipe's buffer: no writer needed afterwards
-    REQUIRE(write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
-    close(fds[1]);
-    fd_ = fds[0];
-  }
-  ~FilledPipe() { close(fd_); }
-  FilledPipe(const FilledPipe&) = delete;
-  FilledPipe& operator=(const FilledPipe&) = delete;
-  std::string path() const { return "/dev/fd/" + std::to_string(fd_); }
-
- private:
-  int fd_ = -1;
-};
+using testing::FilledPipe;
 
 // 64 reducers of a 2 x 64 matrix; the properties turn coalescing off, so AQE keeps 64 tasks
 // instead of coalescing them into one: every point's makespan with AQE depends on it.
