@@ -110,7 +110,11 @@ std::string Esc(std::string_view s) {
         out += "&quot;";
         break;
       default:
-        out += c;
+        // A control character (NUL, ESC, BEL ... from a forged input) is not text: U+FFFD instead.
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+          out += "\xEF\xBF\xBD";
+        else
+          out += c;
     }
   }
   return out;

@@ -52,8 +52,9 @@ class Reader {
     const Json* v = Member(object, pointer, name);
     if (!v) return 0;
     if (nullable && v->is_null()) return std::numeric_limits<double>::quiet_NaN();
-    if (v->is_number() && std::isfinite(v->get<double>())) return v->get<double>();
-    Fail(pointer + "/" + name, nullable ? "expected a number or null" : "expected a number");
+    // Every number tune writes is a count, seconds, core-hours, a ratio or a percentage: >= 0.
+    if (v->is_number() && std::isfinite(v->get<double>()) && v->get<double>() >= 0) return v->get<double>();
+    Fail(pointer + "/" + name, nullable ? "expected a number >= 0 or null" : "expected a number >= 0");
     return 0;
   }
   int64_t Count(const Json& object, const std::string& pointer, const std::string& name) {

@@ -70,13 +70,15 @@ TEST_CASE("a damaged tune result names the place") {
   nlohmann::json doc = nlohmann::json::parse(TuneToJson(Outcome()).dump());
   doc["trace"][2]["objective"] = "fast";
   doc["trace"][3]["values"].erase("cluster.executors");
-  doc["tune"]["space"][0] = "nonsense";  // then the trace's values are read for cluster.executors only
+  doc["current"]["makespanSeconds"] = -1;  // a forged report printed "Current makespan: -1.00 s"
+  doc["tune"]["space"][0] = "nonsense";    // then the trace's values are read for cluster.executors only
   std::vector<std::string> errors;
   CHECK_FALSE(TuneFromJson(doc, "t.json", &errors));
   CHECK(errors ==
         std::vector<std::string>{
             "t.json: /tune/space/0: --space nonsense: expected KEY=V1,V2,... or KEY=LOW..HIGH[:log]",
-            "t.json: /trace/2/objective: expected a number or null",
+            "t.json: /current/makespanSeconds: expected a number >= 0",
+            "t.json: /trace/2/objective: expected a number >= 0 or null",
             "t.json: /trace/3/values: expected the value of cluster.executors as a string"});
 }
 
