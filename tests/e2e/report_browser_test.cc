@@ -171,8 +171,9 @@ TEST_CASE("report in headless Chromium: a scenario's report renders every chart,
   CHECK(html.find("<link") == std::string::npos);
   CHECK(html.find("default-src 'none'") != std::string::npos);
   CHECK(html.find("Keep spark.sql.adaptive.skewJoin.enabled on") != std::string::npos);
-  // Summary + 2 timelines + 2 exchanges before AQE + 2 reads after AQE.
-  CheckInBrowser(chromium, page, "skew-join-report.png", 7, dir);
+  CHECK(html.find("How many executors?") != std::string::npos);
+  // Summary + 2 timelines + makespan against core-hours + 2 exchanges before AQE + 2 reads after AQE.
+  CheckInBrowser(chromium, page, "skew-join-report.png", 8, dir);
 }
 
 TEST_CASE("report in headless Chromium: a sweep's report renders every chart, no console errors",
@@ -196,6 +197,31 @@ TEST_CASE("report in headless Chromium: a sweep's report renders every chart, no
   REQUIRE(r.exit_code == 0);
   // Makespan vs each of the 2 keys + the heatmap.
   CheckInBrowser(chromium, page, "skew-join-sweep-report.png", 3, dir);
+}
+
+TEST_CASE("report in headless Chromium: a scale result's report renders its chart, no console errors",
+          "[e2e][report][browser][scale]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path scale = dir.path / "scale.json", page = dir.path / "scale.html";
+  Run s = Exec(AQESIM_BINARY,
+               {"scale", std::string(AQESIM_SOURCE_DIR) + "/scenarios/demo.json", "--format", "json", "-o",
+                scale.string()},
+               dir.path);
+  INFO(s.err);
+  REQUIRE(s.exit_code == 0);
+  Run r = Exec(AQESIM_BINARY, {"report", scale.string(), "-o", page.string()}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  CHECK(html.find("aqesim scale report") != std::string::npos);
+  CHECK(html.find("fewest within 5 %") != std::string::npos);
+  // Makespan against core-hours.
+  CheckInBrowser(chromium, page, "demo-scale-report.png", 1, dir);
 }
 
 }  // namespace

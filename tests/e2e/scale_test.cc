@@ -165,6 +165,138 @@ TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread
   CHECK(j["rows"][2]["sparklensSeconds"].get<double>() <= j["rows"][0]["sparklensSeconds"].get<double>());
 }
 
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// The Vega-Lite specs of an HTML report (the page's chart-specs block).
+json ChartSpecs(const std::string& html) {
+  const size_t open = html.find("<script type=\"application/json\" id=\"chart-specs\">");
+  REQUIRE(open != std::string::npos);
+  const size_t body = html.find('>', open) + 1;
+  return json::parse(html.substr(body, html.find("</script>", body) - body));
+}
+
+/// The chart of makespan against core-hours: its rows' (executors, answer).
+std::vector<std::pair<int, std::string>> ChartAnswers(const json& specs) {
+  std::vector<std::pair<int, std::string>> out;
+  for (const auto& [id, spec] : specs.items())
+    if (spec.value("title", json()) == "Makespan against core-hours, one point per executor count")
+      for (const json& v : spec["data"]["values"]) out.emplace_back(v["executors"], v["answer"]);
+  return out;
+}
+
+TEST_CASE("scale: report SCALE.json draws makespan against core-hours with the answers marked",
+          "[e2e][scale][report]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  // Rows as the hand-computed test above: 13, 8, 6, 6 s at 1, 2, 3, 10 executors; 3 is the
+  // fastest (first reached) and the fewest within 5 % and 10 %.
+  const std::string scale = dir.File("scale.json");
+  const CommandResult s =
+      RunAqesim({"scale", path, "--percent", "50,100,150,500", "--format", "json", "-o", scale});
+  INFO(s.stderr_text);
+  REQUIRE(s.exit_code == 0);
+  const CommandResult html = RunAqesim({"report", scale, "-o", dir.File("scale.html")});
+  INFO(html.stderr_text);
+  REQUIRE(html.exit_code == 0);
+  const std::string page = Slurp(dir.File("scale.html"));
+  CHECK_THAT(page, Catch::Contains("aqesim scale report"));
+  const std::vector<std::pair<int, std::string>> answers = ChartAnswers(ChartSpecs(page));
+  const std::vector<std::pair<int, std::string>> expected = {
+      {1, "other executor counts"},
+      {2, "other executor counts"},
+      {3, "fastest · fewest within 5 % · fewest within 10 %"},
+      {10, "other executor counts"}};
+  CHECK(answers == expected);
+
+  const CommandResult md = RunAqesim({"report", scale, "--format", "md"});
+  REQUIRE(md.exit_code == 0);
+  CHECK_THAT(md.stdout_text,
+             Catch::Contains("- Fastest: 3 executors (150 %), 6.000 s (4–26 s). Fewest executors "
+                             "within 5 % of it: 3 executors (150 %), 6.000 s (4–26 s); within 10 %: "
+                             "3 executors (150 %), 6.000 s (4–26 s).\n"));
+  // Rows: executors, percent, makespan with its band, core-hours (13 s of 1 core = 0.0036 h), ...
+  CHECK_THAT(md.stdout_text, Catch::Contains("| 1 | 50 % | 13.000 s (8.6–57 s) | 0.0036 | 100.0 % |"));
+  CHECK_THAT(md.stdout_text, Catch::Contains("| 10 | 500 % | 6.000 s (4–26 s) | 0.0167 | 21.7 % |"));
+
+  // The answers where the 5 % and 10 % rows differ: 2 executors at 8 s are within 10 % of a
+  // fastest of 7.5 s, not within 5 %.
+  json doc = json::parse(Slurp(scale));
+  doc["rows"][2]["makespanSeconds"] = 7.5;
+  doc["rows"][2]["makespanSecondsLow"] = 7.5;
+  doc["rows"][3]["makespanSeconds"] = 7.5;
+  doc["rows"][3]["makespanSecondsLow"] = 7.5;
+  doc["rows"][1]["makespanSeconds"] = 8.2;
+  doc["fastest"]["makespanSeconds"] = 7.5;
+  doc["fewestExecutorsWithin5Percent"]["makespanSeconds"] = 7.5;
+  doc["fewestExecutorsWithin10Percent"] = {{"percent", 100}, {"executors", 2}, {"makespanSeconds", 8.2}};
+  const std::string edited = dir.Write("edited.json", doc.dump());
+  const CommandResult e = RunAqesim({"report", edited, "-o", dir.File("edited.html")});
+  INFO(e.stderr_text);
+  REQUIRE(e.exit_code == 0);
+  const std::vector<std::pair<int, std::string>> edited_expected = {{1, "other executor counts"},
+                                                                    {2, "fewest within 10 %"},
+                                                                    {3, "fastest · fewest within 5 %"},
+                                                                    {10, "other executor counts"}};
+  CHECK(ChartAnswers(ChartSpecs(Slurp(dir.File("edited.html")))) == edited_expected);
+}
+
+TEST_CASE("scale: report refuses a scale result whose values or answers are not scale's",
+          "[e2e][scale][report]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  const json good = ScaleJson({path, "--percent", "50,100,150,500"});
+  auto refused = [&](json doc, const std::string& message) {
+    const std::string file = dir.Write("forged.json", doc.dump());
+    const CommandResult r = RunAqesim({"report", file, "-o", dir.File("forged.html")});
+    INFO(r.stderr_text);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.stderr_text, Catch::Contains(file + ": " + message));
+    CHECK_FALSE(std::ifstream(dir.File("forged.html")).good());
+  };
+  json doc = good;
+  doc["rows"][1]["makespanSeconds"] = -8;
+  refused(doc, "/rows/1/makespanSeconds: expected a number from 0 to 9.2e12");
+  doc = good;
+  doc["rows"][1]["makespanSeconds"] = 100;  // outside its own band
+  refused(doc,
+          "/rows/1/makespanSeconds: expected makespanSecondsLow <= makespanSeconds <= makespanSecondsHigh");
+  doc = good;
+  doc["rows"][0]["executors"] = 0;
+  refused(doc, "/rows/0/executors: expected an integer from 1 to 2147483647");
+  doc = good;
+  doc["fastest"] = doc["rows"][0];  // names the 13 s row
+  refused(doc, "/fastest: expected the row the rows give (3 executors, row 2)");
+  doc = good;
+  doc["rows"] = json::array();
+  refused(doc, "/rows: expected an array of 1 to 10000 rows");
+}
+
+TEST_CASE("scale: a scenario's report has scale's rows as its executor-count section",
+          "[e2e][scale][report]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  const json j = ScaleJson({path});
+  const CommandResult md = RunAqesim({"report", path, "--format", "md"});
+  INFO(md.stderr_text);
+  REQUIRE(md.exit_code == 0);
+  CHECK_THAT(md.stdout_text, Catch::Contains("## How many executors?\n"));
+  // One table row per scale row, with scale's makespan (Sparklens' percentages of 2 executors:
+  // 1, 1, 1, 2, 2, 3, 4, 6, 10).
+  for (const json& row : j["rows"]) {
+    const std::string cells = "| " + std::to_string(row["executors"].get<int>()) + " | " +
+                              std::to_string(static_cast<int>(row["percent"].get<double>())) + " % | ";
+    INFO(cells);
+    CHECK_THAT(md.stdout_text, Catch::Contains(cells));
+  }
+  CHECK_THAT(md.stdout_text, Catch::Contains("- Fastest: 3 executors (150 %), 6.000 s (4–26 s)."));
+  const CommandResult html = RunAqesim({"report", path, "-o", dir.File("r.html")});
+  REQUIRE(html.exit_code == 0);
+  CHECK(ChartAnswers(ChartSpecs(Slurp(dir.File("r.html")))).size() == j["rows"].size());
+}
+
 TEST_CASE("scale: bad percentages are refused", "[e2e][scale]") {
   const CommandResult r = RunAqesim({"scale", SourcePath("scenarios/demo.json"), "--percent", "10,0"});
   CHECK(r.exit_code == 2);

@@ -1,8 +1,9 @@
 // aqesim report INPUT -o REPORT.html|REPORT.md [--format html|md] [--conf KEY=VALUE]... [--cost COST.json]
 //                [--properties-file FILE]
-// INPUT is a scenario (simulated here, AQE off and on: the fullest report), the output of
-// `aqesim run --format json --tasks`, or the JSON output of `aqesim sweep`
-// (tools/report/report_input.h). HTML is one self-contained file that opens offline.
+// INPUT is a scenario (simulated here, AQE off and on, and at `aqesim scale`'s executor counts:
+// the fullest report), the output of `aqesim run --format json --tasks`, or the JSON output of
+// `aqesim sweep`, `aqesim tune` or `aqesim scale` (tools/report/report_input.h). HTML is one self-contained
+// file that opens offline.
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
+#include "tools/scale/scale_runner.h"
 
 namespace aqesim::cli {
 
@@ -88,8 +90,10 @@ void RegisterReport(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Tuning report (HTML or Markdown) from a scenario, `run --format json --tasks` output or a sweep");
-  cmd->add_option("INPUT", o->scenario.path, "Scenario, RESULT.json or SWEEP.json")->required();
+      "Tuning report (HTML or Markdown) from a scenario, `run --format json --tasks` output, a sweep, a tune "
+      "or a scale result");
+  cmd->add_option("INPUT", o->scenario.path, "Scenario, RESULT.json, SWEEP.json, TUNE.json or SCALE.json")
+      ->required();
   cmd->add_option("--conf", o->scenario.conf,
                   "Spark configuration KEY=VALUE for a scenario input (repeatable)");
   cmd->add_option("--properties-file", o->scenario.properties_file,
@@ -150,6 +154,18 @@ void RegisterReport(CLI::App& app) {
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
       input.makespan_with = MakespanWithOf(base, ReadOverrides(overrides));
+      // How many executors: `aqesim scale`'s rows on the same scenario and settings.
+      scale::ScaleSpec spec;
+      scale::ScalePart part;
+      part.label = o->scenario.path;
+      part.document = doc;  // the bytes the load above read
+      part.overrides = overrides;
+      spec.parts.push_back(std::move(part));
+      std::vector<std::string> scale_errors;  // its warnings are the load's, printed once already
+      if (std::optional<scale::ScaleResult> rows = scale::RunScale(spec, &scale_errors))
+        input.scale = scale::ScaleDocument{std::move(*rows), o->scenario.path, false};
+      else if (!scale_errors.empty())
+        input.scale_error = scale_errors.front();
     } else {
       if (!o->scenario.conf.empty() || !o->scenario.properties_file.empty() || !o->scenario.cost_file.empty())
         throw InputError("--conf, --properties-file and --cost apply to a scenario input, not to " +

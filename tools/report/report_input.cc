@@ -31,9 +31,8 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
   in.source = path;
   if (!doc.is_object()) {
     errors->push_back(path +
-                      ": expected an object: a scenario, `aqesim run --format json` output, `aqesim sweep` "
-                      "or `aqesim tune` JSON "
-                      "output");
+                      ": expected an object: a scenario, `aqesim run --format json` output, `aqesim sweep`, "
+                      "`aqesim tune` or `aqesim scale` JSON output");
     return std::nullopt;
   }
   if (doc.contains("sweep") && doc.contains("rows")) {
@@ -63,11 +62,18 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
     in.scenario_name = in.tune.scenario_path;
     return in;
   }
+  if (scale::IsScaleDocument(doc)) {
+    in.kind = InputKind::kScale;
+    in.scale = scale::ScaleFromJson(doc, path, errors);
+    if (!in.scale) return std::nullopt;
+    in.scenario_name = in.scale->subject;
+    return in;
+  }
   if (!doc.contains("runs") || !doc["runs"].is_array()) {
     errors->push_back(path +
                       ": expected a scenario (\"plan\"), the output of `aqesim run --format json --tasks` "
-                      "(\"runs\"), of `aqesim sweep` (\"sweep\", \"rows\") or of `aqesim tune` (\"tune\", "
-                      "\"trace\")");
+                      "(\"runs\"), of `aqesim sweep` (\"sweep\", \"rows\"), of `aqesim tune` (\"tune\", "
+                      "\"trace\") or of `aqesim scale` (\"rows\", \"baseExecutors\")");
     return std::nullopt;
   }
   in.kind = InputKind::kRun;

@@ -8,7 +8,9 @@
 //    optional members "explain" (an `aqesim explain` document), "conf" (Spark key → value)
 //    and "cluster" (the scenario's cluster object) enable the parts that need them;
 //  - SWEEP.json, the JSON output of `aqesim sweep` ({"sweep", "rows"});
-//  - TUNE.json, the JSON output of `aqesim tune` ({"tune", "trace"}; tools/tune/tune_reader.h).
+//  - TUNE.json, the JSON output of `aqesim tune` ({"tune", "trace"}; tools/tune/tune_reader.h);
+//  - SCALE.json, the JSON output of `aqesim scale` ({"rows", "baseExecutors", "scenario"|"log"};
+//    tools/scale/scale_reader.h).
 #ifndef AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 #define AQESIM_TOOLS_REPORT_REPORT_INPUT_H_
 
@@ -25,12 +27,13 @@
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 #include "tools/report/plan_partitioning.h"
+#include "tools/scale/scale_reader.h"
 #include "tools/sweep/sweep_output.h"
 #include "tools/tune/tune_output.h"
 
 namespace aqesim::report {
 
-enum class InputKind { kRun, kSweep, kTune };
+enum class InputKind { kRun, kSweep, kTune, kScale };
 
 struct ConfLine;  // recommend.h
 /// What simulating the report's scenario with extra settings gave: its makespan in seconds,
@@ -66,6 +69,11 @@ struct ReportInput {
   sweep::SweepDocument sweep;
   /// The tune output for InputKind::kTune.
   tune::TuneOutcome tune;
+  /// The executor counts: the scale output for InputKind::kScale; for a scenario input, `aqesim
+  /// scale`'s rows on it (the report's "How many executors?" section), or nullopt with
+  /// `scale_error` saying why they could not be simulated.
+  std::optional<scale::ScaleDocument> scale;
+  std::string scale_error;
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;

@@ -14,6 +14,7 @@
 #include "tools/report/html_page.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_assets.h"
+#include "tools/report/scale_report.h"
 #include "tools/report/tune_report.h"
 #include "tools/text/table_text.h"
 
@@ -25,6 +26,7 @@ using ojson = nlohmann::ordered_json;
 constexpr double kMiB = 1024.0 * 1024.0;
 // Charts of partition sizes are drawn for at most this many exchanges / reads.
 constexpr size_t kMaxSizeCharts = 8;
+constexpr const char* kExecutorsTitle = "How many executors?";
 
 ojson TimelineSpec(const RunResult& run, const std::string& title) {
   ojson values = ojson::array();
@@ -211,6 +213,11 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   if (!any_tasks)
     h += "<p>The input has no task list (use <code>aqesim run --format json --tasks</code>).</p>\n";
   h += "</section>\n";
+  if (in.scale)
+    h += ScaleSectionHtml(*in.scale, kExecutorsTitle, charts);
+  else if (!in.scale_error.empty())
+    h += "<section><h2>" + std::string(kExecutorsTitle) + "</h2><p>" +
+         Esc("The executor counts could not be simulated: " + in.scale_error) + "</p></section>\n";
   // Partition sizes.
   h += "<section><h2>Partition sizes before and after AQE</h2>\n";
   if (!in.explain_on) {
@@ -420,14 +427,16 @@ std::string StageTableMd(const RunResult& run) {
 
 std::string RenderHtmlReport(const ReportInput& input) {
   Charts charts;
-  const std::string body = input.kind == InputKind::kSweep  ? SweepBody(input, &charts)
-                           : input.kind == InputKind::kTune ? TuneBody(input.tune, input.source, &charts)
-                                                            : RunBody(input, &charts);
+  const std::string body = input.kind == InputKind::kSweep   ? SweepBody(input, &charts)
+                           : input.kind == InputKind::kTune  ? TuneBody(input.tune, input.source, &charts)
+                           : input.kind == InputKind::kScale ? ScaleBody(*input.scale, input.source, &charts)
+                                                             : RunBody(input, &charts);
   return Page("aqesim report — " + input.scenario_name, body, charts);
 }
 
 std::string RenderMarkdownReport(const ReportInput& in) {
   if (in.kind == InputKind::kTune) return TuneMarkdown(in.tune, in.source);
+  if (in.kind == InputKind::kScale) return ScaleMarkdown(*in.scale, in.source);
   std::string m;
   if (in.kind == InputKind::kSweep) {
     const sweep::SweepInfo& info = in.sweep.info;
@@ -482,6 +491,11 @@ std::string RenderMarkdownReport(const ReportInput& in) {
        "3.16, critical ≥ 10).\n\n";
   if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(*in.run_on);
   if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(*in.run_off);
+  if (in.scale)
+    m += ScaleSectionMd(*in.scale, kExecutorsTitle);
+  else if (!in.scale_error.empty())
+    m += "## " + std::string(kExecutorsTitle) + "\n\n" +
+         MdEsc("The executor counts could not be simulated: " + in.scale_error) + "\n\n";
   if (facts.has_aqe_on && !in.run_on->decisions.empty()) {
     m += "## AQE decisions\n\n";
     for (const Decision& d : in.run_on->decisions)

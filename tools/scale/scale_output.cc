@@ -18,11 +18,6 @@ std::string Percent(double p) {
   return o.str();
 }
 
-/// "12.300 s (8.1–54 s)", or "12.300 s" when every stage was profiled.
-std::string Seconds(double s, const std::optional<MakespanBand>& band) {
-  return Fixed(s, 3) + " s" + (band ? BandText(band->low_seconds, band->high_seconds) : std::string());
-}
-
 void PutBand(ojson* j, const std::string& key, double value, const std::optional<MakespanBand>& band) {
   (*j)[key] = value;
   if (band) {
@@ -35,9 +30,14 @@ ojson RowRef(const ScaleRow& row) {
   return {{"percent", row.percent}, {"executors", row.executors}, {"makespanSeconds", row.makespan_seconds}};
 }
 
-/// What the seconds are worth, one line.
-std::string TrustLine(const ScaleResult& r, bool log) {
-  std::string out = "seconds: ";
+}  // namespace
+
+std::string SecondsWithBand(double s, const std::optional<MakespanBand>& band) {
+  return Fixed(s, 3) + " s" + (band ? BandText(band->low_seconds, band->high_seconds) : std::string());
+}
+
+std::string TrustText(const ScaleResult& r, bool log) {
+  std::string out;
   if (r.time_source == "profiled")
     out += "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band)";
   else
@@ -45,10 +45,8 @@ std::string TrustLine(const ScaleResult& r, bool log) {
            ", with its band (every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
            TwoDigits(kDefaultsBand.high) + ": README \"How far to trust the seconds\")";
   if (log) out += "; Sparklens s: the recorded task times re-scheduled on that many executors (no model)";
-  return out + "\n";
+  return out;
 }
-
-}  // namespace
 
 size_t BaseRow(const ScaleResult& r) {
   size_t best = 0;
@@ -103,10 +101,10 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   for (const ScaleRow& row : r.rows) {
     std::vector<std::string> cells = {Percent(row.percent) + " %",
                                       std::to_string(row.executors),
-                                      Seconds(row.makespan_seconds, row.band),
+                                      SecondsWithBand(row.makespan_seconds, row.band),
                                       TwoDigits(row.available_core_hours),
                                       Fixed(100 * row.utilization(), 1) + " %",
-                                      Seconds(row.ideal_seconds, row.ideal_band)};
+                                      SecondsWithBand(row.ideal_seconds, row.ideal_band)};
     if (log) cells.push_back(row.sparklens_seconds ? Fixed(*row.sparklens_seconds, 3) : "-");
     cells.push_back(&row == &r.rows.front() ? ""
                     : row.decisions_changed.empty()
@@ -117,9 +115,11 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   const size_t last = head.size() - 1;
   out << TextTable(head, rows, [last](size_t i) { return i != last; });
   const ScaleRow& cp = r.rows[r.critical_path_row];
-  out << "critical path (infinite executors): " << Seconds(cp.critical_path_seconds, cp.critical_path_band)
-      << "; ideal at " << r.rows[BaseRow(r)].executors
-      << " executors: " << Seconds(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band) << "\n";
+  out << "critical path (infinite executors): "
+      << SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band) << "; ideal at "
+      << r.rows[BaseRow(r)].executors
+      << " executors: " << SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band)
+      << "\n";
   auto ref = [&](size_t i) {
     const ScaleRow& row = r.rows[i];
     return std::to_string(row.executors) + " executors (" + Percent(row.percent) + " %), " +
@@ -145,7 +145,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
           << "\n";
     }
   }
-  out << TrustLine(r, log);
+  out << "seconds: " << TrustText(r, log) << "\n";
   return out.str();
 }
 

@@ -16,6 +16,13 @@ namespace aqesim::scale {
 nlohmann::ordered_json ScaleToJson(const ScaleResult& r, const std::string& subject, bool log);
 std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool log);
 
+/// "12.300 s (8.1–54 s)": seconds with the cost model's band, or "12.300 s" when every stage
+/// was profiled (no band).
+std::string SecondsWithBand(double s, const std::optional<MakespanBand>& band);
+/// What the rows' seconds are worth, one sentence without a final period ("every stage timed
+/// by the log's recorded profiles ..." or "the cost model's, with its band ...").
+std::string TrustText(const ScaleResult& r, bool log);
+
 /// The row the single-cluster figures (idealSeconds) are read at: the one with the base's
 /// executor count, else the closest to it.
 size_t BaseRow(const ScaleResult& r);

@@ -82,6 +82,32 @@ void AddBand(std::optional<MakespanBand>* sum, const std::optional<MakespanBand>
 
 }  // namespace
 
+void MarkAnswers(ScaleResult* result) {
+  result->fastest = 0;
+  result->critical_path_row = 0;
+  const std::vector<ScaleRow>& rows = result->rows;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].makespan_seconds < rows[result->fastest].makespan_seconds) result->fastest = i;
+    if (rows[i].critical_path_seconds < rows[result->critical_path_row].critical_path_seconds)
+      result->critical_path_row = i;
+  }
+  auto fewest_within = [&](double factor) {
+    if (rows.empty()) return size_t{0};
+    const double limit = rows[result->fastest].makespan_seconds * factor;
+    size_t best = result->fastest;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const ScaleRow& r = rows[i];
+      if (r.makespan_seconds <= limit &&
+          (r.executors < rows[best].executors ||
+           (r.executors == rows[best].executors && r.makespan_seconds < rows[best].makespan_seconds)))
+        best = i;
+    }
+    return best;
+  };
+  result->within_5_percent = fewest_within(1.05);
+  result->within_10_percent = fewest_within(1.10);
+}
+
 std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors) {
   ScaleResult result;
   // --- the base: each part at its own settings ---
@@ -206,26 +232,11 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     for (const std::string& d : result.rows[i].decisions)
       if (std::find(before.begin(), before.end(), d) == before.end())
         result.rows[i].decisions_changed.push_back(d);
+    const std::vector<std::string>& now = result.rows[i].decisions;
+    for (const std::string& d : before)
+      if (std::find(now.begin(), now.end(), d) == now.end()) result.rows[i].decisions_replaced.push_back(d);
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (result.rows[i].makespan_seconds < result.rows[result.fastest].makespan_seconds) result.fastest = i;
-    if (result.rows[i].critical_path_seconds < result.rows[result.critical_path_row].critical_path_seconds)
-      result.critical_path_row = i;
-  }
-  auto fewest_within = [&](double factor) {
-    const double limit = result.rows[result.fastest].makespan_seconds * factor;
-    size_t best = result.fastest;
-    for (size_t i = 0; i < n; ++i) {
-      const ScaleRow& r = result.rows[i];
-      if (r.makespan_seconds <= limit && (r.executors < result.rows[best].executors ||
-                                          (r.executors == result.rows[best].executors &&
-                                           r.makespan_seconds < result.rows[best].makespan_seconds)))
-        best = i;
-    }
-    return best;
-  };
-  result.within_5_percent = fewest_within(1.05);
-  result.within_10_percent = fewest_within(1.10);
+  MarkAnswers(&result);
   return result;
 }
 

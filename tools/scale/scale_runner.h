@@ -97,6 +97,10 @@ struct ScaleResult {
   std::vector<std::string> warnings;
 };
 
+/// Sets the answers from the rows: `fastest`, `critical_path_row`, `within_5_percent` and
+/// `within_10_percent` (see the top of this file; the first row on ties).
+void MarkAnswers(ScaleResult* result);
+
 /// Runs every row. Never throws on bad input: a part that cannot load or run at some row sets
 /// `*errors` (its diagnostics, "FILE: /pointer: message", each once) and returns nullopt.
 std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors);
