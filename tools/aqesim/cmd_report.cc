@@ -4,12 +4,15 @@
 // the fullest report), the output of `aqesim run --format json --tasks`, or the JSON output of
 // `aqesim sweep`, `aqesim tune` or `aqesim scale` (tools/report/report_input.h). HTML is one self-contained
 // file that opens offline.
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
@@ -25,6 +28,7 @@
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
 #include "tools/scale/scale_runner.h"
+#include "tools/sweep/sweep_runner.h"
 
 namespace aqesim::cli {
 
@@ -52,6 +56,40 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
       out.error = base->path + ": " + e.what();
     }
     return out;
+  };
+}
+
+// Sweeps the scenario as `aqesim sweep SCENARIO --grid ...` (with the same --conf,
+// --properties-file and --cost) would: the same prepared sweep and points, without a journal;
+// the points run on the machine's cores, each into its own row (the same rows at any count).
+report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& overrides) {
+  return [path, overrides](const std::vector<sweep::GridAxis>& axes,
+                           std::string* error) -> std::optional<sweep::SweepDocument> {
+    sweep::SweepSpec spec;
+    spec.scenario_path = path;
+    spec.overrides = overrides;
+    spec.axes = axes;
+    std::vector<std::string> errors;
+    const std::optional<sweep::PreparedSweep> prepared = sweep::PrepareSweep(spec, &errors);
+    if (!prepared) {
+      for (const std::string& e : errors) *error += (error->empty() ? "" : "; ") + e;
+      return std::nullopt;
+    }
+    sweep::SweepDocument doc;
+    doc.info = prepared->info;
+    doc.rows.resize(prepared->num_points);
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = std::min<size_t>(cores, doc.rows.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        std::vector<std::string> warnings;  // the sweep's own: the report shows the scenario's
+        for (size_t i = t; i < doc.rows.size(); i += threads)
+          doc.rows[i] = sweep::ComputePoint(spec, *prepared, i, &warnings);
+      });
+    }
+    for (std::thread& t : pool) t.join();
+    return doc;
   };
 }
 
@@ -154,6 +192,7 @@ void RegisterReport(CLI::App& app) {
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
       input.makespan_with = MakespanWithOf(base, ReadOverrides(overrides));
+      input.sweep_with = SweepWithOf(o->scenario.path, overrides);
       // How many executors: `aqesim scale`'s rows on the same scenario and settings.
       scale::ScaleSpec spec;
       scale::ScalePart part;

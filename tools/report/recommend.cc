@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "models/aqe/decision.h"
+#include "models/conf/conf_key_table.h"
 #include "tools/report/why_not_advice.h"
 #include "tools/text/table_text.h"
 
@@ -31,6 +32,33 @@ std::string FactorString(double f) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", f);
   return buf;
+}
+
+// Spark's default of a key as the configuration key table writes it ("-1.0", "256MB"); nullopt
+// when it is no literal ("(none)", "(value of ...)") or the key is not in the table.
+std::optional<std::string> SparkDefaultOf(const std::string& key) {
+  for (const ConfKeyInfo& k : ConfKeyTable()) {
+    if (k.key != key) continue;
+    if (k.doc.spark_default.empty() || k.doc.spark_default.front() == '(') return std::nullopt;
+    return k.doc.spark_default;
+  }
+  return std::nullopt;
+}
+
+// Whether the sweep's scenario (with its --conf) runs with AQE off.
+bool SweptWithAqeOff(const sweep::SweepInfo& info) {
+  std::string value = "true";
+  const std::string key = "spark.sql.adaptive.enabled";
+  if (info.scenario_conf) {
+    if (auto it = info.scenario_conf->find(key); it != info.scenario_conf->end()) value = it->second;
+  }
+  for (const std::string& kv : info.conf)
+    if (kv.rfind(key + "=", 0) == 0) value = kv.substr(key.size() + 1);
+  std::string lower;
+  for (char ch : value)
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  return lower == "false";
 }
 
 int64_t RoundUpTo(int64_t v, int64_t step) { return step > 0 ? (v + step - 1) / step * step : v; }
@@ -369,7 +397,7 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
     if (auto it = info.baseline.find(key); it != info.baseline.end()) return it->second;
     auto it = kDefaults.find(key);
     if (it != kDefaults.end()) return it->second;
-    return std::nullopt;
+    return SparkDefaultOf(key);
   };
   auto baseline_number = [&](const std::string& key) -> std::optional<double> {
     const std::optional<std::string> v = baseline_value(key);
@@ -547,6 +575,14 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
   const std::string why_point = winner == fastest
                                     ? "the fastest point of the sweep" + gain
                                     : "within 2% of the sweep's fastest, with the fewest changes" + gain;
+  // The sweep runs every point with AQE on (and off for reference): a scenario that has it off
+  // gets it on when the chosen point beats the scenario's own static plan by 2%.
+  if (SweptWithAqeOff(info) && baseline_row &&
+      best->makespan_seconds < kAqeGainRatio * baseline_row->metrics->makespan_seconds_aqe_off) {
+    AddLine(&r, "spark.sql.adaptive.enabled", "true",
+            "AQE cuts the makespan from " + Fixed(baseline_row->metrics->makespan_seconds_aqe_off, 2) +
+                " s (AQE off, the scenario's own values) to " + Fixed(best->makespan_seconds, 2) + " s");
+  }
   for (const std::string& k : keys) {
     const std::string v = value_of(*winner, k);
     best->values.push_back(v);
@@ -621,6 +657,8 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
                            : (winner == fastest ? "The fastest point of the sweep"
                                                 : "A point within 2% of the fastest") +
                                  gain + ".";
+  if (r.Sets("spark.sql.adaptive.enabled"))
+    r.diagnosis += " AQE beats the scenario's static plan: turn it on.";
   if (skewed) {
     r.diagnosis[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(r.diagnosis[0])));
     r.diagnosis = "Skew limits the static plan; " + r.diagnosis;

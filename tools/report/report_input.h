@@ -45,6 +45,10 @@ struct SimulatedMakespan {
 /// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
 /// with AQE on or off as the settings leave spark.sql.adaptive.enabled.
 using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>& extra)>;
+/// Sweeps the report's scenario over `axes` exactly as `aqesim sweep` does (same points, same
+/// rows, same `sweep` object); nullopt with `*error` when the sweep cannot be prepared.
+using SweepWith = std::function<std::optional<sweep::SweepDocument>(const std::vector<sweep::GridAxis>& axes,
+                                                                    std::string* error)>;
 
 struct ReportInput {
   InputKind kind = InputKind::kRun;
@@ -77,6 +81,9 @@ struct ReportInput {
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;
+  /// For a scenario input: sweeps it, so that the report recommends what a sweep of the keys
+  /// that matter would (recommender.h). Empty for RESULT.json and sweeps.
+  SweepWith sweep_with;
 };
 
 /// From a loaded scenario and its two runs (the report's own simulation).

@@ -13,6 +13,7 @@
 #include "tools/report/analysis.h"
 #include "tools/report/html_page.h"
 #include "tools/report/recommend.h"
+#include "tools/report/recommender.h"
 #include "tools/report/report_assets.h"
 #include "tools/report/scale_report.h"
 #include "tools/report/tune_report.h"
@@ -129,27 +130,6 @@ std::string RecommendationHtml(const Recommendation& r) {
     h += "</ul>\n";
   }
   return h + "</section>\n";
-}
-
-// The rules' recommendation, checked by simulation when the input is a scenario.
-Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) {
-  Recommendation rec = Recommend(facts);
-  const bool adaptive = facts.conf.adaptive_enabled;
-  if ((adaptive && facts.has_aqe_on) || (!adaptive && facts.has_aqe_off))
-    CheckBySimulation(&rec, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off,
-                      in.makespan_with);
-  return rec;
-}
-
-// The sweep's recommendation, checked by simulating the scenario it swept when that can be read
-// (ReportInput::makespan_with): a change is kept only when, applied to the scenario as the sweep
-// ran it, it gains 2%.
-Recommendation RecommendForSweep(const ReportInput& in, SweepBest* best) {
-  Recommendation rec = RecommendFromSweep(in.sweep, best);
-  if (!in.makespan_with || rec.lines.empty()) return rec;
-  const SimulatedMakespan now = in.makespan_with({});
-  if (now.seconds) CheckBySimulation(&rec, *now.seconds, in.makespan_with);
-  return rec;
 }
 
 std::string RunBody(const ReportInput& in, Charts* charts) {

@@ -446,5 +446,34 @@ TEST_CASE(
   CHECK(r.diagnosis == "A point within 2% of the fastest (makespan 25.00 s → 20.00 s).");
 }
 
+TEST_CASE(
+    "RecommendFromSweep: a scenario with AQE off gets it on when the chosen point beats its static plan",
+    "[report][recommend]") {
+  // Every point runs AQE on and off (the off makespan is twice the on one): AQE at the scenario's
+  // own value, 25 s, beats its static plan, 50 s.
+  sweep::SweepDocument doc =
+      OneKeySweep("spark.sql.adaptive.coalescePartitions.minPartitionSize", {"1m", "4m"}, std::nullopt,
+                  {SweepPoint(0, "1m", 25.0), SweepPoint(1, "4m", 25.0)});
+  doc.info.scenario_conf = RawConf{{"spark.sql.adaptive.enabled", " False"}};
+  SweepBest best;
+  Recommendation r = RecommendFromSweep(doc, &best);
+  REQUIRE(r.lines.size() == 1);
+  CHECK(r.lines[0].key == "spark.sql.adaptive.enabled");
+  CHECK(r.lines[0].value == "true");
+  CHECK(r.lines[0].reason ==
+        "AQE cuts the makespan from 50.00 s (AQE off, the scenario's own values) to 25.00 s");
+  CHECK(
+      r.diagnosis ==
+      "The swept keys do not matter here: every point is within 2% of the fastest. AQE beats the scenario's "
+      "static plan: turn it on.");
+  // A --conf given to the sweep wins over the scenario's conf.
+  doc.info.conf = {"spark.sql.adaptive.enabled=true"};
+  CHECK(RecommendFromSweep(doc, &best).lines.empty());
+  // AQE no faster than the static plan (within 2%): it stays off.
+  doc.info.conf.clear();
+  for (sweep::SweepRow& row : doc.rows) row.metrics->makespan_seconds_aqe_off = 25.4;
+  CHECK(RecommendFromSweep(doc, &best).lines.empty());
+}
+
 }  // namespace
 }  // namespace aqesim::report

@@ -1,0 +1,96 @@
+#include "tools/report/recommender.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/conf/property_value.h"
+#include "tools/report/probe_grid.h"
+
+namespace aqesim::report {
+
+namespace {
+
+bool SameValue(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  const std::optional<int64_t> x = ParseByteString(a), y = ParseByteString(b);
+  if (x && y) return *x == *y;
+  char* ea = nullptr;
+  char* eb = nullptr;
+  const double da = std::strtod(a.c_str(), &ea), db = std::strtod(b.c_str(), &eb);
+  return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && da == db;
+}
+
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The rules' recommendation checked by simulation (a RESULT.json, or a scenario with nothing to sweep).
+Recommendation CheckedRules(const ReportInput& in, const TuningFacts& facts, Recommendation rules) {
+  const bool adaptive = facts.conf.adaptive_enabled;
+  if ((adaptive && facts.has_aqe_on) || (!adaptive && facts.has_aqe_off))
+    CheckBySimulation(&rules, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off,
+                      in.makespan_with);
+  return rules;
+}
+
+}  // namespace
+
+Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const MakespanWith& makespan_with,
+                                   SweepBest* best) {
+  Recommendation rec = RecommendFromSweep(sweep, best);
+  if (!makespan_with || rec.lines.empty()) return rec;
+  const SimulatedMakespan now = makespan_with({});
+  if (now.seconds) CheckBySimulation(&rec, *now.seconds, makespan_with);
+  return rec;
+}
+
+Recommendation RecommendForSweep(const ReportInput& in, SweepBest* best) {
+  return RecommendFromPoints(in.sweep, in.makespan_with, best);
+}
+
+Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) {
+  Recommendation rules = Recommend(facts);
+  if (!in.sweep_with) return CheckedRules(in, facts, std::move(rules));
+  const std::vector<sweep::GridAxis> grid = ProbeGrid(facts, in.conf, rules);
+  if (grid.empty()) return CheckedRules(in, facts, std::move(rules));
+  std::string error;
+  const std::optional<sweep::SweepDocument> swept = in.sweep_with(grid, &error);
+  if (!swept) {
+    rules.notes.push_back("The keys could not be swept (" + error +
+                          "): the rules' settings are checked alone.");
+    return CheckedRules(in, facts, std::move(rules));
+  }
+  SweepBest best;
+  Recommendation picked = RecommendFromPoints(*swept, in.makespan_with, &best);
+  // What limits the run, the warnings and the "why not" advice stay the rules'; what to set is
+  // the sweep's pick. A picked line the rules proposed keeps the rules' reason.
+  Recommendation r;
+  r.diagnosis = rules.diagnosis;
+  if (!picked.lines.empty() && (rules.lines.empty() || StartsWith(rules.diagnosis, "Nothing to change")))
+    r.diagnosis = picked.diagnosis;
+  r.warnings = rules.warnings;
+  for (ConfLine line : picked.lines) {
+    for (const ConfLine& proposed : rules.lines) {
+      if (proposed.key == line.key && SameValue(proposed.value, line.value))
+        line.reason = proposed.reason + "; " + line.reason;
+    }
+    r.lines.push_back(std::move(line));
+  }
+  r.notes = rules.notes;
+  const bool rules_keep_skew_join = std::any_of(
+      rules.notes.begin(), rules.notes.end(),
+      [](const std::string& n) { return StartsWith(n, "Keep spark.sql.adaptive.skewJoin.enabled"); });
+  for (std::string& n : picked.notes) {
+    if (rules_keep_skew_join && StartsWith(n, "Keep spark.sql.adaptive.skewJoin.enabled")) continue;
+    r.notes.push_back(std::move(n));
+  }
+  std::string keys;
+  for (const sweep::GridAxis& a : grid) keys += (keys.empty() ? "" : ", ") + a.key;
+  r.notes.push_back("What to set was decided as for a sweep of " + std::to_string(swept->rows.size()) +
+                    " points over " + keys +
+                    " (the scenario's own values, the rules' proposals and around them); " +
+                    "aqesim report on its JSON recommends the same: " + SweepCommand(swept->info));
+  return r;
+}
+
+}  // namespace aqesim::report
