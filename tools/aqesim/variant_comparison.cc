@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "tools/aqesim/simulate.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::cli {
 namespace {
@@ -74,8 +75,9 @@ std::string VariantComparisonText(const std::vector<VariantRun>& rows) {
                   Label(row.variants).c_str(), row.run.makespan_seconds, TotalTasks(row.run),
                   SkewJoins(row.run));
     out << buf;
+    // Within 160 columns, as `run`'s decisions (a variant's skew split was one 302-column line).
     for (const Decision* d : ChangedByVariants(row.run))
-      out << "    " << d->rule << " " << d->message << "\n";
+      out << WrapText("    " + d->rule + " " + d->message, 160, 6) << "\n";
   }
   return out.str();
 }
