@@ -1,7 +1,8 @@
 // aqesim compare A.json B.json [--format table|json] [-o FILE]
 // Two `aqesim run --format json` results side by side (tools/compare/run_comparison.h): for each
 // AQE mode both hold, the makespans with their bands, every stage's time and task count, and the
-// decisions only one of them took.
+// decisions only one of them took. Two `aqesim sweep` JSON outputs: their points matched by the
+// swept values (tools/compare/sweep_comparison.h).
 #include <cerrno>
 #include <memory>
 #include <optional>
@@ -15,6 +16,8 @@
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/compare/run_comparison.h"
+#include "tools/compare/sweep_comparison.h"
+#include "tools/sweep/sweep_output.h"
 
 namespace aqesim::cli {
 namespace {
@@ -31,14 +34,36 @@ struct BandedRun {
 /// stages: 12 MiB). Task records are not compared: a bigger file is refused, not read.
 constexpr size_t kMaxRunResultBytes = size_t{32} << 20;
 
-std::vector<BandedRun> ReadRunResults(const std::string& path) {
+/// A result file parsed (discarded when it is no JSON); a sweep's CSV table is refused here.
+nlohmann::json ReadDocument(const std::string& path) {
   std::string text;
   if (const int err = ReadInputFile(path, &text, kMaxRunResultBytes); err != 0)
     throw InputError(path + ": cannot read the file: " + InputFileError(err, kMaxRunResultBytes) +
                      (err == EFBIG ? " (compare reads `run --format json` without --tasks)" : ""));
-  const nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
-                                 ? nlohmann::json(nlohmann::json::value_t::discarded)
-                                 : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (text.rfind("point,", 0) == 0)  // a sweep's CSV table (sweep_output.h)
+    throw InputError(path +
+                     ": this is a sweep's CSV table, which compare does not read: write the sweep as JSON "
+                     "(aqesim sweep ... -o SWEEP.json) and compare that");
+  return JsonNestingTooDeep(text) != std::string::npos
+             ? nlohmann::json(nlohmann::json::value_t::discarded)
+             : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+bool IsSweepDocument(const nlohmann::json& doc) {
+  return doc.is_object() && doc.contains("sweep") && doc.contains("rows");
+}
+
+sweep::SweepDocument ReadSweep(const nlohmann::json& doc, const std::string& path) {
+  std::vector<std::string> errors;
+  std::optional<sweep::SweepDocument> sweep = sweep::SweepFromJson(doc, path, &errors);
+  if (!sweep || !errors.empty()) throw InputError(errors);
+  if (!sweep->info.shard.empty())
+    throw InputError(path + ": /sweep/shard: shard " + sweep->info.shard +
+                     " of a sweep (compare reads whole sweeps: join the shards with aqesim merge first)");
+  return std::move(*sweep);
+}
+
+std::vector<BandedRun> ReadRunResults(const std::string& path, const nlohmann::json& doc) {
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() ||
       doc["runs"].empty())
     throw InputError(path +
@@ -93,15 +118,38 @@ void RegisterCompare(CLI::App& app) {
     std::string output = "-";
   };
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand(
-      "compare", "two `run --format json` results side by side: makespans, stages, decisions that differ");
-  cmd->add_option("A", o->a, "the first run result (aqesim run ... --format json -o A.json)")->required();
-  cmd->add_option("B", o->b, "the second run result")->required();
+  CLI::App* cmd = app.add_subcommand("compare",
+                                     "two `run --format json` results side by side: makespans, stages, "
+                                     "decisions that differ; or two `sweep` "
+                                     "JSON outputs point by point");
+  cmd->add_option("A", o->a,
+                  "the first run result (aqesim run ... --format json -o A.json) or sweep (aqesim sweep ... "
+                  "-o A.json)")
+      ->required();
+  cmd->add_option("B", o->b, "the second run result or sweep")->required();
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("-o,--output", o->output, "output file (default stdout)");
   cmd->callback([o] {
     CheckOutputIsNotInput(o->output, {o->a, o->b});
-    const std::vector<BandedRun> a = ReadRunResults(o->a), b = ReadRunResults(o->b);
+    const nlohmann::json doc_a = ReadDocument(o->a), doc_b = ReadDocument(o->b);
+    if (IsSweepDocument(doc_a) || IsSweepDocument(doc_b)) {  // two sweeps' points
+      if (!IsSweepDocument(doc_a) || !IsSweepDocument(doc_b))
+        throw InputError(
+            (IsSweepDocument(doc_a) ? o->a : o->b) + " is a sweep's output and " +
+            (IsSweepDocument(doc_a) ? o->b : o->a) +
+            " is not: compare two `aqesim sweep` JSON outputs, or two `aqesim run --format json` "
+            "results");
+      const sweep::SweepDocument sa = ReadSweep(doc_a, o->a), sb = ReadSweep(doc_b, o->b);
+      std::vector<std::string> errors;
+      const std::optional<compare::SweepComparison> c = compare::CompareSweeps(sa, o->a, sb, o->b, &errors);
+      if (!c) throw InputError(errors);
+      WriteOutputAtomically(o->output,
+                            o->format == "json" ? compare::SweepComparisonJson(o->a, o->b, *c).dump(2) + "\n"
+                                                : compare::SweepComparisonTable(o->a, o->b, *c),
+                            {o->a, o->b});
+      return;
+    }
+    const std::vector<BandedRun> a = ReadRunResults(o->a, doc_a), b = ReadRunResults(o->b, doc_b);
     std::vector<compare::RunComparison> runs;
     for (const BandedRun& x : a) {
       for (const BandedRun& y : b) {
