@@ -35,7 +35,7 @@ std::vector<std::string> ConfLines(const std::string& md) {
 }
 
 // The arguments of the `aqesim sweep ...` command the scenario report names (Markdown escapes
-// undone, single quotes as a POSIX shell reads them), without "aqesim" and "-o SWEEP.json".
+// undone, single quotes as a POSIX shell reads them), without "aqesim sweep" and "-o SWEEP.json".
 std::vector<std::string> SweepArgs(const std::string& md) {
   const size_t at = md.find("aqesim sweep ");
   if (at == std::string::npos) return {};
@@ -61,7 +61,7 @@ std::vector<std::string> SweepArgs(const std::string& md) {
     }
   }
   if (any || !cur.empty()) args.push_back(cur);
-  args.erase(args.begin());                                                             // "aqesim"
+  args.erase(args.begin(), args.begin() + 2);                                           // "aqesim sweep"
   if (args.size() >= 2 && args[args.size() - 2] == "-o") args.resize(args.size() - 2);  // "-o SWEEP.json"
   return args;
 }

@@ -77,11 +77,11 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
     r.lines.push_back(std::move(line));
   }
   r.notes = rules.notes;
-  const bool rules_keep_skew_join = std::any_of(
-      rules.notes.begin(), rules.notes.end(),
-      [](const std::string& n) { return StartsWith(n, "Keep spark.sql.adaptive.skewJoin.enabled"); });
+  // Skew is the rules' to explain: they know an aggregate's hot key from a join's (no skew-join
+  // key helps the former), the sweep's rows do not.
   for (std::string& n : picked.notes) {
-    if (rules_keep_skew_join && StartsWith(n, "Keep spark.sql.adaptive.skewJoin.enabled")) continue;
+    if (StartsWith(n, "Keep spark.sql.adaptive.skewJoin.enabled") || StartsWith(n, "The slowness is skew:"))
+      continue;
     r.notes.push_back(std::move(n));
   }
   std::string keys;
