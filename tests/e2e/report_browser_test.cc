@@ -82,7 +82,7 @@ struct Scratch {
 };
 
 std::vector<std::string> ChromiumArgs(const fs::path& profile, const std::string& action,
-                                      const fs::path& page) {
+                                      const fs::path& page, int height = 2400) {
   return {"--headless",
           "--no-sandbox",
           "--disable-gpu",
@@ -95,7 +95,7 @@ std::vector<std::string> ChromiumArgs(const fs::path& profile, const std::string
           "--enable-logging=stderr",
           "--v=0",
           "--virtual-time-budget=30000",
-          "--window-size=1100,2400",
+          std::string("--window-size=1100,").append(std::to_string(height)),
           action,
           "file://" + page.string()};
 }
@@ -109,7 +109,7 @@ size_t Count(const std::string& text, const std::string& needle) {
 // Opens the report; checks every chart rendered and nothing was logged; saves a screenshot
 // (build/tests/output/reports/).
 void CheckInBrowser(const std::string& chromium, const fs::path& page, const std::string& screenshot_name,
-                    size_t min_charts, const Scratch& dir) {
+                    size_t min_charts, const Scratch& dir, int height = 2400) {
   Run dom = Exec(
       "timeout",
       [&] {
@@ -140,7 +140,7 @@ void CheckInBrowser(const std::string& chromium, const fs::path& page, const std
       "timeout",
       [&] {
         std::vector<std::string> a = {"180", chromium};
-        for (auto& x : ChromiumArgs(dir.path / "profile-shot", "--screenshot=" + shot.string(), page))
+        for (auto& x : ChromiumArgs(dir.path / "profile-shot", "--screenshot=" + shot.string(), page, height))
           a.push_back(x);
         return a;
       }(),
@@ -313,6 +313,83 @@ TEST_CASE("report in headless Chromium: a tune result's report renders every cha
   CHECK(html.find("Pareto front") != std::string::npos);
   // Convergence + makespan against core-hours.
   CheckInBrowser(chromium, page, "demo-tune-report.png", 2, dir);
+}
+
+// The samples of issue 17 (results/reports/README.md regenerates them): 3 swept keys, 30 stages,
+// and an aggregate whose hot key AQE cannot split.
+TEST_CASE("report in headless Chromium: a sweep of 3 keys draws a chart per key and per pair of keys",
+          "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path sweep = dir.path / "sweep.json", page = dir.path / "sweep-3-keys.html";
+  Run s = Exec(AQESIM_BINARY,
+               {"sweep", std::string(AQESIM_SOURCE_DIR) + "/scenarios/skew-join.json", "--grid",
+                "spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,64m,256m", "--grid",
+                "spark.sql.shuffle.partitions=100,200,400", "--grid",
+                "spark.sql.adaptive.skewJoin.skewedPartitionFactor=2,5,10", "-o", sweep.string()},
+               dir.path);
+  INFO(s.err);
+  REQUIRE(s.exit_code == 0);
+  Run r = Exec(AQESIM_BINARY, {"report", sweep.string(), "-o", page.string()}, dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  // Makespan vs each of the 3 keys + a heatmap per pair (3), each the best over the third key.
+  CHECK(Count(html, "<div class=\"chart") == 6);
+  CHECK(Count(html, " (best over the other keys)") == 6);
+  CheckInBrowser(chromium, page, "skew-join-sweep-3-keys.png", 6, dir);
+}
+
+TEST_CASE("report in headless Chromium: a scenario of 30 stages", "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path page = dir.path / "thirty-stages.html";
+  Run r = Exec(AQESIM_BINARY,
+               {"report", std::string(AQESIM_SOURCE_DIR) + "/tests/data/scenarios/thirty-stages.json", "-o",
+                page.string()},
+               dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  // Both stage tables list stages 0 ... 29.
+  CHECK(Count(html, "<tr><td>29</td>") == 2);
+  CHECK(Count(html, "<tr><td>30</td>") == 0);
+  // The timelines' legends in stage order (not "0, 1, 10, 11, ..., 2") and 30 distinct colours
+  // (Vega's schemes repeat after 10 or 20): the first three of the golden-angle hues, by hand.
+  CHECK(html.find(R"("sort":["0 e1 map","1 e2 map","2 e4 map",)") != std::string::npos);
+  CHECK(Count(html, R"("scale":{"range":["#bd2828","#5fdd84","#7f28bd",)") == 2);
+  // Summary + 2 timelines + 8 exchanges before AQE + 8 reads after AQE (kMaxSizeCharts each).
+  // A taller window, down to the timelines (30 stages, each its own colour in the legend).
+  CheckInBrowser(chromium, page, "thirty-stages-report.png", 19, dir, 4200);
+}
+
+TEST_CASE("report in headless Chromium: a skewed aggregate, with the advice beyond configuration",
+          "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path page = dir.path / "aggregate-hot-key.html";
+  Run r = Exec(AQESIM_BINARY,
+               {"report", std::string(AQESIM_SOURCE_DIR) + "/tests/data/scenarios/aggregate-hot-key.json",
+                "-o", page.string()},
+               dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  CHECK(html.find("No configuration key helps: AQE splits skewed partitions of joins only. Salt the key") !=
+        std::string::npos);
+  CheckInBrowser(chromium, page, "aggregate-hot-key-report.png", 5, dir);
 }
 
 }  // namespace aqesim::e2e

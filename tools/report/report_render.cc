@@ -1,6 +1,7 @@
 #include "tools/report/report_render.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -28,12 +29,54 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // Charts of partition sizes are drawn for at most this many exchanges / reads.
 constexpr size_t kMaxSizeCharts = 8;
 constexpr const char* kExecutorsTitle = "How many executors?";
+// Heatmaps are drawn for at most this many pairs of swept keys (5 keys have 10 pairs).
+constexpr size_t kMaxPairCharts = 10;
+
+// `n` colours for stages, neighbours far apart: hues a golden angle (137.5°) apart, lightness
+// alternating (Vega's schemes repeat after 10 or 20 colours).
+std::vector<std::string> StageColours(size_t n) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n; ++i) {
+    const double h = std::fmod(static_cast<double>(i) * 137.508, 360.0) / 60.0;
+    const double l = i % 2 == 0 ? 0.45 : 0.62, sat = 0.65;
+    const double c = (1 - std::fabs(2 * l - 1)) * sat, x = c * (1 - std::fabs(std::fmod(h, 2.0) - 1)),
+                 m = l - c / 2;
+    double r = 0, g = 0, b = 0;
+    switch (static_cast<int>(h)) {
+      case 0:
+        r = c, g = x;
+        break;
+      case 1:
+        r = x, g = c;
+        break;
+      case 2:
+        g = c, b = x;
+        break;
+      case 3:
+        g = x, b = c;
+        break;
+      case 4:
+        r = x, b = c;
+        break;
+      default:
+        r = c, b = x;
+        break;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "#%02x%02x%02x", static_cast<int>(std::lround((r + m) * 255)),
+                  static_cast<int>(std::lround((g + m) * 255)), static_cast<int>(std::lround((b + m) * 255)));
+    out.push_back(hex);
+  }
+  return out;
+}
 
 ojson TimelineSpec(const RunResult& run, const std::string& title) {
   ojson values = ojson::array();
   std::set<std::pair<int, int>> lanes;
+  std::vector<std::string> stages;  // legend order: by stage id, not by text ("10 ..." after "9 ...")
   for (const StageResult& st : run.stages) {
     const std::string stage = std::to_string(st.id) + " " + st.name;
+    stages.push_back(stage);
     for (const TaskResult& t : st.task_results) {
       lanes.insert({t.executor, t.slot});
       char lane[32];
@@ -57,12 +100,13 @@ ojson TimelineSpec(const RunResult& run, const std::string& title) {
         {"type", "ordinal"},
         {"title", "executor · slot"},
         {"axis", lanes.size() > 48 ? ojson{{"labels", false}, {"ticks", false}} : ojson::object()}}},
-      {"color", {{"field", "stage"}, {"type", "nominal"}, {"title", "stage"}}},
+      {"color", {{"field", "stage"}, {"type", "nominal"}, {"title", "stage"}, {"sort", stages}}},
       {"tooltip", ojson::array({{{"field", "stage"}},
                                 {{"field", "task"}},
                                 {{"field", "lane"}},
                                 {{"field", "start"}, {"format", ".3f"}},
                                 {{"field", "end"}, {"format", ".3f"}}})}};
+  if (stages.size() > 10) spec["encoding"]["color"]["scale"] = {{"range", StageColours(stages.size())}};
   return spec;
 }
 
@@ -329,25 +373,36 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
                         {"color", {{"field", "run"}, {"type", "nominal"}, {"title", nullptr}}}};
     h += charts->Add(spec);
   }
-  if (keys.size() == 2) {
-    ojson values = ojson::array();
-    for (const sweep::SweepRow& r : rows) {
-      if (!r.metrics) continue;
-      values.push_back(
-          {{"a", r.values[0]}, {"b", r.values[1]}, {"seconds", r.metrics->makespan_seconds_aqe_on}});
+  // A heatmap per pair of swept keys (the first kMaxPairCharts pairs): AQE-on makespan, the best
+  // over the other keys, so that two keys' interaction shows whatever the rest are.
+  size_t pair_charts = 0;
+  for (size_t a = 0; a < keys.size(); ++a) {
+    for (size_t b = a + 1; b < keys.size() && pair_charts < kMaxPairCharts; ++b, ++pair_charts) {
+      std::map<std::pair<std::string, std::string>, double> best_by_pair;
+      for (const sweep::SweepRow& r : rows) {
+        if (!r.metrics) continue;
+        const double on = r.metrics->makespan_seconds_aqe_on;
+        auto [it, fresh] = best_by_pair.emplace(std::make_pair(r.values[a], r.values[b]), on);
+        if (!fresh) it->second = std::min(it->second, on);
+      }
+      ojson values = ojson::array();
+      for (const auto& [ab, seconds] : best_by_pair)
+        values.push_back({{"a", ab.first}, {"b", ab.second}, {"seconds", seconds}});
+      ojson spec = BaseSpec("Makespan with AQE on, " + keys[a] + " × " + keys[b] +
+                                (keys.size() > 2 ? " (best over the other keys)" : ""),
+                            260);
+      spec["data"] = {{"values", values}};
+      spec["mark"] = {{"type", "rect"}, {"tooltip", true}};
+      spec["encoding"] = {
+          {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info.grid[a].values}, {"title", keys[a]}}},
+          {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info.grid[b].values}, {"title", keys[b]}}},
+          {"color",
+           {{"field", "seconds"},
+            {"type", "quantitative"},
+            {"title", "makespan, s"},
+            {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
+      h += charts->Add(spec);
     }
-    ojson spec = BaseSpec("Makespan with AQE on, " + keys[0] + " × " + keys[1], 260);
-    spec["data"] = {{"values", values}};
-    spec["mark"] = {{"type", "rect"}, {"tooltip", true}};
-    spec["encoding"] = {
-        {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info.grid[0].values}, {"title", keys[0]}}},
-        {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info.grid[1].values}, {"title", keys[1]}}},
-        {"color",
-         {{"field", "seconds"},
-          {"type", "quantitative"},
-          {"title", "makespan, s"},
-          {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
-    h += charts->Add(spec);
   }
   h += "</section>\n";
   // Fastest points.
