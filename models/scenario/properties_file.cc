@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "models/conf/property_value.h"
+#include "models/conf/spark_conf.h"
 #include "models/scenario/input_file.h"
 
 namespace aqesim {
@@ -166,6 +167,8 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
   if (raw.rfind("\xEF\xBB\xBF", 0) == 0) raw.erase(0, 3);  // a UTF-8 BOM (editors on Windows write one)
   const std::string text = DecodeUtf8Lossy(raw);
   std::map<std::string, int> line_of_key;
+  size_t repeats = 0;      // keys set again
+  int first_unlisted = 0;  // the line of the first repeat not warned one by one
   for (const LogicalLine& l : LogicalLines(text)) {
     const std::string where = "line " + std::to_string(l.line);
     const std::string_view t = l.text;
@@ -193,13 +196,24 @@ std::vector<PropertyEntry> ReadPropertiesFile(const std::string& path, std::vect
     PropertyEntry e{*key, std::string(Trim(*value)), l.line};
     auto [it, fresh] = line_of_key.try_emplace(e.key, l.line);
     if (!fresh) {
-      warnings->push_back({path, where,
-                           "'" + e.key + "' is also set on line " + std::to_string(it->second) +
-                               "; the later value is used"});
+      // Listed one by one up to kMaxUnknownKeyWarnings, like unknown keys: a file setting one
+      // key 10^5 times printed 10^5 lines (hostile round, 2026-12-04).
+      if (++repeats <= kMaxUnknownKeyWarnings)
+        warnings->push_back({path, where,
+                             "'" + e.key + "' is also set on line " + std::to_string(it->second) +
+                                 "; the later value is used"});
+      else if (repeats == kMaxUnknownKeyWarnings + 1)
+        first_unlisted = l.line;
       it->second = l.line;
     }
     entries.push_back(std::move(e));
   }
+  if (repeats > kMaxUnknownKeyWarnings)
+    warnings->push_back(
+        {path, "line " + std::to_string(first_unlisted),
+         std::to_string(repeats - kMaxUnknownKeyWarnings) +
+             " more keys set again, from this line on, not listed one by one; the later value "
+             "of each is used"});
   return entries;
 }
 

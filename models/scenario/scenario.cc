@@ -15,12 +15,13 @@
 #include "models/scenario/json_text.h"
 #include "models/scenario/scenario_base.h"
 #include "models/scenario/scenario_overrides.h"
+#include "models/scenario/shown_pointer.h"
 
 namespace aqesim {
 
 std::string Diagnostic::ToString() const {
   std::string out = file;
-  if (!pointer.empty()) out += (out.empty() ? "" : ": ") + pointer;
+  if (!pointer.empty()) out += (out.empty() ? "" : ": ") + ShownPointer(pointer);
   out += (out.empty() ? "" : ": ") + message;
   // One line whatever the input: control characters (a key "a\nb" in a pointer) print as \xNN.
   return EscapeBytes(out, /*escape_non_ascii=*/false);

@@ -13,6 +13,7 @@
 #include "models/engine/run_result_reader.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
+#include "models/scenario/json_text.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/compare/run_comparison.h"
@@ -44,9 +45,16 @@ nlohmann::json ReadDocument(const std::string& path) {
     throw InputError(path +
                      ": this is a sweep's CSV table, which compare does not read: write the sweep as JSON "
                      "(aqesim sweep ... -o SWEEP.json) and compare that");
-  return JsonNestingTooDeep(text) != std::string::npos
-             ? nlohmann::json(nlohmann::json::value_t::discarded)
-             : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = JsonNestingTooDeep(text) != std::string::npos
+                           ? nlohmann::json(nlohmann::json::value_t::discarded)
+                           : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {  // no JSON text: where it stops being one, as the scenario loader says it
+    std::vector<Diagnostic> errors;
+    Json unused;
+    if (!ParseJsonText(path, text, &unused, &errors) && !errors.empty())
+      throw InputError(errors.front().ToString());
+  }
+  return doc;
 }
 
 bool IsSweepDocument(const nlohmann::json& doc) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/engine/static_planner.h"
+#include "models/scenario/shown_pointer.h"
 #include "tools/aqesim/cli_support.h"
 
 namespace aqesim::cli {
@@ -18,7 +19,7 @@ std::vector<RunResult> SimulateOrThrow(const Scenario& scenario, const std::vect
       if (tasks == TaskRecords::kDrop) DropTaskRecords(&runs.back());
     }
   } catch (const PlanError& e) {
-    throw InputError(scenario.path + ": " + e.pointer + ": " + e.message);
+    throw InputError(scenario.path + ": " + ShownPointer(e.pointer) + ": " + e.message);
   }
   std::set<std::string> printed;
   for (const RunResult& r : runs)

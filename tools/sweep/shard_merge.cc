@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "models/scenario/json_text.h"
 #include "tools/sweep/shard_folder.h"
 
 namespace aqesim::sweep {
@@ -343,6 +344,14 @@ std::optional<std::string> MergeJson(const std::vector<ShardFile>& shards, std::
   for (const ShardFile& f : shards) {
     const nlohmann::ordered_json doc =
         nlohmann::ordered_json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) {  // no JSON text: where it stops being one
+      std::vector<Diagnostic> parse_errors;
+      nlohmann::ordered_json unused;
+      if (!ParseJsonText(f.path, f.text, &unused, &parse_errors) && !parse_errors.empty()) {
+        errors->push_back(parse_errors.front().ToString());
+        continue;
+      }
+    }
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("sweep") || !doc["sweep"].is_object() ||
         !doc.contains("rows") || !doc["rows"].is_array()) {
       errors->push_back(f.path +

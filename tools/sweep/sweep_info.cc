@@ -88,6 +88,9 @@ std::optional<SweepInfo> SweepInfoFromJson(const Json& j, const std::string& pat
       GridAxis axis;
       axis.key = a["key"].get<std::string>();
       strings(a["values"], at + "/values", &axis.values);
+      // As a grid is checked (a forged value's ESC reached the terminal in compare's errors).
+      if (const std::string problem = GridAxisProblem(axis); !problem.empty())
+        errors->push_back(path + ": /sweep" + at + ": " + problem);
       info.grid.push_back(std::move(axis));
     }
   }

@@ -36,6 +36,14 @@ const std::vector<MetricColumn>& Columns() {
   return kColumns;
 }
 
+/// Seconds no simulation reaches: simulated time is int64 microseconds (9,223,372,036,854.775 s).
+/// A forged row of 1e308 printed as a 63-digit makespan, "+inf %" (hostile round, 2026-12-04).
+constexpr double kMaxRowSeconds = 9223372036854.775;
+
+bool InRange(const MetricColumn& c, double v) {
+  return std::isfinite(v) && v >= 0 && (c.kind != CellKind::kSeconds || v <= kMaxRowSeconds);
+}
+
 std::string FormatReal(double v, int digits) {
   if (!std::isfinite(v)) return "null";
   // Rounds half away from zero at the last digit printed, and never prints "-0.000000".
@@ -182,8 +190,11 @@ std::optional<SweepRow> RowFromJson(const nlohmann::json& j, const std::vector<s
           return fail(std::string("expected a non-negative integer \"") + c.name + "\"");
         m.*(c.integer) = v.get<int64_t>();
       } else {
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
-          return fail(std::string("expected a non-negative number \"") + c.name + "\"");
+        if (!v.is_number() || !InRange(c, v.get<double>()))
+          return fail(std::string("expected a non-negative number \"") + c.name + "\"" +
+                      (c.kind == CellKind::kSeconds
+                           ? " of at most 9223372036854.775 (the simulated time's limit)"
+                           : ""));
         m.*(c.real) = v.get<double>();
       }
     }
@@ -243,7 +254,7 @@ std::optional<SweepRow> RowFromCsv(const std::vector<std::string>& fields, size_
     } else {
       double v = 0;
       auto [q, e] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-      ok = e == std::errc() && q == cell.data() + cell.size() && std::isfinite(v) && v >= 0;
+      ok = e == std::errc() && q == cell.data() + cell.size() && InRange(col, v);
       m.*(col.real) = v;
     }
     // The sweep's own text form, so that the merged bytes are the unsharded sweep's.

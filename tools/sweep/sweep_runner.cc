@@ -23,6 +23,7 @@
 #include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
+#include "models/scenario/shown_pointer.h"
 #include "tools/sweep/journal.h"
 
 namespace aqesim::sweep {
@@ -317,7 +318,7 @@ SweepRow ComputePoint(const SweepSpec& spec, const PreparedSweep& prepared, uint
     for (const std::string& w : on.warnings) warnings->push_back(s.path + ": " + w);
     row.metrics = MetricsFromRuns(off, on);
   } catch (const PlanError& e) {
-    row.error = s.path + ": " + e.pointer + ": " + e.message;
+    row.error = s.path + ": " + ShownPointer(e.pointer) + ": " + e.message;
   } catch (const std::exception& e) {
     row.error = std::string("internal error: ") + e.what();
   }

@@ -7,6 +7,7 @@
 #include "models/engine/query_execution.h"
 #include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
+#include "models/scenario/shown_pointer.h"
 #include "tools/sweep/sweep_runner.h"
 
 namespace aqesim::tune {
@@ -114,7 +115,7 @@ std::optional<RunResult> TuneObjective::RunOn(const Settings& settings, const Pe
     }
     return run;
   } catch (const PlanError& e) {
-    *error = s.path + ": " + e.pointer + ": " + e.message;
+    *error = s.path + ": " + ShownPointer(e.pointer) + ": " + e.message;
   } catch (const std::exception& e) {
     *error = std::string("internal error: ") + e.what();
   }

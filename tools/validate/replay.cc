@@ -12,6 +12,7 @@
 #include "models/engine/static_planner.h"
 #include "models/scenario/scenario.h"
 #include "models/scenario/scenario_overrides.h"
+#include "models/scenario/shown_pointer.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::validate {
@@ -86,7 +87,7 @@ std::optional<RunResult> SimulateLoaded(LoadResult loaded, const std::string& la
   try {
     return SimulateQuery(*loaded.scenario, loaded.scenario->conf.adaptive_enabled);
   } catch (const PlanError& e) {
-    *error = label + ": " + e.pointer + ": " + e.message;
+    *error = label + ": " + ShownPointer(e.pointer) + ": " + e.message;
     return std::nullopt;
   }
 }

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include "models/scenario/properties_file.h"
+#include "models/scenario/shown_pointer.h"
 #include "tests/support/temp_dir.h"
 
 namespace aqesim {
@@ -423,8 +425,8 @@ TEST_CASE("Loader: plans deeper than 1000 nodes are an error, not a stack overfl
   std::string deep_pointer = "/plan";
   for (int i = 0; i < 1000; ++i) deep_pointer += "/child";
   REQUIRE(l.errors.size() == 1);
-  CHECK(l.errors[0] ==
-        "s.json: " + deep_pointer + ": expected a plan at most 1000 nodes deep, found deeper nesting");
+  CHECK(l.errors[0] == "s.json: " + ShownPointer(deep_pointer) +
+                           ": expected a plan at most 1000 nodes deep, found deeper nesting");
   // 1000 nodes deep is fine.
   std::string ok = R"({"op": "scan", "bytes": 1})";
   for (int i = 0; i < 999; ++i) ok = R"({"op": "filter", "child": )" + ok + "}";
@@ -528,6 +530,28 @@ TEST_CASE("Loader: problems in the properties file and --conf name their origin"
   REQUIRE(missing.errors.size() == 1);
   CHECK(Strip(missing.errors[0].ToString(), dir.path() + "/") ==
         "none.conf: cannot read properties file: No such file or directory");
+}
+
+TEST_CASE("ReadPropertiesFile: keys set again are warned one by one up to 20, then in one line",
+          "[scenario]") {
+  // Hostile round: a file setting one key 10^5 times printed 10^5 warning lines.
+  TempDir dir;
+  std::string text;
+  for (int i = 1; i <= 100; ++i) text += "spark.sql.shuffle.partitions=" + std::to_string(i) + "\n";
+  const std::string path = dir.Write("again.conf", text);
+  std::vector<Diagnostic> errors, warnings;
+  const std::vector<PropertyEntry> entries = ReadPropertiesFile(path, &errors, &warnings);
+  CHECK(errors.empty());
+  REQUIRE(entries.size() == 100);
+  CHECK(entries.back().value == "100");  // the later value wins
+  REQUIRE(warnings.size() == 21);
+  CHECK(warnings[0].pointer == "line 2");
+  CHECK(warnings[0].message ==
+        "'spark.sql.shuffle.partitions' is also set on line 1; the later value is used");
+  CHECK(warnings[19].pointer == "line 21");
+  CHECK(warnings[20].pointer == "line 22");
+  CHECK(warnings[20].message ==
+        "79 more keys set again, from this line on, not listed one by one; the later value of each is used");
 }
 
 TEST_CASE("LoadScenarioJson: an already-parsed document", "[scenario]") {
