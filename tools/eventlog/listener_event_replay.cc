@@ -188,6 +188,17 @@ void ListenerEventReplay::OnExecutorRemoved(const json& e) {
 
 void ListenerEventReplay::OnJobStart(const json& e) {
   const int id = static_cast<int>(IntField(e, "Job ID", -1));
+  // A job starts once: a second JobStart of the same id (a log with repeated lines) would list
+  // its stages and add it to its execution again, counting its tasks and bytes twice (hostile
+  // round I7: every line logged twice listed 2 jobs, 4× the stages and tasks, 2× the bytes).
+  if (!started_jobs_.insert(id).second) {
+    if (!warned_job_restart_)
+      warnings_->push_back(where_ + ": job " + std::to_string(id) +
+                           " starts a second time (SparkListenerJobStart logged twice?); this and any later "
+                           "repeat of a job's start are ignored");
+    warned_job_restart_ = true;
+    return;
+  }
   RecordedJob& job = app_->jobs[id];
   job.job_id = id;
   job.submission_time_ms = OptIntField(e, "Submission Time");
@@ -255,6 +266,19 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
   t.task_type = StringField(e, "Task Type");
   t.end_reason = StringField(Field(e, "Task End Reason"), "Reason");
   const json& info = Field(e, "Task Info");
+  // A task id ends once per end reason: a second TaskEnd with the same reason (a log with
+  // repeated lines) would add its SQL metrics again (hostile round I7: the imported rows
+  // doubled). Spark itself logs a second one for a map task whose output was lost, with reason
+  // Resubmitted (DAGScheduler), which is kept.
+  if (const std::optional<int64_t> id = OptIntField(info, "Task ID");
+      id && !ended_tasks_.emplace(*id, StringField(Field(e, "Task End Reason"), "Reason")).second) {
+    if (!warned_task_repeat_)
+      warnings_->push_back(where_ + ": task " + std::to_string(*id) +
+                           " ends a second time for the same reason (SparkListenerTaskEnd logged twice?); "
+                           "this and any later repeat of a task's end are ignored");
+    warned_task_repeat_ = true;
+    return;
+  }
   t.task_id = IntField(info, "Task ID");
   t.index = static_cast<int>(IntField(info, "Index"));
   t.attempt = static_cast<int>(IntField(info, "Attempt"));

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tools/eventlog/recorded_application.h"
@@ -78,8 +79,12 @@ class ListenerEventReplay {
   std::string where_;         // FILE:LINE of the event being applied
   std::string master_where_;  // FILE:LINE of the environment update that set spark.master
   std::set<std::string> unknown_seen_;
-  std::array<int64_t, 20> counter_totals_{};      // CheckTaskCounters' counters, summed over the log
-  std::map<int64_t, int64_t> sql_metric_totals_;  // accumulator id -> sum of its updates' magnitudes
+  std::set<int> started_jobs_;                             // job ids whose SparkListenerJobStart was read
+  bool warned_job_restart_ = false;                        // a repeated JobStart is warned once
+  std::set<std::pair<int64_t, std::string>> ended_tasks_;  // (task id, end reason) of each TaskEnd read
+  bool warned_task_repeat_ = false;                        // a repeated TaskEnd is warned once
+  std::array<int64_t, 20> counter_totals_{};               // CheckTaskCounters' counters, summed over the log
+  std::map<int64_t, int64_t> sql_metric_totals_;           // accumulator id -> sum of its updates' magnitudes
 };
 
 }  // namespace aqesim::eventlog

@@ -3,11 +3,15 @@
 // successful TaskEnds and their Shuffle Bytes Written).
 #include "tools/eventlog/execution_listing.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "tests/tools/eventlog/test_util.h"
+#include "tools/eventlog/scenario_import.h"
 
 namespace aqesim::eventlog {
 namespace {
@@ -84,6 +88,43 @@ TEST_CASE("ListExecutions: Spark 1.6, an execution without a plan lists its jobs
   CHECK(selection.execution == nullptr);
   REQUIRE(selection.job != nullptr);
   CHECK(selection.job->job_id == 0);
+}
+
+TEST_CASE("ListExecutions: a log with every line twice lists what the log once does", "[eventlog][listing]") {
+  // Hostile round I7: every event logged twice listed execution 3 with 2 jobs, 8 stages, 832
+  // tasks and 106.4 KiB (a repeated JobStart listed its stages again and joined its execution
+  // again); the repeat is ignored with one warning.
+  auto source = OpenByteSource(Fixture("pandas_execs_eventlog.zstd"));
+  const std::string once = testing::DrainSource(*source, 1 << 16);
+  std::string twice;
+  std::istringstream lines(once);
+  for (std::string line; std::getline(lines, line);) twice += line + "\n" + line + "\n";
+  const testing::TempDir dir;
+  const std::string path = dir.Write("twice.json", twice);
+  std::vector<std::string> warnings;
+  const RecordedApplication app = ReadEventLog(path, &warnings);
+  const std::vector<ListedExecution> listed = ListExecutions(app);
+  REQUIRE(listed.size() == 5);
+  CHECK(listed[3].id == 3);
+  CHECK(listed[3].jobs == 1);
+  CHECK(listed[3].stages == 2);
+  CHECK(listed[3].tasks == 208);
+  CHECK(listed[3].shuffle_write_bytes == 54456);
+  CHECK(listed[3].default_selection);
+  for (const char* repeat : {"starts a second time", "ends a second time"}) {
+    INFO(repeat);
+    CHECK(std::count_if(warnings.begin(), warnings.end(),
+                        [&](const std::string& w) { return w.find(repeat) != std::string::npos; }) == 1);
+  }
+  // The scenario imported from it is the one imported from the log as written (its plan's rows
+  // and sizes came out doubled: the repeated TaskEnds' SQL metrics were added again).
+  const std::string once_path = dir.Write("once.json", once);
+  const RecordedApplication once_app = ReadEventLog(once_path, nullptr);
+  std::vector<std::string> import_warnings;
+  const nlohmann::json a = ImportScenario(once_app, {}, &import_warnings).scenario;
+  const nlohmann::json b = ImportScenario(app, {}, &import_warnings).scenario;
+  CHECK(a["plan"] == b["plan"]);
+  CHECK(a["profiles"] == b["profiles"]);
 }
 
 }  // namespace
