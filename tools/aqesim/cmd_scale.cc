@@ -4,6 +4,7 @@
 // How many executors should this job use? Makespan, core-hours and utilisation at percentages
 // of the executors, each simulated with AQE in the loop (tools/scale/scale_runner.h); for an
 // event log also Sparklens' estimate from the recorded task times.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -43,6 +44,8 @@ std::vector<double> ParsePercents(const std::string& list) {
     if (used != item.size() || item.empty() || !(p > 0) || p > kMaxPercent)
       throw InputError("--percent " + list + ": expected percentages above 0 and at most 100000, found \"" +
                        item + "\"");
+    if (std::find(out.begin(), out.end(), p) != out.end())  // two identical rows
+      throw InputError("--percent " + list + ": the percentage " + item + " is given twice (each row once)");
     out.push_back(p);
   }
   if (out.empty()) throw InputError("--percent: expected at least one percentage");

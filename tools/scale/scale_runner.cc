@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -13,6 +14,7 @@
 #include "models/plan/plan_error.h"
 #include "models/scenario/scenario_base.h"
 #include "models/scenario/scenario_overrides.h"
+#include "models/scenario/shown_pointer.h"
 
 namespace aqesim::scale {
 
@@ -66,7 +68,7 @@ std::optional<PartRun> RunPart(const ScalePart& part, const PartBase& read,
       out.ideal_band = resources.ideal;
     }
   } catch (const PlanError& e) {
-    *error = s.path + ": " + e.pointer + ": " + e.message;
+    *error = s.path + ": " + ShownPointer(e.pointer) + ": " + e.message;
     return std::nullopt;
   }
   return out;
@@ -121,6 +123,17 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       return std::nullopt;
     }
     const Scenario& s = *loaded.scenario;
+    // local[N]: one executor, the driver's JVM, whatever spark.executor.instances says: rows of
+    // 2 or 5 executors would be clusters the job never had (an imported local log keeps no
+    // spark.master in its scenario: the log says it).
+    if (s.conf.master.local || (spec.app != nullptr && spec.app->local_mode)) {
+      errors->push_back((spec.app != nullptr ? spec.app->path : s.path) +
+                        ": the application runs in local mode (spark.master local[...]): one executor, the "
+                        "driver, runs every task, so there is no executor count to scale (Spark ignores "
+                        "spark.executor.instances there; aqesim scale answers how many executors a cluster "
+                        "needs)");
+      return std::nullopt;
+    }
     int base = s.cluster.executors;
     if (!s.cluster.executor_timeline.empty()) result.timeline_replaced = true;
     const bool dynamic =
@@ -131,7 +144,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
         const RunResult r = SimulateQuery(s, spec.adaptive.value_or(s.conf.adaptive_enabled));
         for (const ExecutorCountChange& c : r.executors) base = std::max(base, c.executors);
       } catch (const PlanError& e) {
-        errors->push_back(s.path + ": " + e.pointer + ": " + e.message);
+        errors->push_back(s.path + ": " + ShownPointer(e.pointer) + ": " + e.message);
         return std::nullopt;
       }
     }
@@ -163,7 +176,13 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     std::vector<PartRun> runs;
     for (size_t p = 0; p < spec.parts.size(); ++p) {
       std::optional<PartRun> r = RunPart(spec.parts[p], read[p], extra, spec.adaptive, &row_error[i]);
-      if (!r) return;
+      if (!r) {  // the row's count, not the file's, may be what is refused (500 % of 300,000 executors)
+        char percent[32];
+        std::snprintf(percent, sizeof percent, "%g", row.percent);
+        row_error[i] = "the " + std::string(percent) + " % row (" + std::to_string(row.executors) +
+                       " executors): " + row_error[i];
+        return;
+      }
       banded |= r->band.has_value();
       runs.push_back(std::move(*r));
     }
