@@ -6,33 +6,12 @@
 #include <map>
 
 #include "models/conf/property_value.h"
+#include "tools/sweep/grid_value_key.h"
 #include "tools/text/table_text.h"
 #include "tools/text/terminal_text.h"
 
 namespace aqesim::compare {
 namespace {
-
-// A value as the grid compares it: a byte size or number by its value ("64m" = "67108864",
-// "5" = "5.0"), anything else by its text.
-std::string Canonical(const std::string& v) {
-  // Appended, not "lit" + std::string (GCC 12's -Wrestrict misfires on that).
-  std::string out;
-  if (const std::optional<int64_t> b = ParseByteString(v)) {
-    out.push_back('#');
-    out.append(std::to_string(*b));
-    return out;
-  }
-  char* end = nullptr;
-  const double d = std::strtod(v.c_str(), &end);
-  if (!v.empty() && end && *end == '\0') {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "#%.17g", d);
-    return buf;
-  }
-  out.push_back('\'');
-  out.append(v);
-  return out;
-}
 
 std::string ValuesText(const std::vector<std::string>& keys, const std::vector<std::string>& values) {
   std::string out;
@@ -109,7 +88,7 @@ std::optional<SweepComparison> CompareSweeps(const sweep::SweepDocument& a, cons
   };
   auto canonical = [](const std::vector<std::string>& values) {
     std::vector<std::string> out;
-    for (const std::string& v : values) out.push_back(Canonical(v));
+    for (const std::string& v : values) out.push_back(sweep::GridValueKey(v));
     return out;
   };
   std::map<std::vector<std::string>, size_t> in_b;  // canonical values -> row index

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
+
+#include "tools/sweep/grid_value_key.h"
 
 namespace aqesim::sweep {
 
@@ -64,11 +68,15 @@ std::string GridAxisProblem(const GridAxis& axis) {
   auto shown = [](const std::string& s) { return nlohmann::json(s).dump(); };
   if (control(axis.key)) return "expected a key without control characters, found " + shown(axis.key);
   if (axis.values.empty()) return "expected at least one value";
-  std::set<std::string> seen;
+  std::map<std::string, std::string> seen;  // GridValueKey -> the value as first given
   for (const std::string& v : axis.values) {
     if (v.empty()) return "empty value in the list";
     if (control(v)) return "expected values without control characters (a newline, a tab), found " + shown(v);
-    if (!seen.insert(v).second) return "the value " + shown(v) + " is given twice (each point once)";
+    const auto [first, added] = seen.emplace(GridValueKey(v), v);
+    if (!added && first->second == v) return "the value " + shown(v) + " is given twice (each point once)";
+    if (!added)
+      return "the value " + shown(v) + " is " + shown(first->second) +
+             " again (the same number; each point once)";
   }
   return "";
 }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "models/conf/property_value.h"
+#include "tools/sweep/grid_value_key.h"
 
 namespace aqesim::tune {
 
@@ -109,8 +110,10 @@ std::optional<SpaceAxis> ParseSpaceArg(const std::string& arg, std::string* erro
       const std::string v(
           Trim(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
       if (v.empty()) return fail("empty value");
-      if (std::find(axis.choices.begin(), axis.choices.end(), v) != axis.choices.end())
-        return fail("value " + v + " given twice");
+      for (const std::string& earlier : axis.choices)
+        if (sweep::GridValueKey(earlier) == sweep::GridValueKey(v))
+          return fail(earlier == v ? "value " + v + " given twice"
+                                   : "value " + v + " is " + earlier + " again");
       axis.choices.push_back(v);
       if (comma == std::string::npos) break;
       start = comma + 1;

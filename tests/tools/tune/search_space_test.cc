@@ -56,6 +56,8 @@ TEST_CASE("bad --space arguments name the argument") {
   CHECK(ErrorOf("noequals") == "--space noequals: expected KEY=V1,V2,... or KEY=LOW..HIGH[:log]");
   CHECK(ErrorOf("k=a,,b") == "--space k=a,,b: empty value");
   CHECK(ErrorOf("k=a,b,a") == "--space k=a,b,a: value a given twice");
+  CHECK(ErrorOf("k=2,2.0,2e0") == "--space k=2,2.0,2e0: value 2.0 is 2 again");  // one number (hostile round)
+  CHECK(ErrorOf("k=64m,67108864") == "--space k=64m,67108864: value 67108864 is 64m again");
   CHECK(ErrorOf("k=10..5") == "--space k=10..5: LOW must be below HIGH");
   CHECK(ErrorOf("k=0..5:log") == "--space k=0..5:log: a log-scale range must be above 0");
   CHECK(ErrorOf("k=16m..400") == "--space k=16m..400: give both bounds a size suffix or neither");
