@@ -23,11 +23,13 @@
 #include <vector>
 
 #include "models/engine/query_execution.h"
+#include "models/engine/static_planner.h"
 #include "models/plan/plan_error.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
 #include "models/scenario/scenario_base.h"
 #include "models/scenario/scenario_overrides.h"
+#include "models/scenario/shown_pointer.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -39,6 +41,7 @@
 #include "tools/tune/objective.h"
 #include "tools/tune/recommendation.h"
 #include "tools/tune/search.h"
+#include "tools/tune/simulation_memory.h"
 #include "tools/tune/tune_journal.h"
 #include "tools/tune/tune_output.h"
 
@@ -137,8 +140,8 @@ void CheckAxes(const std::vector<tune::SpaceAxis>& axes, const ScenarioBase& bas
         try {
           SimulateQuery(*r.scenario, r.scenario->conf.adaptive_enabled);
         } catch (const PlanError& e) {
-          errors->push_back("--space " + a.key + "=" + v + ": " + r.scenario->path + ": " + e.pointer + ": " +
-                            e.message);
+          errors->push_back("--space " + a.key + "=" + v + ": " + r.scenario->path + ": " +
+                            ShownPointer(e.pointer) + ": " + e.message);
         }
       }
     }
@@ -206,9 +209,40 @@ void RunTune(const TuneArgs& args) {
   spec.seed = args.seed;
   spec.threads =
       args.threads > 0 ? args.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (::isatty(STDERR_FILENO)) {
+  {  // a large job's simulations at once within 2 GiB (simulation_memory.h)
+    int64_t planned = 0;
+    try {
+      planned = PlannedRunTasks(*PlanStatically(*current.scenario, current.scenario->conf).root).total;
+    } catch (const PlanError&) {  // the simulations say so
+    }
+    double largest_scale = 1;
+    for (const tune::Perturbation& p : objective.Perturbations())
+      largest_scale = std::max(largest_scale, p.data_scale.value_or(1.0));
+    const int fit = tune::ThreadsWithinMemory(spec.threads, planned, largest_scale);
+    if (fit < spec.threads)
+      Warn("tune: " + std::to_string(fit) + " simulation(s) at once instead of " +
+           std::to_string(spec.threads) + ": each plans " + std::to_string(planned) + " tasks (about " +
+           std::to_string(static_cast<int64_t>(static_cast<double>(planned) * largest_scale *
+                                               tune::kBytesPerPlannedTask) >>
+                          20) +
+           " MiB at the largest data scale), all at once within 2 GiB");
+    spec.threads = fit;
+  }
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  if (terminal) {
     spec.progress = [](int done, int budget) {
       std::fprintf(stderr, "\rtune: %d of at most %d configurations simulated", done, budget);
+      std::fflush(stderr);
+    };
+  } else {
+    // A batch job's log: a line at most every 30 s while it runs (a large job's tune takes
+    // minutes, and said nothing until it ended), none for a short one.
+    spec.progress = [start, last = start](int done, int budget) mutable {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::seconds(30)) return;
+      last = now;
+      std::fprintf(stderr, "aqesim: tune: %d of at most %d configurations simulated in %.0f s\n", done,
+                   budget, std::chrono::duration<double>(now - start).count());
       std::fflush(stderr);
     };
   }
@@ -242,7 +276,7 @@ void RunTune(const TuneArgs& args) {
     if (journal) journal->Record(e);
     return e;
   });
-  if (spec.progress) std::fprintf(stderr, "\n");
+  if (terminal) std::fprintf(stderr, "\n");
   if (journal && !journal->error().empty()) throw InputError(journal->error());
   outcome.scenario_path = args.scenario.path;
   outcome.axes = axes;
@@ -267,11 +301,11 @@ void RunTune(const TuneArgs& args) {
       format == "json" ? tune::TuneToJson(outcome).dump(2) + "\n" : tune::TuneToText(outcome);
   WriteOutputAtomically(output, text, current.scenario->input_files);
   if (journal && !args.keep_journal) std::remove(journal->path().c_str());  // OUT holds it all now
-  if (output != "-" && !spec.progress) {  // a batch job's log: one line says what ran
+  if (!terminal) {  // a batch job's log: one line says what ran
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "aqesim: tune: %zu configuration(s) (%zu from the journal) in %.1f s; wrote %s\n",
                  outcome.search.evaluations.size(), journal ? journal->resumed() : size_t{0}, seconds,
-                 output.c_str());
+                 output == "-" ? "the result to stdout" : output.c_str());
   }
 }
 
