@@ -22,16 +22,28 @@ mkdir -p "$work"
 export AQESIM_FUZZ_TMP="$work"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Each target runs for SECONDS in its own process, AQESIM_JOBS of them at a time (libFuzzer is
+# single-threaded: two targets on two cores take the wall time of one); the results are read in
+# target order once all have finished.
+run_target() {
+  local t=$1 corpus="$work/corpus-$1" artifacts="$work/artifacts-$1/" status=0
+  rm -f "$work/$t.status"
+  rm -rf "$artifacts"; mkdir -p "$corpus" "$artifacts"
+  [ -d "tests/fuzz/corpus/$t" ] && cp -n tests/fuzz/corpus/$t/* "$corpus/" 2>/dev/null || true
+  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$work/$t.log" 2>&1 || status=$?
+  echo "$status" >"$work/$t.status"
+}
+for t in $targets; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run_target "$t" &
+done
+wait
 total_execs=0
 failed=()
 for t in $targets; do
-  corpus="$work/corpus-$t"; artifacts="$work/artifacts-$t/"
-  rm -rf "$artifacts"; mkdir -p "$corpus" "$artifacts"
-  [ -d "tests/fuzz/corpus/$t" ] && cp -n tests/fuzz/corpus/$t/* "$corpus/" 2>/dev/null || true
-  log="$work/$t.log"
-  status=0
-  "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
-      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$log" 2>&1 || status=$?
+  corpus="$work/corpus-$t"; artifacts="$work/artifacts-$t/"; log="$work/$t.log"
+  status=$(cat "$work/$t.status" 2>/dev/null || echo missing)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   execs=${execs:-0}
   total_execs=$((total_execs + execs))
