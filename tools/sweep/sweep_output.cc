@@ -65,6 +65,13 @@ std::optional<SweepDocument> SweepFromJson(const nlohmann::json& doc, const std:
       errors->push_back(path + ": /rows/" + std::to_string(i) + ": " + why);
       break;
     }
+    // A point of the grid (compare named a forged "point": 7 of a 4-point sweep its fastest).
+    if (out.info.points > 0 && row->point >= out.info.points) {
+      errors->push_back(path + ": /rows/" + std::to_string(i) + "/point: expected a point index below " +
+                        std::to_string(out.info.points) + " (the grid's points), found " +
+                        std::to_string(row->point));
+      break;
+    }
     out.rows.push_back(std::move(*row));
   }
   if (errors->size() != before) return std::nullopt;
