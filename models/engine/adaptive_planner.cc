@@ -23,18 +23,22 @@ constexpr int kDriverTier = TaskScheduler::kDispatchTier - 1;
 AdaptivePlanner::AdaptivePlanner(Simulator& sim, const SqlConf& conf,
                                  std::function<int()> default_parallelism, double replan_seconds,
                                  StageGraph* graph, RunResultBuilder* result,
-                                 std::function<void(QueryStage*)> submit)
+                                 std::function<void(QueryStage*)> submit, int* next_stage_id, int subquery,
+                                 std::string result_name)
     : sim_(sim),
       conf_(conf),
       default_parallelism_(std::move(default_parallelism)),
       replan_seconds_(replan_seconds),
       graph_(graph),
       result_(result),
-      submit_(std::move(submit)) {}
+      submit_(std::move(submit)),
+      next_stage_id_(next_stage_id),
+      subquery_(subquery),
+      result_name_(std::move(result_name)) {}
 
 void AdaptivePlanner::Start(std::unique_ptr<ExecNode> plan) {
   plans_.push_back(std::move(plan));
-  sim_.ScheduleAt(SimTime::Zero(), kDriverTier, [this] { Step(); });
+  sim_.ScheduleAt(sim_.Now(), kDriverTier, [this] { Step(); });
 }
 
 void AdaptivePlanner::OnStageMaterialized(double driver_seconds) {
@@ -78,16 +82,18 @@ void AdaptivePlanner::Step() {
     return (a->kind == StageKind::kBroadcast) > (b->kind == StageKind::kBroadcast);
   });
   for (QueryStage* st : created) {
-    st->id = next_stage_id_++;
+    st->id = (*next_stage_id_)++;
+    st->subquery = subquery_;
     submit_(st);
   }
   if (!ready || result_stage_) return;
   ExecNode* root = current();
   if (conf_.apply_final_stage_shuffle_optimizations) OptimizeQueryStage(true, root);
-  result_stage_ = graph_->Add(StageKind::kResult, nullptr, root, "result");
+  result_stage_ = graph_->Add(StageKind::kResult, nullptr, root, result_name_);
   graph_->LinkParents(result_stage_);
   result_stage_->num_tasks = StageTaskCount(*root);
-  result_stage_->id = next_stage_id_++;
+  result_stage_->id = (*next_stage_id_)++;
+  result_stage_->subquery = subquery_;
   result_->RecordReads(*result_stage_);
   submit_(result_stage_);
 }

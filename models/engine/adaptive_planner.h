@@ -18,6 +18,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/aqe/aqe_optimizer.h"
@@ -33,12 +34,16 @@ class AdaptivePlanner {
  public:
   /// `default_parallelism`: SparkContext.defaultParallelism (coalescing's minimum partitions),
   /// asked at each re-planning (with dynamic allocation it follows the registered cores).
-  /// `submit` hands a created stage to the scheduler.
+  /// `submit` hands a created stage to the scheduler. `next_stage_id`: Spark's stage ids, in
+  /// submission order, shared by the query's planner and its subqueries' (one SparkContext).
+  /// `subquery`: the index of the subquery whose adaptive plan this is (QueryStage::subquery;
+  /// -1: the query's own), its final stage named `result_name`.
   AdaptivePlanner(Simulator& sim, const SqlConf& conf, std::function<int()> default_parallelism,
                   double replan_seconds, StageGraph* graph, RunResultBuilder* result,
-                  std::function<void(QueryStage*)> submit);
+                  std::function<void(QueryStage*)> submit, int* next_stage_id, int subquery = -1,
+                  std::string result_name = "result");
 
-  /// Takes the statically planned plan; the first step runs at time 0.
+  /// Takes the statically planned plan; the first step runs now.
   void Start(std::unique_ptr<ExecNode> plan);
   /// A map or broadcast stage materialized; `driver_seconds`: the driver's work on its output
   /// before it can re-plan (MapOutputStatistics aggregation).
@@ -72,7 +77,9 @@ class AdaptivePlanner {
   QueryStage* result_stage_ = nullptr;
   bool step_pending_ = false;
   bool materialized_since_step_ = false;
-  int next_stage_id_ = 0;  // Spark's stage ids, in submission order
+  int* next_stage_id_;  // Spark's stage ids, in submission order
+  int subquery_;
+  std::string result_name_;
 };
 
 }  // namespace aqesim

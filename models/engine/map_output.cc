@@ -1,5 +1,6 @@
 #include "models/engine/map_output.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -84,6 +85,24 @@ MapStatusConfig MapStatusConfigOf(const SqlConf& c) {
   m.accurate_block_skewed_factor = c.accurate_block_skewed_factor;
   m.max_accurate_skewed_block_number = c.max_accurate_skewed_block_number;
   return m;
+}
+
+double FinishMapStage(const QueryStage& st, const std::vector<Shares>& shares, std::vector<TaskResult>* tasks,
+                      const SqlConf& conf, MapStatusMode mode, double seconds_per_block) {
+  ApportionMapOutput(st, shares);
+  ShuffleData& d = *st.output->shuffle->data;
+  const std::vector<int64_t>& written = d.actual.MapBytes();
+  for (int t = 0; t < st.num_tasks; ++t) (*tasks)[static_cast<size_t>(t)].shuffle_write_bytes = written[t];
+  if (!conf.adaptive_enabled) return 0;
+  d.reported = std::make_unique<ReportedShuffleSizes>(
+      ReportShuffleSizes(d.actual, MapStatusConfigOf(conf), mode, d.reported_size_ratio));
+  double blocks = static_cast<double>(d.actual.num_maps()) * d.num_reducers;
+  // LAS variants: the driver also decompresses every status once for its exact totals.
+  if (conf.variants.las_exact_reducer_totals || conf.variants.las_split_by_exact_totals) {
+    d.exact_totals = AccumulateExactReducerTotals(d.actual, d.reported_size_ratio);
+    blocks += static_cast<double>(d.exact_totals->decompressed_blocks);
+  }
+  return blocks * seconds_per_block;
 }
 
 }  // namespace aqesim

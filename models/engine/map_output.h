@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "models/conf/spark_conf.h"
+#include "models/engine/run_result.h"
 #include "models/engine/task_work.h"
 #include "models/plan/exec_node.h"
 #include "models/plan/query_stage.h"
+#include "models/shuffle/map_output_statistics.h"
 #include "models/shuffle/map_status.h"
 
 namespace aqesim {
@@ -33,6 +35,14 @@ void CheckMaterializable(const ExecNode& exchange, const char* why, int64_t maps
 
 /// The MapStatus settings of the configuration.
 MapStatusConfig MapStatusConfigOf(const SqlConf& conf);
+
+/// Every task of map stage `stage` finished: its output as they wrote it (ApportionMapOutput),
+/// each task's bytes written into `tasks`, and with AQE the driver's view of it (MapStatus as
+/// `mode` reports it; the LAS variants' exact totals). Returns the driver's MapOutputStatistics
+/// aggregation time, seconds (`seconds_per_block` per map × reducer block, 0 without AQE).
+double FinishMapStage(const QueryStage& stage, const std::vector<Shares>& shares,
+                      std::vector<TaskResult>* tasks, const SqlConf& conf, MapStatusMode mode,
+                      double seconds_per_block);
 
 }  // namespace aqesim
 

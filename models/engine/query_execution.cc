@@ -20,6 +20,7 @@
 #include "models/engine/stage_graph.h"
 #include "models/engine/stage_submission.h"
 #include "models/engine/static_planner.h"
+#include "models/engine/subquery_jobs.h"
 #include "models/engine/task_work.h"
 #include "models/plan/plan_error.h"
 #include "models/plan/query_stage.h"
@@ -67,7 +68,17 @@ class Engine {
         planner_(
             sim_, conf_, [this] { return DefaultParallelism(s_, RegisteredCores()); },
             s.driver.replan_seconds.value_or(s.cost.replan_seconds), &graph_, &result_,
-            [this](QueryStage* st) { Submit(st); }) {
+            [this](QueryStage* st) { Submit(st); }, &next_stage_id_) {
+    if (!s.subqueries.empty()) {
+      SubqueryJobs::Engine lent{&sim_,
+                                &graph_,
+                                &result_,
+                                [this](QueryStage* st) { Submit(st); },
+                                [this] { return DefaultParallelism(s_, RegisteredCores()); },
+                                s.driver.replan_seconds.value_or(s.cost.replan_seconds),
+                                &next_stage_id_};
+      subqueries_ = std::make_unique<SubqueryJobs>(s, conf_, *planned_.root, std::move(lent));
+    }
     if (DynamicAllocationSimulated(s))
       allocation_ = std::make_unique<ExecutorAllocationManager>(
           sim_, scheduler_, DynamicAllocationSettings(s, slots_per_executor_),
@@ -95,14 +106,18 @@ class Engine {
     } else {
       static_plan_ = std::move(sp.root);
       graph_.CreateStaticStages(static_plan_.get());
-      for (QueryStage& st : graph_.stages())
-        if (st.parents_pending == 0) Submit(&st);
+      for (size_t i = 0, n = graph_.stages().size(); i < n; ++i)  // (a gated stage starts its gates)
+        if (graph_.stages()[i].parents_pending == 0) Submit(&graph_.stages()[i]);
+      if (subqueries_) subqueries_->StartAll();  // prepare() starts every subquery with the query
     }
     sim_.Run();
     if (allocation_) result_.SetExecutorCounts(allocation_->history());
     const ExecNode& final_plan = conf_.adaptive_enabled ? planner_.plan() : *static_plan_;
-    return result_.Finish(&graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
-                          s_.driver.end_seconds.value_or(0));
+    RunResult out =
+        result_.Finish(&graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
+                       s_.driver.end_seconds.value_or(0));
+    if (subqueries_) subqueries_->Summarize(graph_, &out);
+    return out;
   }
 
  private:
@@ -120,11 +135,12 @@ class Engine {
 
   /// A created stage is submitted when stage_submission.h says: no earlier than the driver's
   /// recorded start, its profile's gap after its trigger; held while a stage of its profile's
-  /// waitsFor runs.
+  /// waitsFor runs; one a subquery gates, until the subquery completed (subquery_jobs.h).
   void Submit(QueryStage* st) {
     if (st->parents_pending > 0) return;  // (AQE) a map stage waiting for its range sampling jobs
-    const std::optional<SimTime> at =
-        SubmissionTime(*st, ProfileOf(*st), graph_, SimTime::Seconds(s_.driver.start_seconds.value_or(0)));
+    SimTime start = SimTime::Seconds(s_.driver.start_seconds.value_or(0));
+    if (subqueries_ && !subqueries_->Admit(st, &start)) return;
+    const std::optional<SimTime> at = SubmissionTime(*st, ProfileOf(*st), graph_, start);
     if (!at) {
       held_.push_back(st);
     } else if (*at > sim_.Now()) {
@@ -139,7 +155,7 @@ class Engine {
     st->submitted = true;
     st->submit = sim_.Now();
     StageRun* run = &graph_.run(*st);
-    if (st->kind == StageKind::kResult && s_.collect_limit && !take_planned_) {
+    if (st->kind == StageKind::kResult && st->subquery < 0 && s_.collect_limit && !take_planned_) {
       PlanTakeJobs(st);
       if (take_jobs_.empty()) {  // limit 0 or no partition: executeTake runs no job
         st->num_tasks = 0;
@@ -250,7 +266,8 @@ class Engine {
   /// to the driver); a broadcast is collected, shipped and built.
   void OnTasksDone(QueryStage* st, StageRun* run) {
     if (st->kind == StageKind::kShuffleMap) {
-      StageDone(st, FinishMapStage(*st, run));
+      StageDone(st, FinishMapStage(*st, run->shares, &run->tasks, conf_, s_.map_status_mode,
+                                   s_.cost.map_status_aggregate_seconds_per_block));
       return;
     }
     if (st->kind != StageKind::kBroadcast) {
@@ -282,25 +299,6 @@ class Engine {
                     [this, st] { StageDone(st, 0); });
   }
 
-  /// The map output as the tasks wrote it, and (AQE) the driver's view of it. Returns the
-  /// driver's MapOutputStatistics aggregation time, seconds.
-  double FinishMapStage(const QueryStage& st, StageRun* run) {
-    ApportionMapOutput(st, run->shares);
-    ShuffleData& d = *st.output->shuffle->data;
-    const std::vector<int64_t>& written = d.actual.MapBytes();
-    for (int t = 0; t < st.num_tasks; ++t) run->tasks[t].shuffle_write_bytes = written[t];
-    if (!conf_.adaptive_enabled) return 0;
-    d.reported = std::make_unique<ReportedShuffleSizes>(
-        ReportShuffleSizes(d.actual, MapStatusConfigOf(conf_), s_.map_status_mode, d.reported_size_ratio));
-    double blocks = static_cast<double>(d.actual.num_maps()) * d.num_reducers;
-    // LAS variants: the driver also decompresses every status once for its exact totals.
-    if (conf_.variants.las_exact_reducer_totals || conf_.variants.las_split_by_exact_totals) {
-      d.exact_totals = AccumulateExactReducerTotals(d.actual, d.reported_size_ratio);
-      blocks += static_cast<double>(d.exact_totals->decompressed_blocks);
-    }
-    return blocks * s_.cost.map_status_aggregate_seconds_per_block;
-  }
-
   void StageDone(QueryStage* st, double driver_seconds) {
     st->done = true;
     st->complete = sim_.Now();
@@ -308,7 +306,9 @@ class Engine {
     std::vector<QueryStage*> held;
     held.swap(held_);
     for (QueryStage* h : held) Submit(h);
-    if (st->kind == StageKind::kResult && take_next_ < take_jobs_.size()) {
+    if (subqueries_)
+      for (QueryStage* released : subqueries_->OnStageDone(*st)) Submit(released);
+    if (st->kind == StageKind::kResult && st->subquery < 0 && take_next_ < take_jobs_.size()) {
       SubmitNextTakeJob(st);
       return;
     }
@@ -318,7 +318,7 @@ class Engine {
       if (--c->parents_pending == 0 && !c->submitted && submit_children) Submit(c);
     }
     if (conf_.adaptive_enabled && st->kind != StageKind::kResult && st->kind != StageKind::kSample)
-      planner_.OnStageMaterialized(driver_seconds);
+      (subqueries_ ? subqueries_->PlannerOf(*st, &planner_) : &planner_)->OnStageMaterialized(driver_seconds);
   }
 
   /// collectLimit: executeTake's jobs over the final stage `st` (all its partitions planned,
@@ -371,6 +371,8 @@ class Engine {
   RunResultBuilder result_;
   AdaptivePlanner planner_;  // AQE on: creates the stages as their inputs materialize
   std::unique_ptr<ExecutorAllocationManager> allocation_;  // dynamic allocation, when simulated
+  int next_stage_id_ = 0;                                  // (AQE) Spark's stage ids, in submission order
+  std::unique_ptr<SubqueryJobs> subqueries_;               // the scenario's subqueries, when it has any
   std::vector<QueryStage*> held_;          // created stages held for a stage of their waitsFor
   std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
   bool take_planned_ = false;              // collectLimit: executeTake's jobs computed

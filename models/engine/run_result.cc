@@ -62,6 +62,17 @@ void DropTaskRecords(RunResult* run) {
   for (StageResult& s : run->stages) std::vector<TaskResult>().swap(s.task_results);
 }
 
+nlohmann::ordered_json SubqueryRunToJson(const SubqueryRun& q) {
+  nlohmann::ordered_json j = {{"id", q.id}, {"kind", q.kind}, {"gates", q.gates}};
+  if (!q.reuses_broadcast.empty()) j["reusesBroadcast"] = q.reuses_broadcast;
+  j["dropped"] = q.dropped;
+  j["stages"] = q.stages;
+  j["startSeconds"] = q.start_seconds;
+  j["completeSeconds"] = q.complete_seconds;
+  j["gatedStages"] = q.gated_stages;
+  return j;
+}
+
 nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   using json = nlohmann::ordered_json;
   json stages = json::array();
@@ -87,6 +98,8 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
     st["resources"] = CoreTimeJson(s.resources);
     if (s.resized_by) st["resizedBy"] = *s.resized_by;
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
+    if (!s.subquery.empty()) st["subquery"] = s.subquery;
+    if (!s.gated_by.empty()) st["gatedBy"] = s.gated_by;
     if (with_tasks) {
       json tasks = json::array();
       for (const TaskResult& t : s.task_results) {
@@ -109,6 +122,11 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
   json out = {{"adaptive", run.adaptive},    {"makespanSeconds", run.makespan_seconds},
               {"stages", std::move(stages)}, {"decisions", std::move(decisions)},
               {"failures", run.failures},    {"resources", ResourceUsageJson(run.resources)}};
+  if (!run.subqueries.empty()) {
+    json subqueries = json::array();
+    for (const SubqueryRun& q : run.subqueries) subqueries.push_back(SubqueryRunToJson(q));
+    out["subqueries"] = std::move(subqueries);
+  }
   if (!run.executors.empty()) {
     json executors = json::array();
     for (const ExecutorCountChange& c : run.executors)
@@ -204,6 +222,11 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
               {"reads", std::move(reads)},
               {"joins", std::move(joins)},
               {"failures", run.failures}};
+  if (!run.subqueries.empty()) {
+    json subqueries = json::array();
+    for (const SubqueryRun& q : run.subqueries) subqueries.push_back(SubqueryRunToJson(q));
+    out["subqueries"] = std::move(subqueries);
+  }
   if (!run.variants.empty()) out["variants"] = run.variants;
   return out;
 }

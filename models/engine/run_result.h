@@ -61,6 +61,10 @@ struct StageResult {
   std::vector<int> parents;
   /// Core-hours available while it ran and used by its tasks (resource_usage.h).
   CoreTime resources;
+  /// The subquery whose job ran it (JSON `subquery`, absent for the query's own stages).
+  std::string subquery;
+  /// The subqueries it waited for before it was submitted (JSON `gatedBy`, absent when none).
+  std::vector<std::string> gated_by;
   std::vector<TaskResult> task_results;
   double duration_seconds() const { return complete_seconds - submit_seconds; }
 };
@@ -105,6 +109,25 @@ struct JoinExplain {
   bool is_skew_join = false;
 };
 
+/// One of the scenario's subqueries as it ran (models/plan/subquery.h; run JSON `subqueries`).
+struct SubqueryRun {
+  std::string id;
+  std::string kind;                // "scalar", "inSubquery", "bloomFilter", "dynamicPruning"
+  std::vector<std::string> gates;  // scan ids
+  std::string reuses_broadcast;    // the join whose broadcast it reads; "" when it runs a job
+  /// A dynamicPruning subquery whose join is not a broadcast join in the plan as planned: Spark
+  /// drops the pruning filter (no gate).
+  bool dropped = false;
+  /// The stages of its job (or the reused broadcast stage), by id.
+  std::vector<int> stages;
+  /// Its job's start (the first gated stage's creation; AQE off: the query's start) and its last
+  /// stage's completion (the reused broadcast's), seconds; both 0 when it never ran.
+  double start_seconds = 0;
+  double complete_seconds = 0;
+  /// The stages that waited for it, by id.
+  std::vector<int> gated_stages;
+};
+
 /// The registered executors' count from `seconds` on (dynamic allocation: one entry per change).
 struct ExecutorCountChange {
   double seconds = 0;
@@ -121,6 +144,8 @@ struct RunResult {
   std::vector<ExchangeExplain> exchanges;
   std::vector<ReadExplain> reads;
   std::vector<JoinExplain> joins;
+  /// The scenario's subqueries, in its order (empty without any).
+  std::vector<SubqueryRun> subqueries;
   /// Failures Spark would raise (broadcast too large, broadcast timeout); the run still
   /// reports times.
   std::vector<std::string> failures;
@@ -139,6 +164,8 @@ struct RunResult {
 /// only the stages' summaries.
 void DropTaskRecords(RunResult* run);
 
+/// One `subqueries[]` entry of `run --format json` and `explain`.
+nlohmann::ordered_json SubqueryRunToJson(const SubqueryRun& q);
 /// `runs[]` element of `aqesim run --format json` (tasks included when `with_tasks`).
 nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
 /// The `aqesim explain` document for an adaptive run.

@@ -69,12 +69,15 @@ std::vector<QueryStage*> StageGraph::AddSampleStages(ExecNode* exchange) {
   return out;
 }
 
-QueryStage* StageGraph::BroadcastStageOf(const ExecNode& join) const {
-  auto it = broadcast_stage_by_join_.find(join.id);
+QueryStage* StageGraph::BroadcastStageOf(const ExecNode& join) const { return BroadcastStageOfJoin(join.id); }
+
+QueryStage* StageGraph::BroadcastStageOfJoin(const std::string& join_id) const {
+  auto it = broadcast_stage_by_join_.find(join_id);
   return it == broadcast_stage_by_join_.end() ? nullptr : it->second;
 }
 
-void StageGraph::CreateStaticStages(ExecNode* plan) {
+void StageGraph::CreateStaticStages(ExecNode* plan, const std::string& result_name, int subquery) {
+  const size_t first = stages_.size();
   // Broadcast jobs first (BroadcastExchangeExec starts them while the query is prepared:
   // SparkPlan.prepare() prepares the children in order, then the node), then the main job;
   // stage ids in DAGScheduler creation order (parents first).
@@ -101,9 +104,12 @@ void StageGraph::CreateStaticStages(ExecNode* plan) {
   };
   make(plan, true);
   make(plan, false);
-  LinkParents(Add(StageKind::kResult, nullptr, plan, "result"));
-  for (QueryStage& st : stages_)
+  LinkParents(Add(StageKind::kResult, nullptr, plan, result_name));
+  for (size_t i = first; i < stages_.size(); ++i) {
+    QueryStage& st = stages_[i];
+    st.subquery = subquery;
     if (st.kind != StageKind::kSample) st.num_tasks = StageTaskCount(*st.subtree);
+  }
 }
 
 }  // namespace aqesim

@@ -61,10 +61,13 @@ class StageGraph {
   std::vector<QueryStage*> AddSampleStages(ExecNode* exchange);
   /// The broadcast stage of `join`'s build side, or null.
   QueryStage* BroadcastStageOf(const ExecNode& join) const;
+  /// The broadcast stage of the join with id `join_id`, or null.
+  QueryStage* BroadcastStageOfJoin(const std::string& join_id) const;
 
   /// AQE off: every stage of `plan`, in DAGScheduler creation order (broadcast jobs first, then
-  /// the main job, parents before children), the result stage last, with task counts.
-  void CreateStaticStages(ExecNode* plan);
+  /// the main job, parents before children), the result stage (`result_name`) last, with task
+  /// counts; each marked as run by `subquery`'s job (QueryStage::subquery; -1: the query's).
+  void CreateStaticStages(ExecNode* plan, const std::string& result_name = "result", int subquery = -1);
 
   StageRun& run(const QueryStage& stage) { return runs_.at(&stage); }
   const StageRun& run(const QueryStage& stage) const { return runs_.at(&stage); }

@@ -123,7 +123,8 @@ class Planner {
       // side (ensure_requirements.h): that count wins.
       const bool recounted = sh.num_reducers > 0;
       const int configured =
-          recounted ? sh.num_reducers : p.num_partitions.value_or(conf_.InitialShufflePartitions());
+          recounted ? sh.num_reducers
+                    : p.num_partitions.value_or(p.single_partition ? 1 : conf_.InitialShufflePartitions());
       int reducers = configured;
       std::optional<int> fixed = p.sizes ? FixedPartitionCount(*p.sizes) : std::nullopt;
       if (fixed && *fixed != configured) {
@@ -263,9 +264,13 @@ PlannedTasks PlannedRunTasks(const ExecNode& root) {
 }
 
 StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf) {
+  return PlanStatically(scenario, *scenario.plan, conf);
+}
+
+StaticPlan PlanStatically(const Scenario& scenario, const PlanNode& plan, const SqlConf& conf) {
   StaticPlan out;
   Planner planner(scenario, conf, &out);
-  out.root = planner.Build(*scenario.plan, nullptr);
+  out.root = planner.Build(plan, nullptr);
   PlanBucketedScans(out.root.get(), conf);
   planner.SelectJoins(out.root.get());
   CoalesceBucketsInJoin(out.root.get(), conf, &out.decisions);

@@ -50,6 +50,8 @@ struct StaticPlan {
 /// Plans `scenario` with `conf` (whose adaptive_enabled says which run this is).
 /// Throws PlanError (models/plan/plan_error.h) for plans that cannot run.
 StaticPlan PlanStatically(const Scenario& scenario, const SqlConf& conf);
+/// Same for another plan of the scenario (a subquery's), with the scenario's configuration.
+StaticPlan PlanStatically(const Scenario& scenario, const PlanNode& plan, const SqlConf& conf);
 
 }  // namespace aqesim
 

@@ -37,6 +37,9 @@ struct QueryStage {
   std::vector<QueryStage*> parents;
   std::vector<QueryStage*> children;
   int parents_pending = 0;  // parents not done yet
+  /// The scenario's subquery (index into Scenario::subqueries) whose job runs this stage; -1: the
+  /// query's own.
+  int subquery = -1;
   bool submitted = false;
   /// Materialized: every task finished (a broadcast: the relation shipped too).
   bool done = false;

@@ -93,6 +93,8 @@ bool ScaleData(double factor, Scenario* scenario) {
   if (factor == 1) return true;
   capped = false;
   if (scenario->plan) ScaleNode(scenario->plan.get(), factor);
+  for (Subquery& q : scenario->subqueries)
+    if (q.plan) ScaleNode(q.plan.get(), factor);
   if (scenario->collect_limit && scenario->collect_limit->rows)
     scenario->collect_limit->rows = ScaleCount(*scenario->collect_limit->rows, factor);
   return !capped;

@@ -82,8 +82,9 @@ std::optional<FixedCount> OutputPartitions(const PlanNode& node) {
 
 }  // namespace
 
-void AssignIds(PlanNode* root, DiagnosticSink* sink) {
+void AssignIds(PlanNode* root, DiagnosticSink* sink, const std::map<std::string, std::string>* in_use) {
   std::map<std::string, std::string> first_use;  // id → pointer of its "id" field
+  if (in_use != nullptr) first_use = *in_use;
   PreOrder(root, [&](PlanNode* node) {
     if (node->id.empty()) return;
     const std::string id_pointer = PointerAppend(node->pointer, "id");

@@ -2,6 +2,9 @@
 #ifndef AQESIM_MODELS_SCENARIO_PLAN_CHECKS_H_
 #define AQESIM_MODELS_SCENARIO_PLAN_CHECKS_H_
 
+#include <map>
+#include <string>
+
 #include "models/plan/plan.h"
 #include "models/scenario/json_reader.h"
 
@@ -9,7 +12,10 @@ namespace aqesim {
 
 /// Gives ids to nodes without one ("<op><n>", n counting per operator in document order,
 /// skipping ids in use) and reports ids given twice.
-void AssignIds(PlanNode* root, DiagnosticSink* sink);
+/// `in_use`: ids another tree of the scenario already uses (id → pointer of its "id" field; a
+/// subquery's plan beside the query's): a node repeating one is an error, generated ids skip them.
+void AssignIds(PlanNode* root, DiagnosticSink* sink,
+               const std::map<std::string, std::string>* in_use = nullptr);
 
 /// Partition counts fixed by numPartitions / singlePartition / sizes agree within an exchange
 /// and across the sides of a shuffled join; an exchange's sizes have as many rows as its child

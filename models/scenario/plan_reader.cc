@@ -374,11 +374,12 @@ class PlanReader {
 }  // namespace
 
 std::unique_ptr<PlanNode> ReadPlan(const Json& v, const std::string& pointer, const std::string& scenario_dir,
-                                   DiagnosticSink* sink) {
+                                   DiagnosticSink* sink,
+                                   const std::map<std::string, std::string>* ids_in_use) {
   PlanReader reader(scenario_dir, sink);
   std::unique_ptr<PlanNode> root = reader.ReadNode(v, pointer, 1);
   if (!root) return nullptr;
-  AssignIds(root.get(), sink);
+  AssignIds(root.get(), sink, ids_in_use);
   CheckCounts(root.get(), sink);
   return root;
 }

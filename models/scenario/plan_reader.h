@@ -3,6 +3,7 @@
 #ifndef AQESIM_MODELS_SCENARIO_PLAN_READER_H_
 #define AQESIM_MODELS_SCENARIO_PLAN_READER_H_
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,8 +31,10 @@ std::optional<SizesSpec> ReadSizes(const Json& v, const std::string& pointer, co
 /// agree within an exchange and across the sides of a shuffled join; an exchange's sizes
 /// have as many rows as its child has tasks (when both are fixed). Returns the tree even
 /// when problems were found (missing parts are left out); null when the root is unusable.
+/// `ids_in_use` (AssignIds): ids of the scenario's other plan trees, which this one must not repeat.
 std::unique_ptr<PlanNode> ReadPlan(const Json& v, const std::string& pointer, const std::string& scenario_dir,
-                                   DiagnosticSink* sink);
+                                   DiagnosticSink* sink,
+                                   const std::map<std::string, std::string>* ids_in_use = nullptr);
 
 }  // namespace aqesim
 

@@ -307,11 +307,19 @@ void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::strin
 }
 
 void CheckProfileStages(const std::map<std::string, StageProfile>& profiles, const PlanNode& plan,
-                        bool collect_limit, DiagnosticSink* sink) {
+                        bool collect_limit, DiagnosticSink* sink, const std::vector<Subquery>* subqueries) {
   if (profiles.empty()) return;
   std::set<std::string> ids;
   std::vector<std::string> stages;  // the plan's own stages, in pre-order, then "result"
   std::vector<const PlanNode*> todo = {&plan};
+  std::set<std::string> subquery_results;
+  if (subqueries != nullptr) {
+    for (auto it = subqueries->rbegin(); it != subqueries->rend(); ++it) {
+      if (!it->plan) continue;
+      todo.push_back(it->plan.get());
+      subquery_results.insert(it->id + " result");
+    }
+  }
   while (!todo.empty()) {
     const PlanNode* n = todo.back();
     todo.pop_back();
@@ -323,11 +331,12 @@ void CheckProfileStages(const std::map<std::string, StageProfile>& profiles, con
     for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) todo.push_back(it->get());
   }
   stages.push_back("result");
+  stages.insert(stages.end(), subquery_results.begin(), subquery_results.end());
   auto known = [&](const std::string& name) {
-    if (name == "result") return true;
+    if (name == "result" || subquery_results.count(name)) return true;
     if (name.rfind("result ", 0) == 0)
       return collect_limit && name.size() > 7 && name.find_first_not_of("0123456789", 7) == std::string::npos;
-    for (const char* suffix : {" map", " broadcast"}) {
+    for (const char* suffix : {" map", " broadcast", " sample", " sample 2"}) {
       const size_t n = std::strlen(suffix);
       if (name.size() <= n || name.compare(name.size() - n, n, suffix) != 0) continue;
       std::string id = name.substr(0, name.size() - n);

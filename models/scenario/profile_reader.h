@@ -6,9 +6,11 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/cost/stage_profile.h"
 #include "models/plan/plan.h"
+#include "models/plan/subquery.h"
 #include "models/scenario/driver_structure.h"
 #include "models/scenario/json_reader.h"
 
@@ -20,10 +22,13 @@ void ReadProfiles(const Json& v, const std::string& pointer, std::map<std::strin
 
 /// Warns at /profiles/<key> for every profile no stage of `plan` can take: a stage is named
 /// "<exchange id> map" (an exchange the planner inserts: "<child id>-exchange map"), "<join id>
-/// broadcast" or "result" (under a collectLimit also "result k"). The warning lists the plan's
-/// stages and suggests the closest.
+/// broadcast", "<exchange id> sample" / "sample 2" (a range exchange's sampling jobs) or "result"
+/// (under a collectLimit also "result k"); a subquery's stages are named alike from its plan's
+/// ids, its final stage "<subquery id> result". The warning lists the plan's stages and suggests
+/// the closest.
 void CheckProfileStages(const std::map<std::string, StageProfile>& profiles, const PlanNode& plan,
-                        bool collect_limit, DiagnosticSink* sink);
+                        bool collect_limit, DiagnosticSink* sink,
+                        const std::vector<Subquery>* subqueries = nullptr);
 
 /// `driver`: {"startSeconds", "endSeconds", "replanSeconds"}.
 void ReadDriverStructure(const Json& v, const std::string& pointer, DriverStructure* out,

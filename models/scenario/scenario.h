@@ -16,6 +16,7 @@
 #include "models/cost/cost_params.h"
 #include "models/cost/stage_profile.h"
 #include "models/plan/plan.h"
+#include "models/plan/subquery.h"
 #include "models/scenario/driver_structure.h"
 #include "models/scenario/input_file.h"
 #include "models/shuffle/map_output_statistics.h"  // MapStatusMode (`simulation.mapStatus`)
@@ -54,7 +55,10 @@ struct Scenario {
   std::unique_ptr<PlanNode> plan;
   /// The plan's root was a collectLimit (collect, show(), take()): `plan` is its child.
   std::optional<CollectLimit> collect_limit;
-  /// Recorded stage profiles by stage name ("e3 map", "j2 broadcast", "result"; JSON
+  /// Jobs whose results scans of `plan` wait for (JSON `subqueries`: scalar and IN-subqueries,
+  /// runtime bloom filters, dynamic partition pruning; models/plan/subquery.h).
+  std::vector<Subquery> subqueries;
+  /// Recorded stage profiles by stage name ("e3 map", "j2 broadcast", "result", "sq1 result"; JSON
   /// `profiles`): a stage with one is timed by it (models/cost/stage_profile.h).
   std::map<std::string, StageProfile> profiles;
   /// The recorded driver times (JSON `driver`).

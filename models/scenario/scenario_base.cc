@@ -9,14 +9,15 @@
 #include "models/scenario/json_text.h"
 #include "models/scenario/plan_reader.h"
 #include "models/scenario/profile_reader.h"
+#include "models/scenario/subquery_reader.h"
 
 namespace aqesim {
 
 namespace {
 
-const std::vector<std::string> kTopLevelFields = {"name", "description", "seed",   "cluster",
-                                                  "conf", "costFile",    "cost",   "simulation",
-                                                  "plan", "profiles",    "driver", "estimated"};
+const std::vector<std::string> kTopLevelFields = {
+    "name",       "description", "seed",       "cluster",  "conf",   "costFile", "cost",
+    "simulation", "plan",        "subqueries", "profiles", "driver", "estimated"};
 
 // A `conf` value as Spark would see it: strings verbatim, numbers and booleans as text.
 std::optional<std::string> ConfValueString(const Json& v) {
@@ -94,14 +95,20 @@ void ReadDocument(ScenarioBase* base, DiagnosticSink* problems) {
   } else {
     scenario.plan = ReadPlan(plan, "/plan", base->dir, &sink);
   }
+  if (d.contains("subqueries"))
+    ReadSubqueries(d["subqueries"], "/subqueries", base->dir, scenario.plan.get(), &scenario.subqueries,
+                   &sink);
   // Sums of user-given sizes must not wrap later (checked once the plan itself is valid;
   // BuildScenario reports them only when the evaluated sections are valid too).
   if (scenario.plan && sink.error_count() == 0) {
     CheckPlanByteTotals(*scenario.plan, &base->byte_totals);
+    for (const Subquery& q : scenario.subqueries)
+      if (q.plan) CheckPlanByteTotals(*q.plan, &base->byte_totals);
     base->byte_totals_checked = true;
   }
   if (scenario.plan)
-    CheckProfileStages(scenario.profiles, *scenario.plan, scenario.collect_limit.has_value(), &sink);
+    CheckProfileStages(scenario.profiles, *scenario.plan, scenario.collect_limit.has_value(), &sink,
+                       &scenario.subqueries);
 }
 
 }  // namespace
@@ -148,6 +155,7 @@ Scenario CopyScenario(const Scenario& s) {
   out.map_status_mode = s.map_status_mode;
   if (s.plan) out.plan = ClonePlan(*s.plan);
   out.collect_limit = s.collect_limit;
+  out.subqueries = CloneSubqueries(s.subqueries);
   out.profiles = s.profiles;
   out.driver = s.driver;
   out.estimated = s.estimated;

@@ -70,6 +70,8 @@ void ReshapeNode(PlanNode* node, double gamma) {
 void ReshapeSkew(double gamma, Scenario* scenario) {
   if (gamma == 1 || !scenario->plan) return;
   ReshapeNode(scenario->plan.get(), gamma);
+  for (Subquery& q : scenario->subqueries)
+    if (q.plan) ReshapeNode(q.plan.get(), gamma);
 }
 
 }  // namespace aqesim

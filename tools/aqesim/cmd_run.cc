@@ -16,6 +16,7 @@
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/aqesim/variant_comparison.h"
+#include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::cli {
@@ -123,6 +124,7 @@ std::string RunText(const RunResult& run, const RunBand& band) {
       << "\n";
   out << StageTable(run);
   out << ResourceText(run.resources, band);
+  out << SubqueriesText(run, kTableColumns);
   if (!run.executors.empty()) {  // dynamic allocation: the executor count as it changed
     int peak = 0;
     for (const ExecutorCountChange& c : run.executors) peak = std::max(peak, c.executors);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::explain {
@@ -119,6 +120,7 @@ std::string ExplainTable(const std::string& scenario_name, const RunResult& run)
   for (const std::string& section : {ExchangesSection(run), ReadsSection(run), JoinsSection(run)}) {
     if (!section.empty()) out += "\n" + section;
   }
+  if (const std::string sq = SubqueriesText(run, kWidth); !sq.empty()) out += "\n" + sq;
   out += "\nDecisions (in the order AQE took them):\n";
   if (run.decisions.empty()) out += "  none\n";
   for (const Decision& d : run.decisions) out += WrapText("  " + d.rule + ": " + d.message, kWidth, 4) + "\n";
