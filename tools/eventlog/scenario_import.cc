@@ -49,6 +49,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   ImportedScenario out;
   ImportContext ctx{app, warnings, &out, {}};
   json plan;
+  json subqueries = json::array();
   std::string what;
 
   // --- selection ---
@@ -77,7 +78,9 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   if (execution != nullptr) {
     out.execution_id = execution->execution_id;
     out.selection = "SQL execution " + std::to_string(execution->execution_id);
-    plan = SqlPlanImporter(ctx, *execution).Build();
+    SqlPlanImporter importer(ctx, *execution);
+    plan = importer.Build();
+    subqueries = importer.BuildSubqueries();
     if (execution->start_time_ms && execution->end_time_ms) {
       out.recorded_duration_ms = *execution->end_time_ms - *execution->start_time_ms;
     }
@@ -110,6 +113,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   doc["cluster"] = std::move(cluster.cluster);
   doc["conf"] = std::move(conf);
   doc["plan"] = std::move(plan);
+  if (!subqueries.empty()) doc["subqueries"] = std::move(subqueries);
   doc["estimated"] = out.estimated;
   out.scenario = std::move(doc);
   if (options.profiles) AddStageProfiles(app, &out, warnings);

@@ -73,6 +73,18 @@ struct ImportedJoin {
   std::optional<int> build_stage_id;
 };
 
+/// A subquery of the imported plan (the scenario's `subqueries`, subquery_import.cc): a job whose
+/// result scans of the plan wait for.
+struct ImportedSubquery {
+  std::string id;                  // "sq1", ...
+  std::string kind;                // "scalar", "bloomFilter", "dynamicPruning"
+  std::vector<std::string> gates;  // scan ids of the plan
+  /// A dynamicPruning subquery over a join's broadcast (SubqueryBroadcast): the join's id.
+  std::optional<std::string> reuses_broadcast;
+  /// The recorded stage that ran its plan's final operators ("<id> result"), when one did.
+  std::optional<int> result_stage_id;
+};
+
 struct ImportedScenario {
   nlohmann::json scenario;             // the scenario document, "estimated" included
   std::vector<std::string> estimated;  // same as scenario["estimated"]
@@ -82,6 +94,7 @@ struct ImportedScenario {
   std::vector<int> stage_ids;               // submitted stages of the selection, ascending
   std::vector<ImportedExchange> exchanges;  // in pre-order of the plan (id order)
   std::vector<ImportedJoin> joins;
+  std::vector<ImportedSubquery> subqueries;
   /// The reducer count the execution's exchanges that Spark counts from the configuration ran
   /// at, with the key it comes from (spark.sql.shuffle.partitions, or initialPartitionNum when
   /// the properties set that under AQE), when the log's Spark Properties say otherwise (set in

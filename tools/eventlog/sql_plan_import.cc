@@ -115,9 +115,17 @@ void SqlPlanImporter::ScanPrepass(const SqlPlanNode& n) {
 json SqlPlanImporter::BuildNode(const SqlPlanNode& n, const std::string& ptr) {
   const std::string base = BaseNodeName(n.node_name);
   const auto kids = MainChildren(n);
-  if (IsExchangeNode(base) && kids.size() == 1) return BuildExchange(n, *kids[0], ptr);
+  NoteSubqueries(n);
+  if (IsExchangeNode(base) && kids.size() == 1) {
+    DropPendingSubqueries("an exchange");
+    return BuildExchange(n, *kids[0], ptr);
+  }
   if (base == "ReusedExchange") return BuildReusedExchange(n, ptr);
-  if (IsJoinNode(base) && kids.size() == 2) return BuildJoin(n, base, *kids[0], *kids[1], ptr);
+  if (IsJoinNode(base) && kids.size() == 2) {
+    DropPendingSubqueries("a join");
+    return BuildJoin(n, base, *kids[0], *kids[1], ptr);
+  }
+  if (kids.size() >= 2) DropPendingSubqueries("a union");
   if (base == "Union" && kids.size() >= 2) {
     json node = {{"op", "union"}, {"id", ctx_.NextId("u")}};
     json children = json::array();
@@ -132,6 +140,7 @@ json SqlPlanImporter::BuildNode(const SqlPlanNode& n, const std::string& ptr) {
     // Keep the aggregate that reads a shuffle (the final one); partial aggregates fold
     // into their map stage.
     if (!LeadsToExchange(*kids[0])) return BuildNode(*kids[0], ptr);
+    DropPendingSubqueries("an aggregate");
     json node = {{"op", "aggregate"}, {"id", ctx_.NextId("a")}};
     if (n.simple_string.find("keys=[]") != std::string::npos) node["grouped"] = false;
     node["child"] = BuildNode(*kids[0], ptr + "/child");
@@ -188,6 +197,9 @@ bool SqlPlanImporter::LeadsToExchange(const SqlPlanNode& n) {
 
 json SqlPlanImporter::BuildScan(const SqlPlanNode& n, const std::string& ptr) {
   json node = {{"op", "scan"}, {"id", ctx_.NextId("s")}};
+  for (const SqlPlanNode* q : pending_subqueries_)
+    gated_scans_.emplace_back(q, node["id"].get<std::string>());
+  pending_subqueries_.clear();
   auto it = scan_stage_.find(&n);
   if (it == scan_stage_.end()) {
     ctx_.warnings->push_back("scan \"" + n.simple_string + "\": no stage ran it; bytes and tasks estimated");
@@ -374,7 +386,9 @@ json SqlPlanImporter::BuildJoin(const SqlPlanNode& n, const std::string& base, c
   node["right"] = BuildNode(right, ptr + "/right");
   SetOutputRows(n, &node);
   if (base == "BroadcastHashJoin" || base == "BroadcastNestedLoopJoin") {
-    j.build_stage_id = StageOfScanBelow(node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right);
+    const SqlPlanNode& build = node.value("buildSide", "BuildRight") == "BuildLeft" ? left : right;
+    j.build_stage_id = StageOfScanBelow(build);
+    broadcast_builds_.emplace(BuildPlanKey(build), j.id);
   }
   j.recorded_strategy = base;
   // The recorded final strategy: the join with the same keys in the final plan.

@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "tools/eventlog/import_context.h"
 #include "tools/eventlog/sql_stage_index.h"
@@ -27,6 +28,9 @@ class SqlPlanImporter {
   /// The scenario's `plan`; adds the exchanges and joins to ctx.out, with the execution's
   /// submitted stages.
   nlohmann::json Build();
+  /// After Build: the scenario's `subqueries` (an empty array when the plan has none); adds them
+  /// (and their plans' exchanges and joins) to ctx.out.
+  nlohmann::json BuildSubqueries();
 
  private:
   /// The reducer count Spark gave a shuffle without a count of its own: the one the session
@@ -59,6 +63,16 @@ class SqlPlanImporter {
   /// ran, summed over its tasks (nothing when no task updated it).
   void SetOutputRows(const SqlPlanNode& n, nlohmann::json* node) const;
 
+  /// Subquery nodes met on the way down to a scan (a Filter's runtime filter, a scan's pruning
+  /// subquery): the next scan built is the one they gate.
+  void NoteSubqueries(const SqlPlanNode& n);
+  /// Pending subqueries that reached an exchange, join, union or aggregate before a scan: they
+  /// gate no scan (warned, dropped).
+  void DropPendingSubqueries(const std::string& where);
+  /// `n`'s first node below the plan wrappers and a BroadcastExchange: how a broadcast build side
+  /// and a pruning subquery's build plan are matched.
+  static std::string BuildPlanKey(const SqlPlanNode& n);
+
   ImportContext& ctx_;
   const RecordedSqlExecution& ex_;
   SqlStageIndex index_;
@@ -69,6 +83,11 @@ class SqlPlanImporter {
   std::optional<int> session_partitions_;
   /// The plan is rooted at a CollectLimit: its final stage ran as executeTake's jobs.
   bool collect_limit_ = false;
+  std::vector<const SqlPlanNode*> pending_subqueries_;
+  /// Each subquery node and the scan id it gates, in plan order.
+  std::vector<std::pair<const SqlPlanNode*, std::string>> gated_scans_;
+  /// Broadcast joins' build plans (BuildPlanKey) → join id.
+  std::map<std::string, std::string> broadcast_builds_;
 };
 
 }  // namespace aqesim::eventlog

@@ -239,6 +239,54 @@ std::map<std::string, std::vector<std::string>> PlanStageParents(const json& pla
   return out;
 }
 
+namespace {
+
+/// Scan id → the stage whose operators include it (`stage`: the one `node` is part of).
+void ScanStages(const json& node, const std::string& stage, std::map<std::string, std::string>* out) {
+  if (!node.is_object()) return;
+  const std::string op = node.value("op", "");
+  const std::string id = node.value("id", "");
+  if (op == "scan") (*out)[id] = stage;
+  if (op == "exchange") {
+    if (node.contains("child")) ScanStages(node["child"], id + " map", out);
+    return;
+  }
+  const bool broadcast = op == "join" && node.value("strategy", "").rfind("Broadcast", 0) == 0;
+  const std::string build = node.value("buildSide", "BuildRight") == "BuildLeft" ? "left" : "right";
+  for (const char* key : {"child", "left", "right"})
+    if (node.contains(key)) ScanStages(node[key], broadcast && key == build ? id + " broadcast" : stage, out);
+  if (node.contains("children") && node["children"].is_array())
+    for (const json& c : node["children"]) ScanStages(c, stage, out);
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<std::string>> ScenarioStageParents(const json& scenario) {
+  std::map<std::string, std::vector<std::string>> out =
+      PlanStageParents(scenario.contains("plan") ? scenario["plan"] : json());
+  if (!scenario.contains("subqueries") || !scenario["subqueries"].is_array()) return out;
+  std::map<std::string, std::string> scan_stage;
+  if (scenario.contains("plan")) ScanStages(scenario["plan"], "result", &scan_stage);
+  for (const json& q : scenario["subqueries"]) {
+    const std::string id = q.value("id", "");
+    std::string gate = id + " result";
+    if (q.contains("plan")) {
+      CollectParents(q["plan"], &out[gate]);
+      WalkStages(q["plan"], &out);
+    } else {
+      gate = q.value("reusesBroadcast", "") + " broadcast";
+    }
+    if (!q.contains("gates") || !q["gates"].is_array()) continue;
+    for (const json& g : q["gates"]) {
+      auto it = g.is_string() ? scan_stage.find(g.get<std::string>()) : scan_stage.end();
+      if (it == scan_stage.end()) continue;
+      std::vector<std::string>& ps = out[it->second];
+      if (std::find(ps.begin(), ps.end(), gate) == ps.end()) ps.push_back(gate);
+    }
+  }
+  return out;
+}
+
 std::string TakeJobName(int k) { return k <= 1 ? "result" : "result " + std::to_string(k); }
 
 std::map<int, std::string> ProfiledStageNames(const RecordedApplication& app,
@@ -257,6 +305,9 @@ std::map<int, std::string> ProfiledStageNames(const RecordedApplication& app,
   for (const ImportedJoin& j : imported.joins)
     if (j.build_stage_id && in_selection(*j.build_stage_id))
       names.emplace(*j.build_stage_id, j.id + " broadcast");
+  for (const ImportedSubquery& q : imported.subqueries)
+    if (q.result_stage_id && in_selection(*q.result_stage_id))
+      names.emplace(*q.result_stage_id, q.id + " result");
   // The result stage: the last one left; under a collectLimit every one left is a job of
   // executeTake, "result", "result 2", ... in order.
   const json& plan = imported.scenario.contains("plan") ? imported.scenario["plan"] : json();
@@ -306,8 +357,7 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
   if (!start || !first_submit || complete_ms.empty()) return;
   const double start_seconds = static_cast<double>(std::max<int64_t>(*first_submit - *start, 0)) / 1000.0;
   const int64_t origin_ms = *start + std::max<int64_t>(*first_submit - *start, 0);
-  const std::map<std::string, std::vector<std::string>> parents =
-      PlanStageParents(imported->scenario["plan"]);
+  const std::map<std::string, std::vector<std::string>> parents = ScenarioStageParents(imported->scenario);
 
   // Rates of the log's stages that identify their own ("stage"): their median B.
   std::vector<double> stage_bs;

@@ -6,12 +6,16 @@
 //   "eN map"       the stage that wrote exchange eN (ImportedExchange.map_stage_id; the first
 //                  exchange naming a stage claims it)
 //   "jN broadcast" the stage that collected join jN's build side (ImportedJoin.build_stage_id)
+//   "sqN result"   the stage that ran subquery sqN's final operators
+//                  (ImportedSubquery.result_stage_id; its exchanges are "eN map" as above)
 //   "result"       the highest-numbered submitted stage of the selection not claimed above;
 //                  under a collectLimit every stage left is a job of executeTake: "result",
 //                  "result 2", ... by job id from the first one (a job k's gap counts from
 //                  job k − 1's completion)
-// as validate's stage matching (tools/validate/replay.h) pairs them. Other stages (subquery
-// and sample jobs) get no profile: their time stays in the gaps of the stages they delay.
+// as validate's stage matching (tools/validate/replay.h) pairs them. Other stages get no
+// profile: their time stays in the gaps of the stages they delay. A stage a subquery gates
+// waits for it: the subquery's "sqN result" (or, reusing a broadcast, "jN broadcast") is among
+// the stages its trigger waits for.
 //
 // Per profiled stage, from its successful task attempts (the last one per partition):
 //   first wave   a task among the first S tasks of the stage launched on its executor
@@ -73,6 +77,11 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
 /// by simulated stage name: "eN map" → the stages inside exchange eN's child, "jN broadcast"
 /// (a planned broadcast join) → those inside its build side, "result" → those of the root.
 std::map<std::string, std::vector<std::string>> PlanStageParents(const nlohmann::json& plan);
+
+/// PlanStageParents of a scenario's `plan` and of each subquery's `plan` ("sqN result" → the
+/// stages inside it), and for every stage holding a scan a subquery gates, that subquery's
+/// "sqN result" (or the "jN broadcast" it reuses).
+std::map<std::string, std::vector<std::string>> ScenarioStageParents(const nlohmann::json& scenario);
 
 /// The simulator's name of executeTake's job k (1-based) under a collectLimit: "result",
 /// "result 2", "result 3", ...

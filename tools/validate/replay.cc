@@ -134,6 +134,19 @@ void MatchStages(const eventlog::RecordedApplication& app, ReplayedSelection* se
       left.erase(std::remove(left.begin(), left.end(), *j.build_stage_id), left.end());
     }
   }
+  // A subquery's final stage ("sqN result"): the stage that ran its plan's top operator.
+  for (const auto& q : sel->imported.subqueries) {
+    if (!q.result_stage_id || claimed.count(*q.result_stage_id) ||
+        std::find(recorded.begin(), recorded.end(), *q.result_stage_id) == recorded.end())
+      continue;
+    for (auto& m : matches) {
+      if (m.simulated_name != q.id + " result" || m.recorded_stage_id) continue;
+      m.role = "subquery";
+      m.recorded_stage_id = *q.result_stage_id;
+      claimed.insert(*q.result_stage_id);
+      left.erase(std::remove(left.begin(), left.end(), *q.result_stage_id), left.end());
+    }
+  }
   // The result stage takes the last stage left; executeTake's jobs under a collectLimit
   // ("result", "result 2", ...) the last ones, in order.
   std::vector<StageMatch*> results;

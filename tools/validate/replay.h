@@ -10,6 +10,8 @@
 //                     metric; for RDD jobs the parent stage). When two simulated exchanges
 //                     name the same recorded stage (a ReusedExchange imported twice), the
 //                     first claims it and the second stays unmatched.
+//   "sqN result"    ↔ the stage that ran subquery sqN's top operator
+//                     (ImportedSubquery.result_stage_id; its exchanges are "eN map" above).
 //   "result"        ↔ the highest-numbered submitted stage of the selection not claimed above.
 //   "jN broadcast"  ↔ the remaining submitted stages, lowest id first, in simulated stage order.
 // Recorded stages left over, and simulated stages without a partner, are listed with the other
@@ -57,7 +59,7 @@ struct StageMatch {
   std::string simulated_name;             // "e1 map", "result", "j1 broadcast"
   std::optional<size_t> simulated_index;  // index into RunResult.stages
   std::optional<int> recorded_stage_id;
-  std::string role;  // "map", "result", "broadcast", "unmatched"
+  std::string role;  // "map", "result", "broadcast", "subquery", "unmatched"
 };
 
 /// One replayed SQL execution or job.
