@@ -93,6 +93,10 @@ void TaskScheduler::Activate(TaskSetId id) {
     });
     return;
   }
+  if (s.spec.failed_attempt) {
+    s.attempts.assign(static_cast<size_t>(s.spec.num_tasks), 0);
+    s.failures.assign(static_cast<size_t>(s.spec.num_tasks), 0);
+  }
   if (s.spec.preferred_executors) {
     if (s.spec.locality_wait < SimTime::Zero())
       throw std::logic_error("TaskScheduler: negative locality wait");
@@ -158,19 +162,27 @@ std::optional<SlotRef> TaskScheduler::AcquireFor(const TaskSetState& s) {
 
 void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now) {
   TaskSetState& s = sets_[id];
-  const SimTime duration = s.spec.duration(task_index, slot.executor);
-  if (duration < SimTime::Zero()) {
+  const int attempt = s.attempts.empty() ? 0 : s.attempts[static_cast<size_t>(task_index)]++;
+  std::optional<FailedAttempt> failed;
+  if (s.spec.failed_attempt) failed = s.spec.failed_attempt(task_index, attempt, slot.executor);
+  const SimTime duration = failed ? failed->duration : s.spec.duration(task_index, slot.executor);
+  if (duration < SimTime::Zero() || (failed && failed->retry_after < SimTime::Zero())) {
     throw std::logic_error("TaskScheduler: negative duration " + std::to_string(duration.micros()) +
                            " us for task " + std::to_string(task_index) + " of task set " +
                            std::to_string(id));
   }
   const int flat = slots_.FlatId(slot);
-  running_[flat] = Running{id, task_index, now};
+  running_[flat] = Running{id,
+                           task_index,
+                           now,
+                           attempt,
+                           failed ? std::optional(failed->failure) : std::nullopt,
+                           failed ? failed->retry_after : SimTime::Zero()};
   if (mode_ == SchedulingMode::kFair) {
     ++set_running_[id];
     ++pool_running_[s.spec.pool];
   }
-  ++s.launched;
+  if (attempt == 0) ++s.launched;
   ++running_tasks_;
   --pending_tasks_;
   ++tasks_launched_;
@@ -179,8 +191,9 @@ void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime n
 
 int TaskScheduler::LaunchFrom(TaskSetId id, SimTime now, int budget) {
   TaskSetState& s = sets_[id];
-  if (s.locality) return DispatchWithLocality(id, now, budget);
-  int n = 0;
+  int n = s.retry.empty() ? 0 : LaunchRetries(id, now, budget);  // retries first
+  if (s.locality)
+    return budget >= 0 && n >= budget ? n : n + DispatchWithLocality(id, now, budget < 0 ? -1 : budget - n);
   if (s.allowed.empty()) {  // the common case: any free slot
     while ((budget < 0 || n < budget) && s.next_task < s.spec.num_tasks && slots_.free_slots() > 0) {
       Launch(id, s.next_task++, *slots_.Acquire(), now);
@@ -209,7 +222,7 @@ void TaskScheduler::Dispatch() {
     LaunchFrom(id, now, -1);
     // A set that held tasks back (locality) or found no allowed slot leaves the free slots to
     // the next sets.
-    it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
+    it = HasPending(s) ? std::next(it) : runnable_.erase(it);
   }
 }
 
@@ -241,7 +254,7 @@ void TaskScheduler::DispatchFair(SimTime now) {
         });
       }
       for (TaskSetId id : ids) {
-        if (blocked.count(id) || sets_[id].launched == sets_[id].spec.num_tasks) continue;
+        if (blocked.count(id) || !HasPending(sets_[id])) continue;
         if (LaunchFrom(id, now, 1) > 0) {
           launched = true;
           break;
@@ -253,93 +266,8 @@ void TaskScheduler::DispatchFair(SimTime now) {
     if (!launched) break;
   }
   for (auto it = runnable_.begin(); it != runnable_.end();) {
-    const TaskSetState& s = sets_[it->second];
-    it = s.launched == s.spec.num_tasks ? runnable_.erase(it) : std::next(it);
+    it = HasPending(sets_[it->second]) ? std::next(it) : runnable_.erase(it);
   }
-}
-
-int TaskScheduler::DispatchWithLocality(TaskSetId id, SimTime now, int budget) {
-  TaskSetState& s = sets_[id];
-  Locality& L = *s.locality;
-  auto pop = [&](std::vector<int>& list) {  // lowest pending index of a list, or -1
-    while (!list.empty() && L.launched[static_cast<size_t>(list.back())]) list.pop_back();
-    if (list.empty()) return -1;
-    const int t = list.back();
-    list.pop_back();
-    L.launched[static_cast<size_t>(t)] = 1;
-    return t;
-  };
-  int n = 0;
-  auto more = [&] { return (budget < 0 || n < budget) && CanAcquireFor(s); };
-  // Node level: round-robin over the preferred executors with a free slot, one task each.
-  bool local = false;
-  for (bool any = true; any && more();) {
-    any = false;
-    for (auto it = L.by_executor.begin(); it != L.by_executor.end() && more();) {
-      const int e = it->first;
-      if (!slots_.HasFreeSlotOn(e)) {
-        ++it;
-        continue;
-      }
-      const int t = pop(it->second);
-      if (t < 0) {
-        it = L.by_executor.erase(it);  // none left for it
-        continue;
-      }
-      Launch(id, t, *slots_.AcquireOn(e), now);
-      ++n;
-      any = local = true;
-      ++it;
-    }
-  }
-  // No preference: anywhere, at once (Spark's NO_PREF level has no wait).
-  while (more()) {
-    const int t = pop(L.no_pref);
-    if (t < 0) break;
-    Launch(id, t, *AcquireFor(s), now);
-    ++n;
-  }
-  // Tasks with preferences left: anywhere once the timer expired, or when none of their
-  // preferred executors is present; otherwise they wait.
-  bool held_back = false;
-  const bool expired = now - L.timer_start >= s.spec.locality_wait;
-  if (more() && !expired && slots_.present_executors() == slots_.executors()) {
-    // Every executor present and the timer running: all of them wait (no scan).
-    while (!L.with_pref.empty() && L.launched[static_cast<size_t>(L.with_pref.back())])
-      L.with_pref.pop_back();
-    held_back = !L.with_pref.empty();
-  } else if (more()) {
-    // Descending list: scan from the back (lowest index first), keeping the waiting ones.
-    std::vector<int>& list = L.with_pref;
-    std::vector<int> kept;  // waiting tasks met on the way, descending order restored below
-    while (more() && !list.empty()) {
-      const int t = list.back();
-      list.pop_back();
-      if (L.launched[static_cast<size_t>(t)]) continue;
-      bool present = false;
-      for (int e : L.prefs[static_cast<size_t>(t)]) present |= slots_.IsPresent(e);
-      if (!expired && present) {
-        kept.push_back(t);
-        held_back = true;
-        continue;
-      }
-      L.launched[static_cast<size_t>(t)] = 1;
-      Launch(id, t, *AcquireFor(s), now);
-      ++n;
-    }
-    list.insert(list.end(), kept.rbegin(), kept.rend());
-  }
-  if (local && !held_back) L.timer_start = now;
-  if (held_back) {
-    const SimTime expiry = L.timer_start + s.spec.locality_wait;
-    if (!L.wake_at || *L.wake_at != expiry) {
-      L.wake_at = expiry;
-      sim_.ScheduleAt(expiry, kTaskEndTier, [this] {
-        if (!runnable_.empty()) RequestDispatch();
-      });
-    }
-  }
-  return n;
 }
 
 bool TaskScheduler::CanAcquireFor(const TaskSetState& s) const {
@@ -364,11 +292,16 @@ void TaskScheduler::OnTaskEnd(int flat_slot) {
     --set_running_[r.task_set];
     --pool_running_[s.spec.pool];
   }
-  ++s.completed;
+  // An attempt of a set that stopped while it ran was killed.
+  const std::optional<AttemptFailure> failure =
+      r.failure ? r.failure : (s.stopped ? std::optional(AttemptFailure::kNotCounted) : std::nullopt);
+  if (!failure) ++s.completed;
   if (s.spec.on_task_end) {
-    s.spec.on_task_end(TaskRecord{r.task_set, r.task_index, slot.executor, slot.slot, r.start, now});
+    s.spec.on_task_end(
+        TaskRecord{r.task_set, r.task_index, slot.executor, slot.slot, r.start, now, r.attempt, failure});
   }
-  if (s.completed == s.spec.num_tasks) CompleteSet(r.task_set);
+  if (failure && !s.stopped) OnAttemptFailed(r.task_set, r.task_index, *failure, r.retry_after);
+  if (!failure && s.completed == s.spec.num_tasks) CompleteSet(r.task_set);
   if (runnable_.empty() || dispatch_scheduled_) return;
   // Fast path: if no other event would run before a launch pass scheduled now (nothing
   // else at this instant below kDispatchTier, or at it: those run before a new pass by

@@ -4,7 +4,9 @@
 // Mirrors the behaviour of Spark's TaskSchedulerImpl with its scheduling pools (Pool.scala,
 // SchedulingAlgorithm.scala: FIFOSchedulingAlgorithm, FairSchedulingAlgorithm) and
 // TaskSetManager's delay scheduling at one locality level (an executor stands for its host:
-// NODE_LOCAL, then ANY); no rack locality, speculation, failures or barrier stages.
+// NODE_LOCAL, then ANY) and its handling of failed attempts (handleFailedTask: the task is
+// pending again; spark.task.maxFailures aborts the set; a fetch failure makes it a zombie); no
+// rack locality, speculation or barrier stages.
 // The cluster is static, or follows an executor timeline (dynamic allocation as recorded:
 // CoarseGrainedSchedulerBackend offers an executor's cores from its registration on, and
 // stops offering them once the executor is being removed).
@@ -51,6 +53,16 @@
 //   - duration(task_index, executor) is asked at launch; a task launched at t ends at
 //     t + duration, when its slot is freed, on_task_end(record) is called, and after
 //     the last task of the set on_task_set_complete(end time).
+//   - Failed attempts (optional, TaskSetSpec::failed_attempt; sim/task_attempts.cc): asked at
+//     each launch before `duration`, it may make the attempt fail after a time of its own. The
+//     slot is held that long; then the task is pending again (after FailedAttempt::retry_after)
+//     and launches before the set's other pending tasks (Spark re-adds it to the end of its
+//     pending lists, which it takes from the end), on any free slot of its allowed executors.
+//     A task whose counted failures reach max_failures aborts the set; a kFetchFailed attempt
+//     makes it a zombie (the stage attempt failed). Either way the set stops: it launches
+//     nothing more, on_abort is called, its running attempts keep their slots to their end
+//     (a kill reaches the executor asynchronously) and end as killed, and on_task_set_complete
+//     is never called.
 //
 // Time unit: SimTime (integer microseconds). The scheduler holds a reference to the
 // Simulator; it must outlive every event it scheduled.
@@ -77,14 +89,39 @@ namespace aqesim {
 /// Id of a submitted task set: 0, 1, 2, ... in submission order (per scheduler).
 using TaskSetId = int;
 
-/// One finished task.
+/// How a failed task attempt counts (Spark's TaskFailedReason.countTowardsTaskFailures).
+enum class AttemptFailure {
+  /// Toward spark.task.maxFailures: ExceptionFailure, TaskResultLost, UnknownReason, an
+  /// ExecutorLostFailure caused by the app.
+  kCounted,
+  /// Not counted: TaskKilled, TaskCommitDenied, an executor lost for another reason, a
+  /// successful attempt whose map output was lost with its executor (Resubmitted).
+  kNotCounted,
+  /// FetchFailed: the stage attempt fails (DAGScheduler resubmits the map stage, then this one).
+  kFetchFailed,
+};
+
+/// One attempt that fails (TaskSetSpec::failed_attempt).
+struct FailedAttempt {
+  SimTime duration;  // how long it holds its slot, >= 0
+  AttemptFailure failure = AttemptFailure::kCounted;
+  /// From its end until its task is pending again, >= 0 (a Resubmitted attempt: until its
+  /// executor was lost).
+  SimTime retry_after = SimTime::Zero();
+};
+
+/// One finished task attempt.
 struct TaskRecord {
   TaskSetId task_set = 0;
   int task_index = 0;  // partition index within the task set, [0, num_tasks)
   int executor = 0;
-  int slot = 0;   // slot index within the executor
-  SimTime start;  // launch time
-  SimTime end;    // completion time = start + duration
+  int slot = 0;     // slot index within the executor
+  SimTime start;    // launch time
+  SimTime end;      // completion time = start + duration
+  int attempt = 0;  // 0 = the task's first launch
+  /// nullopt: it succeeded; else how it failed (kNotCounted too for an attempt killed because
+  /// its set stopped while it ran).
+  std::optional<AttemptFailure> failure;
 };
 
 /// When one executor of the timeline can take tasks: [add, remove), seconds from time 0.
@@ -132,6 +169,16 @@ struct TaskSetSpec {
   std::vector<int> allowed_executors;
   /// FAIR mode: the pool it belongs to (ConfigurePool), 0 by default.
   int pool = 0;
+  /// Optional (failed attempts, see the header comment): called at each launch of task
+  /// `task_index`, before `duration`, with its attempt number (0 = first) and executor; a value
+  /// makes this attempt fail after its duration (`duration` is then not called for it), nullopt
+  /// lets it run `duration` and succeed.
+  std::function<std::optional<FailedAttempt>(int task_index, int attempt, int executor)> failed_attempt;
+  /// spark.task.maxFailures: the set aborts when one task's kCounted failures reach it (<= 0: never).
+  int max_failures = 0;
+  /// Optional: called once when the set stops (aborted, or a zombie after a fetch failure) with
+  /// the time, the task whose failed attempt stopped it and how that attempt failed.
+  std::function<void(SimTime, int task_index, AttemptFailure)> on_abort;
 };
 
 class TaskScheduler {
@@ -175,9 +222,13 @@ class TaskScheduler {
   }
 
   /// True when nothing is running, pending or waiting for its launch delay.
-  bool Idle() const { return running_tasks_ == 0 && pending_tasks_ == 0 && waiting_sets_ == 0; }
+  bool Idle() const {
+    return running_tasks_ == 0 && pending_tasks_ == 0 && waiting_sets_ == 0 && delayed_retries_ == 0;
+  }
   /// True once on_task_set_complete has been called for `id` (a valid id).
   bool IsComplete(TaskSetId id) const { return sets_.at(id).done; }
+  /// True once set `id` stopped (aborted, or a zombie after a fetch failure).
+  bool IsStopped(TaskSetId id) const { return sets_.at(id).stopped; }
 
   // Counters for reporting.
   int64_t tasks_launched() const { return tasks_launched_; }
@@ -210,11 +261,18 @@ class TaskScheduler {
     bool done = false;
     std::unique_ptr<Locality> locality;  // set when spec.preferred_executors is given
     std::vector<int> allowed;            // sorted valid allowed executors; empty: any
+    // With spec.failed_attempt: per task, attempts launched and counted failures; tasks pending
+    // again (the most recent last, launched first); whether the set stopped.
+    std::vector<int> attempts, failures, retry;
+    bool stopped = false;
   };
   struct Running {
     TaskSetId task_set;
     int task_index;
     SimTime start;
+    int attempt = 0;
+    std::optional<AttemptFailure> failure;  // set when this attempt fails at its end
+    SimTime retry_after = SimTime::Zero();
   };
 
   void Activate(TaskSetId id);
@@ -238,6 +296,19 @@ class TaskScheduler {
   int DispatchWithLocality(TaskSetId id, SimTime now, int budget);
   void OnTaskEnd(int flat_slot);
   void CompleteSet(TaskSetId id);
+  /// True while the set has a task to launch (a first launch or a retry) and has not stopped.
+  static bool HasPending(const TaskSetState& s) {
+    return !s.stopped && (s.launched < s.spec.num_tasks || !s.retry.empty());
+  }
+  // Failed attempts (task_attempts.cc).
+  /// An attempt of task `task` of set `id` ended in `failure`: retry it or stop the set.
+  void OnAttemptFailed(TaskSetId id, int task, AttemptFailure failure, SimTime retry_after);
+  /// Task `task` of set `id` is pending again.
+  void Requeue(TaskSetId id, int task);
+  /// Set `id` stops (see the header comment).
+  void Stop(TaskSetId id, int task, AttemptFailure failure);
+  /// Launches up to `budget` (all when negative) of the set's retries; returns how many.
+  int LaunchRetries(TaskSetId id, SimTime now, int budget);
 
   Simulator& sim_;
   SlotPool slots_;
@@ -257,7 +328,8 @@ class TaskScheduler {
   int64_t tasks_completed_ = 0;
   int64_t pending_tasks_ = 0;
   int running_tasks_ = 0;
-  int waiting_sets_ = 0;  // in launch delay, or empty and not yet completed
+  int waiting_sets_ = 0;     // in launch delay, or empty and not yet completed
+  int delayed_retries_ = 0;  // failed tasks waiting for their retry_after
   int task_sets_completed_ = 0;
   SimTime busy_slot_time_ = SimTime::Zero();
 };
