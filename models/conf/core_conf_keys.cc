@@ -60,6 +60,9 @@ void AppendSchedulingKeys(std::vector<ConfKeyInfo>* t) {
       {"(none)", "integer", "0.5.0", "coalescing's minimum partition count (unset: total executor cores)"});
   Add(t, IntKey("spark.task.cpus", &SqlConf::task_cpus, Positive, "an integer > 0"),
       {"1", "integer", "0.5.0", "cores a task takes: task slots per executor"});
+  Add(t, IntKey("spark.task.maxFailures", &SqlConf::task_max_failures, Positive, "an integer > 0"),
+      {"4", "integer", "0.8.0",
+       "a task's failed attempts before its stage and job abort (local mode: 1, or F of local[N, F])"});
   // Resource amounts (ResourceUtils: a task amount <= 0.5 shares one resource, else is whole).
   Add(t,
       {"spark.task.resource.gpu.amount",

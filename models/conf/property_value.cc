@@ -219,6 +219,7 @@ std::optional<SparkMaster> ParseSparkMaster(std::string_view s, std::string* err
     if (failures.empty() || failures.find_first_not_of("0123456789") != std::string_view::npos ||
         !ParseInt(failures))
       return refuse();
+    m.local_max_failures = ParseInt(failures);
   }
   m.local = true;
   if (threads == "*") return m;

@@ -88,6 +88,8 @@ struct SparkMaster {
   bool local = false;
   /// Local threads (task slots); nullopt for local[*] (the driver machine's cores).
   std::optional<int> local_threads;
+  /// local[N, F]: F, the task failures allowed (unset: local mode allows 1).
+  std::optional<int> local_max_failures;
 
   bool operator==(const SparkMaster&) const = default;
 };

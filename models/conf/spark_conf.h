@@ -91,6 +91,7 @@ struct SqlConf {
 
   std::optional<int> default_parallelism;  // spark.default.parallelism (unset → total cores)
   int task_cpus = 1;                       // spark.task.cpus (> 0)
+  int task_max_failures = 4;               // spark.task.maxFailures (> 0; a cluster's, see MaxTaskFailures)
   std::optional<double> task_gpu_amount;   // spark.task.resource.gpu.amount (> 0; <= 0.5 or whole)
   bool fair_scheduler = false;             // spark.scheduler.mode: FIFO (default) or FAIR
   std::string scheduler_pool = "default";  // spark.scheduler.pool (the query's pool; a job property)
@@ -136,6 +137,12 @@ struct ConfProblem {
 /// At most this many unknown keys are warned one by one; the others in one warning.
 inline constexpr size_t kMaxUnknownKeyWarnings = 20;
 SqlConf ResolveSqlConf(const RawConf& raw, std::vector<ConfProblem>* problems);
+
+/// The failed attempts a task may have before its task set aborts: spark.task.maxFailures on a
+/// cluster; in local mode F of local[N, F], else 1 (SparkContext.createTaskScheduler).
+inline int MaxTaskFailures(const SqlConf& conf) {
+  return conf.master.local ? conf.master.local_max_failures.value_or(1) : conf.task_max_failures;
+}
 
 /// Every key the simulator knows (for warnings and "did you mean").
 const std::vector<std::string>& KnownConfKeys();

@@ -61,7 +61,6 @@ constexpr std::string_view kKeys[] = {
     "spark.sql.warehouse.dir",
     "spark.submit.deployMode",
     "spark.submit.pyFiles",
-    "spark.task.maxFailures",
 };
 
 // Families: every key under these prefixes is Spark's (or a deploy mode's) and not modelled.
