@@ -133,6 +133,24 @@ struct StageProfile {
   std::vector<std::string> waits_for;
   int resource_profile = 0;
   std::string operators;  // the recorded stage's operators (informational)
+  /// A task attempt of the recorded stage that did not leave its partition's output (JSON
+  /// `failedAttempts`, README "Recorded profiles"; replayed by models/engine/recorded_failures.h):
+  /// it held a slot for `seconds`, then its partition ran again.
+  struct FailedAttempt {
+    int task = 0;        // the partition (Task Info.Index), in [0, tasks)
+    double seconds = 0;  // Finish − Launch
+    /// Spark's TaskEndReason: "ExceptionFailure", "ExecutorLostFailure", "FetchFailed",
+    /// "TaskKilled", "TaskResultLost", "TaskCommitDenied", "UnknownReason", or "Resubmitted" (a
+    /// successful map task whose output was lost with its executor).
+    std::string reason;
+    bool caused_by_app = true;       // ExecutorLostFailure: Exit Caused By App (JSON `causedByApp`)
+    bool stage_resubmitted = false;  // FetchFailed: the stage ran again (JSON `stageResubmitted`)
+    double retry_after_seconds = 0;  // from its end until the partition was pending again
+    std::string executor;            // the recorded executor id (informational)
+  };
+  /// In the recorded order (per partition: attempt order); a partition's last successful attempt
+  /// is the stage's task above, not listed here.
+  std::vector<FailedAttempt> failed_attempts;
 };
 
 /// What a resized profile whose recorded tasks were all first-wave borrows from the rest of its

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/engine/static_planner.h"
+#include "models/plan/plan_error.h"
 
 namespace aqesim {
 namespace {
@@ -66,6 +67,21 @@ TaskScheduler MakeClusterScheduler(Simulator& sim, const Scenario& s, int dynami
   }
   if (cluster.executor_timeline.empty()) return TaskScheduler(sim, cluster.executors, per_executor);
   return TaskScheduler(sim, Windows(cluster), slots);
+}
+
+int DefaultParallelism(const Scenario& s, std::optional<int> registered_cores) {
+  if (s.conf.default_parallelism) return *s.conf.default_parallelism;
+  if (s.conf.master.local) return s.conf.master.local_threads.value_or(std::max(1, s.cluster.total_cores()));
+  return std::max(2, registered_cores.value_or(s.cluster.total_cores()));
+}
+
+std::optional<std::vector<int>> SqlStageExecutors(const ClusterSpec& cluster, const std::string& stage_name) {
+  constexpr int kDefaultProfile = 0;
+  std::optional<std::vector<int>> allowed = ExecutorsOfProfile(cluster, kDefaultProfile);
+  if (allowed && allowed->empty())
+    throw PlanError("/cluster", stage_name + " runs on resource profile " + std::to_string(kDefaultProfile) +
+                                    ", which no executor has");
+  return allowed;
 }
 
 }  // namespace aqesim

@@ -6,6 +6,10 @@
 #ifndef AQESIM_MODELS_ENGINE_CLUSTER_SCHEDULER_H_
 #define AQESIM_MODELS_ENGINE_CLUSTER_SCHEDULER_H_
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "models/engine/executor_allocation_manager.h"
 #include "models/plan/exec_node.h"
 #include "models/scenario/scenario.h"
@@ -27,6 +31,17 @@ ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s,
 /// PlannedRunTasks (static_planner.h) ÷ slots per executor, which no target (pending + running
 /// tasks ÷ slots) exceeds but for skew splits.
 int DynamicAllocationCapacity(const Scenario& s, const ExecNode& static_plan, int slots_per_executor);
+
+/// SparkContext.defaultParallelism: spark.default.parallelism if set; local[N] → N (local[*]
+/// → the cores); on a cluster the total executor cores, at least 2
+/// (CoarseGrainedSchedulerBackend / LocalSchedulerBackend).
+/// `registered_cores`: the cores registered now (dynamic allocation), else the cluster's.
+int DefaultParallelism(const Scenario& s, std::optional<int> registered_cores = std::nullopt);
+
+/// The executors a SQL stage named `stage_name` may run on: those of Spark's default resource
+/// profile (every SQL stage runs on it), or nullopt when the cluster has no resource profiles
+/// (every executor). Throws PlanError at /cluster when no executor has the profile.
+std::optional<std::vector<int>> SqlStageExecutors(const ClusterSpec& cluster, const std::string& stage_name);
 
 /// The scheduler: static, one executor per timeline entry, or (dynamic_capacity > 0)
 /// `dynamic_capacity` executors of the default profile, none present yet.

@@ -16,6 +16,7 @@
 #include "models/engine/executor_state.h"
 #include "models/engine/map_output.h"
 #include "models/engine/preferred_locations.h"
+#include "models/engine/recorded_failures.h"
 #include "models/engine/run_result_builder.h"
 #include "models/engine/stage_graph.h"
 #include "models/engine/stage_submission.h"
@@ -33,20 +34,8 @@ namespace aqesim {
 
 namespace {
 
-/// SparkContext.defaultParallelism: spark.default.parallelism if set; local[N] → N (local[*]
-/// → the cores); on a cluster the total executor cores, at least 2
-/// (CoarseGrainedSchedulerBackend / LocalSchedulerBackend).
-/// `registered_cores`: the cores registered now (dynamic allocation), else the cluster's.
-int DefaultParallelism(const Scenario& s, std::optional<int> registered_cores = std::nullopt) {
-  if (s.conf.default_parallelism) return *s.conf.default_parallelism;
-  if (s.conf.master.local) return s.conf.master.local_threads.value_or(std::max(1, s.cluster.total_cores()));
-  return std::max(2, registered_cores.value_or(s.cluster.total_cores()));
-}
-
 /// The scheduler pool of the query's task sets (FAIR mode).
 constexpr int kQueryPool = 0;
-/// Spark's default resource profile: every SQL stage runs on it.
-constexpr int kDefaultProfile = 0;
 
 class Engine {
  public:
@@ -137,7 +126,7 @@ class Engine {
   /// recorded start, its profile's gap after its trigger; held while a stage of its profile's
   /// waitsFor runs; one a subquery gates, until the subquery completed (subquery_jobs.h).
   void Submit(QueryStage* st) {
-    if (st->parents_pending > 0) return;  // (AQE) a map stage waiting for its range sampling jobs
+    if (st->parents_pending > 0 || job_failed_) return;  // (AQE) waiting for its sampling jobs; or no job
     SimTime start = SimTime::Seconds(s_.driver.start_seconds.value_or(0));
     if (subqueries_ && !subqueries_->Admit(st, &start)) return;
     const std::optional<SimTime> at = SubmissionTime(*st, ProfileOf(*st), graph_, start);
@@ -206,19 +195,16 @@ class Engine {
                       [this, st, run] { OnTasksDone(st, run); });
     };
     spec.pool = kQueryPool;
-    // A stage runs only on the executors of its resource profile (SQL stages: the default one).
-    if (std::optional<std::vector<int>> allowed = ExecutorsOfProfile(s_.cluster, kDefaultProfile)) {
-      if (allowed->empty())
-        throw PlanError("/cluster", st->name + " runs on resource profile " +
-                                        std::to_string(kDefaultProfile) + ", which no executor has");
+    if (std::optional<std::vector<int>> allowed = SqlStageExecutors(s_.cluster, st->name))
       spec.allowed_executors = std::move(*allowed);
-    }
     if (conf_.shuffle_reduce_locality_enabled && StageReadsShuffle(*st->subtree)) {
       spec.preferred_executors = [this, st, run](int task) {
         return locality_.Of(*st->subtree, run->PartitionOf(task));
       };
       spec.locality_wait = SimTime::Seconds(conf_.NodeLocalityWaitSeconds());
     }
+    auto on_failed = [this, st](JobFailure f) { FailJob(st, std::move(f)); };
+    AttachTaskFailures(profile, st->name, MaxTaskFailures(conf_), run, on_failed, &spec);
     if (allocation_) allocation_->OnStageSubmitted(spec.num_tasks);
     scheduler_.Submit(std::move(spec));
   }
@@ -299,9 +285,18 @@ class Engine {
                     [this, st] { StageDone(st, 0); });
   }
 
+  /// A stage stopped (recorded_failures.h): its job fails, no stage is submitted any more.
+  void FailJob(QueryStage* st, JobFailure failure) {
+    st->complete = sim_.Now();
+    if (job_failed_) return;
+    job_failed_ = true;
+    result_.FailJob(failure, JobFailureMessage(failure, MaxTaskFailures(conf_)));
+  }
+
   void StageDone(QueryStage* st, double driver_seconds) {
     st->done = true;
     st->complete = sim_.Now();
+    if (job_failed_) return;
     // Stages held for a stage of their waitsFor: submitted now, or held for the next one.
     std::vector<QueryStage*> held;
     held.swap(held_);
@@ -375,6 +370,7 @@ class Engine {
   std::unique_ptr<SubqueryJobs> subqueries_;               // the scenario's subqueries, when it has any
   std::vector<QueryStage*> held_;          // created stages held for a stage of their waitsFor
   std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
+  bool job_failed_ = false;                // a stage stopped: the query's job failed
   bool take_planned_ = false;              // collectLimit: executeTake's jobs computed
   std::vector<TakeJob> take_jobs_;         // collectLimit: executeTake's jobs, in order
   size_t take_next_ = 0;                   // the next job to run

@@ -97,6 +97,8 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
         {"parents", s.parents}};
     st["resources"] = CoreTimeJson(s.resources);
     if (s.resized_by) st["resizedBy"] = *s.resized_by;
+    if (s.failed_attempts > 0) st["failedAttempts"] = s.failed_attempts;
+    if (!s.failed.empty()) st["failed"] = s.failed;
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
     if (!s.subquery.empty()) st["subquery"] = s.subquery;
     if (!s.gated_by.empty()) st["gatedBy"] = s.gated_by;
@@ -127,6 +129,9 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
     for (const SubqueryRun& q : run.subqueries) subqueries.push_back(SubqueryRunToJson(q));
     out["subqueries"] = std::move(subqueries);
   }
+  if (const std::optional<JobFailure>& f = run.job_failure)
+    out["jobFailed"] = {
+        {"stage", f->stage}, {"task", f->task}, {"reason", f->reason}, {"atSeconds", f->at_seconds}};
   if (!run.executors.empty()) {
     json executors = json::array();
     for (const ExecutorCountChange& c : run.executors)

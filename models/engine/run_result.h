@@ -66,6 +66,13 @@ struct StageResult {
   /// The subqueries it waited for before it was submitted (JSON `gatedBy`, absent when none).
   std::vector<std::string> gated_by;
   std::vector<TaskResult> task_results;
+  /// Task attempts that failed or were killed (replayed from its profile's recorded failed
+  /// attempts, models/engine/recorded_failures.h): JSON `failedAttempts`, absent when 0.
+  int failed_attempts = 0;
+  /// How the stage stopped without completing, and its job with it: "aborted" (a task failed
+  /// spark.task.maxFailures times) or "FetchFailed" (a fetch failure and no resubmission); JSON
+  /// `failed`, absent ("") when it completed. complete_seconds is then when it stopped.
+  std::string failed;
   double duration_seconds() const { return complete_seconds - submit_seconds; }
 };
 
@@ -128,6 +135,14 @@ struct SubqueryRun {
   std::vector<int> gated_stages;
 };
 
+/// A job that failed (RunResult::job_failure; JSON `jobFailed`).
+struct JobFailure {
+  std::string stage;   // the simulated stage that stopped ("e1 map")
+  int task = 0;        // the task whose failed attempt stopped it
+  std::string reason;  // StageResult::failed
+  double at_seconds = 0;
+};
+
 /// The registered executors' count from `seconds` on (dynamic allocation: one entry per change).
 struct ExecutorCountChange {
   double seconds = 0;
@@ -149,6 +164,9 @@ struct RunResult {
   /// Failures Spark would raise (broadcast too large, broadcast timeout); the run still
   /// reports times.
   std::vector<std::string> failures;
+  /// The query's job failed (a stage stopped, StageResult::failed): no later stage ran and the
+  /// makespan is its failure time plus the driver's end; the message is also in `failures`.
+  std::optional<JobFailure> job_failure;
   std::vector<std::string> warnings;
   /// Named variants that were on (models/conf/variants.h), e.g. "las.exactReducerTotals".
   std::vector<std::string> variants;

@@ -99,6 +99,8 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
   r.broadcast_seconds = run.broadcast_seconds;
   r.time_source = run.profiled ? "profiled" : "modelled";
   if (run.profiled) r.resized_by = run.profiled->resized_by();
+  r.failed_attempts = run.failed_attempts;
+  r.failed = run.failed;
   for (const TaskResult& t : run.tasks) {
     r.input_bytes += t.input_bytes;
     r.shuffle_read_bytes += t.shuffle_read_bytes;
@@ -133,6 +135,8 @@ RunResult RunResultBuilder::Finish(StageGraph* graph, const ExecNode& final_plan
     result_.stages.push_back(SummarizeStage(*st, graph->run(*st)));
     makespan = std::max(makespan, result_.stages.back().complete_seconds);
   }
+  // A failed job ends at its failure: Spark cancels its other running stages.
+  if (result_.job_failure) makespan = result_.job_failure->at_seconds;
   result_.makespan_seconds = makespan + end_seconds;
   result_.variants = conf.variants.EnabledNames();
   // The true bytes each recorded read's specs fetch (the stage ids are final now).

@@ -32,6 +32,11 @@ class RunResultBuilder {
   void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
   void SetExecutorCounts(std::vector<ExecutorCountChange> counts) { result_.executors = std::move(counts); }
   void AddFailure(std::string failure) { result_.failures.push_back(std::move(failure)); }
+  /// The job failed (`message` goes to failures); Finish ends the makespan at its time.
+  void FailJob(JobFailure failure, std::string message) {
+    result_.job_failure = std::move(failure);
+    AddFailure(std::move(message));
+  }
 
   /// explain's `reads`: the specs of every exchange `stage` reads, as they are when it is
   /// created (broadcast build sides are not listed).

@@ -115,6 +115,8 @@ void ReadStage(const Json& s, const std::string& at, Problems* p, StageResult* s
   p->Read(s, "operators", at, &stage->operators);
   p->Read(s, "timeSource", at, &stage->time_source);
   if (Problems::Member(s, "resizedBy")) p->Read(s, "resizedBy", at, &stage->resized_by.emplace());
+  if (Problems::Member(s, "failedAttempts")) p->Read(s, "failedAttempts", at, &stage->failed_attempts);
+  if (Problems::Member(s, "failed")) p->Read(s, "failed", at, &stage->failed);
   p->Read(s, "tasks", at, &stage->tasks);
   // durationSeconds is completeSeconds − submitSeconds; a hand-written result may give only it.
   const bool has_times = s.contains("submitSeconds") || s.contains("completeSeconds");
@@ -246,6 +248,15 @@ std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, con
   }
   ReadDecisions(r, pointer, &p, &run.decisions);
   p.Read(r, "failures", pointer, &run.failures);
+  if (Problems::Member(r, "jobFailed") && p.Object(r["jobFailed"], pointer + "/jobFailed")) {
+    JobFailure& f = run.job_failure.emplace();
+    const Json& j = r["jobFailed"];
+    const std::string jp = pointer + "/jobFailed";
+    p.Read(j, "stage", jp, &f.stage);
+    p.Read(j, "task", jp, &f.task);
+    p.Read(j, "reason", jp, &f.reason);
+    p.Read(j, "atSeconds", jp, &f.at_seconds);
+  }
   if (const std::string why = RunResourcesFromJson(r, &run); !why.empty()) p.Add(pointer, why);
   if (const Json* executors = p.Array(r, "executors", pointer)) {
     for (size_t i = 0; i < executors->size(); ++i) {

@@ -43,6 +43,10 @@ struct StageRun {
   }
   /// The stage's recorded profile times its tasks (the scenario has a profile for its name).
   std::optional<ProfiledStage> profiled;
+  /// Task attempts that failed or were killed (recorded_failures.h); how the stage stopped, if it
+  /// did ("aborted", "FetchFailed"; StageResult::failed).
+  int failed_attempts = 0;
+  std::string failed;
 };
 
 class StageGraph {

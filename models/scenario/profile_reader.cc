@@ -6,6 +6,7 @@
 #include <set>
 
 #include "models/conf/did_you_mean.h"
+#include "models/scenario/failed_attempts_reader.h"
 #include "models/scenario/scheduling_pools_reader.h"
 
 namespace aqesim {
@@ -27,7 +28,8 @@ const std::vector<std::string> kProfileFields = {"recordedStage",
                                                  "resourceProfile",
                                                  "operators",
                                                  "waitsFor",
-                                                 "spill"};
+                                                 "spill",
+                                                 "failedAttempts"};
 
 /// Upper bounds of a profile's values (README "Recorded profiles"): no recorded task or driver
 /// gap lasts 10^6 s (11.6 days), no residual is 10^6, no task reads 10^18 rows, no row costs a
@@ -268,6 +270,8 @@ void ReadProfile(const Json& v, const std::string& pointer, StageProfile* p, Dia
       p->resource_profile = static_cast<int>(*r);
   }
   if (v.contains("spill")) ReadSpill(v["spill"], pointer + "/spill", p, sink);
+  if (v.contains("failedAttempts"))
+    ReadFailedAttempts(v["failedAttempts"], pointer + "/failedAttempts", p->tasks, &p->failed_attempts, sink);
   if (v.contains("operators")) {
     if (auto s = ReadString(v["operators"], pointer + "/operators", sink)) p->operators = *s;
   }
