@@ -265,6 +265,8 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
   t.stage_attempt = static_cast<int>(IntField(e, "Stage Attempt ID"));
   t.task_type = StringField(e, "Task Type");
   t.end_reason = StringField(Field(e, "Task End Reason"), "Reason");
+  if (const json& by_app = Field(Field(e, "Task End Reason"), "Exit Caused By App"); by_app.is_boolean())
+    t.exit_caused_by_app = by_app.get<bool>();
   const json& info = Field(e, "Task Info");
   // A task id ends once per end reason: a second TaskEnd with the same reason (a log with
   // repeated lines) would add its SQL metrics again (hostile round I7: the imported rows

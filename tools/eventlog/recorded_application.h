@@ -33,6 +33,8 @@ struct RecordedTask {
   int attempt = 0;         // Task Info.Attempt
   std::string task_type;   // "ShuffleMapTask", "ResultTask"
   std::string end_reason;  // Task End Reason.Reason: "Success", "ExceptionFailure", "TaskKilled", ...
+  /// Task End Reason "Exit Caused By App" of an ExecutorLostFailure (Spark's default: true).
+  bool exit_caused_by_app = true;
   bool successful = false;
   bool speculative = false;
   std::string executor_id;

@@ -9,6 +9,7 @@
 
 #include "models/cluster/cluster.h"
 #include "tools/eventlog/executor_launch.h"
+#include "tools/eventlog/failed_attempts_import.h"
 #include "tools/eventlog/spill_import.h"
 
 namespace aqesim::eventlog {
@@ -517,6 +518,11 @@ void AddStageProfiles(const RecordedApplication& app, ImportedScenario* imported
       if (has_parents) min_gap = std::min(min_gap.value_or(gap), gap);
     }
     if (st.resource_profile_id != 0) p["resourceProfile"] = st.resource_profile_id;
+    if (json failed = FailedAttemptsJson(app, st); !failed.empty()) {
+      // A partition whose attempts all failed (the job aborted) is still one of the stage's tasks.
+      p["tasks"] = std::max(static_cast<int>(tasks.size()), st.num_tasks);
+      p["failedAttempts"] = std::move(failed);
+    }
     profiles[name] = std::move(p);
   }
   json driver = json::object();

@@ -13,7 +13,9 @@
 #include "models/scenario/scenario.h"
 #include "models/scenario/scenario_overrides.h"
 #include "models/scenario/shown_pointer.h"
+#include "tools/eventlog/failed_attempts_import.h"
 #include "tools/text/table_text.h"
+#include "tools/validate/failure_summary.h"
 
 namespace aqesim::validate {
 namespace {
@@ -238,6 +240,8 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
         c.simulated_seconds = s.duration_seconds();
         c.time_source = s.time_source;
         c.resized_by = s.resized_by;
+        c.simulated_failed_attempts = s.failed_attempts;
+        c.simulated_failed = s.failed;
         if (v->profile_from) {
           auto src = sel.graft.stage_sources.find(m.simulated_name);
           c.profile_from = src == sel.graft.stage_sources.end() ? "modelled" : src->second;
@@ -250,6 +254,10 @@ void Summarize(const eventlog::RecordedApplication& app, Validation* v) {
           c.name = st->name;
           c.recorded_tasks = st->num_tasks;
           if (auto d = st->duration_ms()) c.recorded_seconds = static_cast<double>(*d) / 1000.0;
+          for (const auto& a : eventlog::FailedAttemptsJson(app, *st))
+            ++c.recorded_failed_attempts[a["reason"]];
+          c.recorded_stage_attempts = std::max(1, st->attempts);
+          c.recorded_failure = st->failure_reason.value_or("");
         }
       }
       if (c.stage_id && sel.floor) {
@@ -513,6 +521,18 @@ ordered_json ValidationToJson(const Validation& v) {
     s["role"] = c.role;
     s["recordedTasks"] = c.recorded_tasks;
     s["simulatedTasks"] = c.simulated_tasks;
+    if (c.HadFailures()) {
+      int recorded = 0;
+      for (const auto& [reason, n] : c.recorded_failed_attempts) recorded += n;
+      s["failedAttempts"] = {{"recorded", recorded},
+                             {"simulated", c.simulated_failed_attempts},
+                             {"recordedByReason", c.recorded_failed_attempts}};
+      s["stageAttempts"] = c.recorded_stage_attempts;
+      s["failed"] = {
+          {"recorded", c.recorded_failure.empty() ? ordered_json(nullptr) : ordered_json(c.recorded_failure)},
+          {"simulated",
+           c.simulated_failed.empty() ? ordered_json(nullptr) : ordered_json(c.simulated_failed)}};
+    }
     stages.push_back(std::move(s));
   }
   out["stages"] = std::move(stages);
@@ -576,6 +596,7 @@ std::string ValidationToTable(const Validation& v) {
                                    "error",     "floor s",       "floor error"};
   if (v.profile_from) head.push_back("profile from");
   out << Table(head, rows);
+  out << FailuresText(v);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
       << Fixed(v.simulated_makespan_seconds, 3) << " s";

@@ -38,6 +38,7 @@
 #define AQESIM_TOOLS_VALIDATE_REPLAY_H_
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -103,6 +104,20 @@ struct StageComparison {
   std::optional<double> relative_error;
   std::optional<double> floor_seconds;         // the recorded stage re-scheduled (scheduling_floor.h)
   std::optional<double> floor_relative_error;  // (floor − recorded) ÷ recorded
+  /// Failed and resubmitted attempts (tools/eventlog/failed_attempts_import.h): the recorded
+  /// stage's task attempts that left no output, by reason ("FetchFailed" → 2), its attempts
+  /// (StageSubmitted events) and failure reason ("" when it completed); the simulated stage's
+  /// failed attempts and how it stopped (StageResult::failed_attempts, failed).
+  std::map<std::string, int> recorded_failed_attempts;
+  int recorded_stage_attempts = 1;
+  std::string recorded_failure;
+  int simulated_failed_attempts = 0;
+  std::string simulated_failed;
+  /// True when the stage had a failed or resubmitted attempt, recorded or simulated.
+  bool HadFailures() const {
+    return !recorded_failed_attempts.empty() || recorded_stage_attempts > 1 || !recorded_failure.empty() ||
+           simulated_failed_attempts > 0 || !simulated_failed.empty();
+  }
 };
 
 struct DecisionComparison {
