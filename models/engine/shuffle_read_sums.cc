@@ -11,8 +11,6 @@ namespace aqesim {
 
 namespace {
 
-constexpr size_t kMaxCells = size_t{1} << 23;
-
 const void* SpecsIdentity(const ShuffleState& read) {
   return read.read_specs ? static_cast<const void*>(read.read_specs->data()) : nullptr;
 }
@@ -24,12 +22,12 @@ bool ShuffleReadSums::Matches(const ShuffleState& read) const {
          !column.empty();
 }
 
-bool ShuffleReadSumsFit(const ShuffleState& read, int num_executors) {
-  return static_cast<size_t>(read.num_read_tasks()) * static_cast<size_t>(std::max(1, num_executors)) <=
-         kMaxCells;
+size_t ShuffleReadSumsBlockSpecs(int num_executors, size_t max_cells) {
+  return std::max<size_t>(1, max_cells / static_cast<size_t>(std::max(1, num_executors)));
 }
 
-void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, ShuffleReadSums* out) {
+void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, size_t spec,
+                    ShuffleReadSums* out, size_t max_cells) {
   const ShuffleData& d = *read.data;
   const ShuffleSizes& a = d.actual;
   const bool batch = fetch_in_batch;
@@ -38,10 +36,14 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
   c.specs = SpecsIdentity(read);
   c.num_specs = num_specs;
   c.executors = static_cast<size_t>(std::max(0, num_executors));
+  const size_t block = ShuffleReadSumsBlockSpecs(num_executors, max_cells);
+  c.block_begin = std::min(spec, num_specs) / block * block;
+  c.block_end = std::min(num_specs, c.block_begin + block);
+  const size_t block_len = c.block_end - c.block_begin;
   c.bytes.assign(num_specs, 0);
   c.requests.assign(num_specs, 0);
-  c.exec_bytes.assign(num_specs * c.executors, 0);
-  c.exec_requests.assign(num_specs * c.executors, 0);
+  c.exec_bytes.assign(block_len * c.executors, 0);
+  c.exec_requests.assign(block_len * c.executors, 0);
   // Coalesced ranges of the read, in spec order (other spec kinds are not summed here).
   std::vector<std::pair<int, int>> ranges(num_specs, {0, 0});
   for (size_t j = 0; j < num_specs; ++j) {
@@ -59,7 +61,7 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       if (auto* px = std::get_if<PartialReducerPartitionSpec>(&x)) split.push_back(px->reducer_index);
   const size_t reducers = static_cast<size_t>(a.num_reducers());
   const size_t groups = c.executors + 1;  // map executors, then "unknown"
-  if (groups * (reducers + 1) <= kMaxCells) {
+  if (groups * (reducers + 1) <= max_cells) {
     // Bytes and block counts are sums over maps of sums over the range (cells are >= 0, so a
     // range summing to 0 has no block), so they are summed per (map executor, reducer) cell by
     // cell, then per range; only batch fetches (one request per non-empty map block range)
@@ -79,13 +81,12 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1),
                            cell_blocks.data() + g * (reducers + 1));
       if (!batch) return;
-      int64_t* exec_req = g < c.executors ? c.exec_requests.data() + g * num_specs : nullptr;
       for (size_t j : multi) {
         bool any = false;
         for (int r = ranges[j].first; r < ranges[j].second && !any; ++r) any = row[r] > 0;
         if (!any) continue;
         ++c.requests[j];
-        if (exec_req) ++exec_req[j];
+        if (g < c.executors && c.HoldsSpec(j)) ++c.exec_requests[c.ExecIndex(g, j)];
       }
     });
     for (size_t g = 0; g < groups; ++g) {
@@ -102,12 +103,13 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       for (size_t j = 0; j < num_specs; ++j) {
         if (ranges[j].first >= ranges[j].second) continue;
         const int64_t bytes = gb[ranges[j].second] - gb[ranges[j].first];
+        const bool held = g < c.executors && c.HoldsSpec(j);
         c.bytes[j] += bytes;
-        if (g < c.executors) c.exec_bytes[g * num_specs + j] += bytes;
+        if (held) c.exec_bytes[c.ExecIndex(g, j)] += bytes;
         if (batch && ranges[j].second - ranges[j].first > 1) continue;
         const int64_t blocks = gk[ranges[j].second] - gk[ranges[j].first];
         c.requests[j] += blocks;
-        if (g < c.executors) c.exec_requests[g * num_specs + j] += blocks;
+        if (held) c.exec_requests[c.ExecIndex(g, j)] += blocks;
       }
     }
     c.column = a.PartitionBytes();
@@ -128,9 +130,9 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       const int64_t req = batch ? 1 : blocks;
       c.bytes[j] += sum;
       c.requests[j] += req;
-      if (known) {
-        c.exec_bytes[static_cast<size_t>(me) * num_specs + j] += sum;
-        c.exec_requests[static_cast<size_t>(me) * num_specs + j] += req;
+      if (known && c.HoldsSpec(j)) {
+        c.exec_bytes[c.ExecIndex(static_cast<size_t>(me), j)] += sum;
+        c.exec_requests[c.ExecIndex(static_cast<size_t>(me), j)] += req;
       }
     }
   });

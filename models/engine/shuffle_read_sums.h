@@ -3,6 +3,12 @@
 // total and per executor that ran the maps, and the true column sums. They are exactly the sums
 // the work model's per-map loop forms (task_work.cc): an accelerator, not a model. Without it a
 // read's tasks would walk the matrix column-wise, once per task.
+//
+// The per-executor sums take specs × executors cells; they are held for one block of at most
+// 2^23 ÷ executors consecutive specs at a time (ShuffleReadSumsBlockSpecs), and a task of a spec
+// outside the block re-forms them for its block: a read's tasks run in spec order, so a read of
+// 10^6 specs on 9 executors takes two passes over its map outputs (one per block), not one per
+// task.
 #ifndef AQESIM_MODELS_ENGINE_SHUFFLE_READ_SUMS_H_
 #define AQESIM_MODELS_ENGINE_SHUFFLE_READ_SUMS_H_
 
@@ -18,26 +24,43 @@ struct ShuffleReadSums {
   const void* specs = nullptr;  // identity of the read's spec list (nullptr: the default read)
   size_t num_specs = 0;
   size_t executors = 0;
+  /// The block of specs [block_begin, block_end) whose per-executor sums are held.
+  size_t block_begin = 0, block_end = 0;
   /// Per spec (only CoalescedPartitionSpec ranges are summed; others stay 0).
   std::vector<int64_t> bytes, requests;
-  /// Per (map executor, spec), executor-major: index executor * num_specs + spec.
+  /// Per (map executor, spec of the block), executor-major: index
+  /// executor * (block_end - block_begin) + (spec - block_begin); ExecIndex gives it.
   std::vector<int64_t> exec_bytes, exec_requests;
   /// True bytes per reducer.
   std::vector<int64_t> column;
 
   /// Whether these are the sums of `read` as it is now (its specs have not changed since).
   bool Matches(const ShuffleState& read) const;
+  /// Whether spec `spec`'s per-executor sums are held.
+  bool HoldsSpec(size_t spec) const { return spec >= block_begin && spec < block_end; }
+  /// Index of (executor, spec) in exec_bytes / exec_requests; `spec` must be held.
+  size_t ExecIndex(size_t executor, size_t spec) const {
+    return executor * (block_end - block_begin) + (spec - block_begin);
+  }
 };
 
-/// Whether the sums of `read` fit in memory: at most 2^23 (spec, executor) cells. When they do
-/// not, the work model loops per map instead.
-bool ShuffleReadSumsFit(const ShuffleState& read, int num_executors);
+/// The most (spec, executor) cells held at once, and the most (executor, reducer) cells of the
+/// one-pass prefix sums (else a read sums per row and spec): 2^23 (64 MiB per int64 array).
+inline constexpr size_t kShuffleReadSumsMaxCells = size_t{1} << 23;
 
-/// Sums `read`, whose map stage has finished, into `out`. `fetch_in_batch`: one request per map
-/// and contiguous reducer range (spark.sql.adaptive.fetchShuffleBlocksInBatch with AQE on),
-/// else one per non-empty block. A streamed shuffle's skew-split columns are extracted in the
-/// same pass (the read's PartialReducerPartitionSpecs then look them up).
-void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, ShuffleReadSums* out);
+/// How many consecutive specs' per-executor sums are held at once: max_cells ÷ executors, at
+/// least 1.
+size_t ShuffleReadSumsBlockSpecs(int num_executors, size_t max_cells = kShuffleReadSumsMaxCells);
+
+/// Sums `read`, whose map stage has finished, into `out`: every spec's totals, and the
+/// per-executor sums of the block of specs holding `spec` (blocks of ShuffleReadSumsBlockSpecs
+/// from spec 0). `fetch_in_batch`: one request per map and contiguous reducer range
+/// (spark.sql.adaptive.fetchShuffleBlocksInBatch with AQE on), else one per non-empty block. A
+/// streamed shuffle's skew-split columns are extracted in the same pass (the read's
+/// PartialReducerPartitionSpecs then look them up).
+/// `max_cells`: tests give a small one to exercise the blocks and the per-row path.
+void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, size_t spec,
+                    ShuffleReadSums* out, size_t max_cells = kShuffleReadSumsMaxCells);
 
 }  // namespace aqesim
 

@@ -87,11 +87,13 @@ const TaskWorkModel::PartitionReads& TaskWorkModel::PartitionReadsOf(const Query
   return out;
 }
 
-const ShuffleReadSums* TaskWorkModel::ReadSums(const ExecNode& read) {
-  if (!ShuffleReadSumsFit(*read.shuffle, num_executors_)) return nullptr;
+const ShuffleReadSums& TaskWorkModel::ReadSums(const ExecNode& read, int spec) {
   ShuffleReadSums& sums = read_sums_[&read];
-  if (!sums.Matches(*read.shuffle)) SumShuffleRead(*read.shuffle, num_executors_, fetch_in_batch_, &sums);
-  return &sums;
+  const bool held = sums.Matches(*read.shuffle) && (spec < 0 || sums.HoldsSpec(static_cast<size_t>(spec)));
+  if (!held)
+    SumShuffleRead(*read.shuffle, num_executors_, fetch_in_batch_, static_cast<size_t>(std::max(0, spec)),
+                   &sums);
+  return sums;
 }
 
 // Output bytes of `n` for task `task` (index among its tasks); accumulates work; appends
@@ -218,16 +220,16 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
   };
   const auto* c = std::get_if<CoalescedPartitionSpec>(&spec);
   // A finished streamed shuffle: the read's sums (and skew-split columns) in one pass.
-  if (a.streamed() && d.stage && d.stage->done) ReadSums(n);
-  if (const ShuffleReadSums* cached = c && d.stage && d.stage->done ? ReadSums(n) : nullptr) {
+  if (a.streamed() && d.stage && d.stage->done) ReadSums(n, -1);
+  if (c && d.stage && d.stage->done) {
     // The finished shuffle's coalesced reads, summed once per (spec, map executor) in one
     // row-major pass (a spec's per-map loop would walk the matrix column-wise per task).
-    const ShuffleReadSums& sums = *cached;
+    const ShuffleReadSums& sums = ReadSums(n, task);
     const size_t j = static_cast<size_t>(task);
     const size_t e = static_cast<size_t>(executor);
     const bool has_local = executor >= 0 && e < sums.executors;
-    const int64_t local_bytes = has_local ? sums.exec_bytes[e * sums.num_specs + j] : 0;
-    const int64_t local_requests = has_local ? sums.exec_requests[e * sums.num_specs + j] : 0;
+    const int64_t local_bytes = has_local ? sums.exec_bytes[sums.ExecIndex(e, j)] : 0;
+    const int64_t local_requests = has_local ? sums.exec_requests[sums.ExecIndex(e, j)] : 0;
     ev->work.local_shuffle_bytes += Bytes(local_bytes);
     ev->work.local_fetch_requests += local_requests;
     ev->work.remote_shuffle_bytes += Bytes(sums.bytes[j] - local_bytes);

@@ -80,8 +80,9 @@ class TaskWorkModel {
   int64_t Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
   int64_t EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares, double sel);
   int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
-  /// The read's sums, or null when they would not fit (the caller then loops per map).
-  const ShuffleReadSums* ReadSums(const ExecNode& read);
+  /// The read's sums, holding the per-executor sums of spec `spec` (re-formed for its block when
+  /// they are of another block); `spec` < 0: whichever block is held.
+  const ShuffleReadSums& ReadSums(const ExecNode& read, int spec);
 
   /// Per planned partition of a map stage's output: the bytes every task read for it, and the
   /// first task that read it.
@@ -96,7 +97,7 @@ class TaskWorkModel {
   // Memos (results derived from a finished shuffle or a created stage, which no longer change):
   /// Per exchange read of a finished shuffle: its per-spec sums, formed in one pass when its
   /// first task runs instead of a column-wise pass per task. Re-formed if the read's specs
-  /// change (ShuffleReadSums::Matches).
+  /// change (ShuffleReadSums::Matches) or a task's spec is of another block (HoldsSpec).
   std::map<const ExecNode*, ShuffleReadSums> read_sums_;
   /// Per map stage: every task's reads per planned partition, needed by each task's
   /// MapTaskWriteBytes; evaluating every task per task would be quadratic.
