@@ -1,5 +1,7 @@
 #include "models/conf/variants.h"
 
+#include <cstdint>
+
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
 
@@ -24,8 +26,46 @@ const std::vector<VariantInfo>& KnownVariants() {
        "to "
        "its own keys",
        &VariantSwitches::bytedance_one_to_many_bucket_join},
+      {"intel.rowCountTargets", "Intel and Baidu adaptive execution (2017)",
+       "CoalesceShufflePartitions' target, in bytes only",
+       "where a coalesced partition holds more than intel.targetPostShuffleRowCount records, its run is packed "
+       "again by Spark's target bytes and that many records",
+       &VariantSwitches::intel_row_count_targets},
+      {"intel.skewByRowCount", "Intel and Baidu adaptive execution (2017)",
+       "OptimizeSkewedJoin's skew test, in bytes only",
+       "a reducer is also skewed when its records exceed skewedPartitionFactor x the median records and "
+       "intel.skewedPartitionRowCountThreshold; it is split into at most intel.skewedPartitionMaxSplits "
+       "even map ranges",
+       &VariantSwitches::intel_skew_by_row_count},
   };
   return *table;
+}
+
+const std::vector<VariantParameterInfo>& KnownVariantParameters() {
+  static const std::vector<VariantParameterInfo>* table = new std::vector<VariantParameterInfo>{
+      {"intel.targetPostShuffleRowCount", "intel.rowCountTargets",
+       "records one coalesced partition may hold (default 20000000)", 1, INT64_MAX,
+       &VariantSwitches::intel_target_post_shuffle_row_count, nullptr},
+      {"intel.skewedPartitionRowCountThreshold", "intel.skewByRowCount",
+       "records a reducer must exceed to be skewed by its records (default 10000000)", 0, INT64_MAX,
+       &VariantSwitches::intel_skewed_partition_row_count_threshold, nullptr},
+      {"intel.skewedPartitionMaxSplits", "intel.skewByRowCount",
+       "most pieces a reducer skewed by its records is split into (default 5)", 1, 2147483647, nullptr,
+       &VariantSwitches::intel_skewed_partition_max_splits},
+  };
+  return *table;
+}
+
+VariantSwitches VariantSwitches::AllOff() const {
+  VariantSwitches out = *this;
+  for (const VariantInfo& v : KnownVariants()) out.*(v.field) = false;
+  return out;
+}
+
+VariantSwitches VariantSwitches::Only(bool VariantSwitches::*field) const {
+  VariantSwitches out = AllOff();
+  out.*field = true;
+  return out;
 }
 
 std::vector<std::string> VariantSwitches::EnabledNames() const {
@@ -48,8 +88,20 @@ std::string ApplyVariantKey(std::string_view key, std::string_view value, Varian
     switches->*(v.field) = *on;
     return "";
   }
+  for (const VariantParameterInfo& p : KnownVariantParameters()) {
+    if (p.name != name) continue;
+    const std::optional<int64_t> n = ParseLong(value);
+    if (!n || *n < p.minimum || *n > p.maximum)
+      return "expected an integer from " + std::to_string(p.minimum) + " to " + std::to_string(p.maximum) +
+             ", found \"" + std::string(value) + "\"";
+    if (p.long_field) switches->*(p.long_field) = *n;
+    if (p.int_field) switches->*(p.int_field) = static_cast<int>(*n);
+    return "";
+  }
   std::vector<std::string> keys;
   for (const VariantInfo& v : KnownVariants()) keys.push_back(std::string(kVariantKeyPrefix) + v.name);
+  for (const VariantParameterInfo& p : KnownVariantParameters())
+    keys.push_back(std::string(kVariantKeyPrefix) + p.name);
   std::string known;
   for (const std::string& k : keys) known += (known.empty() ? "" : ", ") + k;
   std::string message = "unknown variant '" + std::string(key) + "'";

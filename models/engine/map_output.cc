@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "models/engine/driver_statistics.h"
 #include "models/plan/plan_error.h"
 #include "models/shuffle/generators.h"
 #include "models/shuffle/size_matrix.h"
@@ -94,15 +95,7 @@ double FinishMapStage(const QueryStage& st, const std::vector<Shares>& shares, s
   const std::vector<int64_t>& written = d.actual.MapBytes();
   for (int t = 0; t < st.num_tasks; ++t) (*tasks)[static_cast<size_t>(t)].shuffle_write_bytes = written[t];
   if (!conf.adaptive_enabled) return 0;
-  d.reported = std::make_unique<ReportedShuffleSizes>(
-      ReportShuffleSizes(d.actual, MapStatusConfigOf(conf), mode, d.reported_size_ratio));
-  double blocks = static_cast<double>(d.actual.num_maps()) * d.num_reducers;
-  // LAS variants: the driver also decompresses every status once for its exact totals.
-  if (conf.variants.las_exact_reducer_totals || conf.variants.las_split_by_exact_totals) {
-    d.exact_totals = AccumulateExactReducerTotals(d.actual, d.reported_size_ratio);
-    blocks += static_cast<double>(d.exact_totals->decompressed_blocks);
-  }
-  return blocks * seconds_per_block;
+  return CollectDriverStatistics(*st.output, conf, mode) * seconds_per_block;
 }
 
 }  // namespace aqesim

@@ -192,6 +192,8 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
       exchanges.back()["driverDecompressedBlocks"] = e.driver_decompressed_blocks;
       exchanges.back()["driverDecompressSeconds"] = e.driver_decompress_seconds;
     }
+    if (!e.records_by_partition_id.empty())
+      exchanges.back()["recordsByPartitionId"] = e.records_by_partition_id;
     if (e.range) {
       exchanges.back()["partitioning"] = "range";
       exchanges.back()["rangePartitioning"] = RangeSamplingToJson(*e.range);

@@ -97,6 +97,8 @@ struct ExchangeExplain {
   int64_t driver_decompressed_blocks = 0;
   double driver_decompress_seconds = 0;
   std::vector<int64_t> exact_bytes_by_partition_id;
+  /// Variants intel.rowCountTargets / skewByRowCount: records per reducer (empty without them).
+  std::vector<int64_t> records_by_partition_id;
   /// A range exchange: RangePartitioner's sampling and bounds (null for hash partitioning).
   std::shared_ptr<const RangeSampling> range;
 };

@@ -50,6 +50,7 @@ ExchangeExplain SummarizeExchange(const ExecNode& exchange, const SqlConf& conf,
       e.driver_decompress_seconds =
           static_cast<double>(d.exact_totals->decompressed_blocks) * map_status_aggregate_seconds_per_block;
     }
+    if (d.records_by_partition) e.records_by_partition_id = *d.records_by_partition;
   } else {
     e.map_status =
         std::string(MapStatusKindName(ChooseMapStatusKind(d.num_reducers, MapStatusConfigOf(conf))));

@@ -218,6 +218,7 @@ void ReadExchange(const Json& e, const std::string& at, Problems* p, ExchangeExp
   p->Read(e, "exactBytesByPartitionId", at, &x->exact_bytes_by_partition_id);
   p->Read(e, "driverDecompressedBlocks", at, &x->driver_decompressed_blocks);
   p->Read(e, "driverDecompressSeconds", at, &x->driver_decompress_seconds);
+  p->Read(e, "recordsByPartitionId", at, &x->records_by_partition_id);
   if (e.contains("rangePartitioning") && !(x->range = RangeSamplingFromJson(e["rangePartitioning"])))
     p->Add(at + "/rangePartitioning", "expected a range exchange's sampling (RangeSamplingToJson)");
 }

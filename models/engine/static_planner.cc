@@ -184,6 +184,10 @@ class Planner {
         m = ResampleMaps(m.dense(), child.planned_partitions);
       }
       sh.num_reducers = reducers;
+      if (!p.rows_by_partition.empty() && static_cast<int>(p.rows_by_partition.size()) != reducers)
+        throw PlanError{p.pointer + "/rowsByPartition", "expected one record count per reducer (" +
+                                                            std::to_string(reducers) + "), found " +
+                                                            std::to_string(p.rows_by_partition.size())};
       sh.planned = std::move(m);
       sh.reported_size_ratio = p.reported_size_ratio;
       if (p.data_size_bytes) {

@@ -48,6 +48,9 @@ struct ShuffleData {
   /// Variants las.exactReducerTotals / las.splitByExactTotals only: the driver's exact
   /// per-reducer totals, set with `reported`.
   std::optional<ExactReducerTotals> exact_totals;
+  /// Variants intel.rowCountTargets / intel.skewByRowCount only: records per reducer, as their
+  /// driver collected them (models/shuffle/shuffle_records.h), set with `reported`.
+  std::optional<std::vector<int64_t>> records_by_partition;
   /// Executor that ran each actual map task (for local vs remote fetch).
   std::vector<int> map_executor;
   /// Uncompressed bytes (exchange "data size" metric), used for broadcast decisions.

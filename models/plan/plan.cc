@@ -129,6 +129,7 @@ std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node) {
   copy->num_partitions = node.num_partitions;
   copy->origin = node.origin;
   copy->sizes = node.sizes;
+  copy->rows_by_partition = node.rows_by_partition;
   copy->data_size_bytes = node.data_size_bytes;
   copy->reported_size_ratio = node.reported_size_ratio;
   copy->advisory_partition_size_bytes = node.advisory_partition_size_bytes;

@@ -101,6 +101,10 @@ struct PlanNode {
   ShuffleOrigin origin = ShuffleOrigin::kEnsureRequirements;
   /// The partition-size matrix (absent: derived uniformly from the child's output).
   std::optional<SizesSpec> sizes;
+  /// Records each reducer receives (JSON `rowsByPartition`, one count per reducer, summing to
+  /// `rows` when both are given). Read only by the variants that count records
+  /// (models/shuffle/shuffle_records.h). Empty: the records follow the bytes.
+  std::vector<int64_t> rows_by_partition;
   /// Uncompressed bytes written into the shuffle (Spark's exchange "data size" metric), used
   /// for runtime broadcast decisions (docs/aqe-behaviour.md §3.6). Absent: shuffle bytes ×
   /// cost.compressionRatio.

@@ -64,6 +64,10 @@ void ScaleSizes(SizesSpec* spec, double factor) {
 
 void ScaleNode(PlanNode* node, double factor) {
   if (node->rows) node->rows = Scaled(*node->rows, factor);
+  if (!node->rows_by_partition.empty()) {  // an exchange's records per reducer: `rows` stays their sum
+    ScaleAll(&node->rows_by_partition, factor);
+    if (node->rows) node->rows = Sum(node->rows_by_partition);
+  }
   if (node->estimated_bytes) node->estimated_bytes = Scaled(*node->estimated_bytes, factor);
   if (node->op == PlanOp::kScan) {
     if (!node->task_bytes.empty()) {

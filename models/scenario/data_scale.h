@@ -11,7 +11,7 @@
 //   exchange    every cell of a partition-size matrix (inline or CSV), a marginals form's map and
 //               partition bytes (the largest map entry absorbs the rounding, so both margins keep
 //               one total), a generated form's totalBytes and mapBytes, the uncompressed data size
-//               (dataSize)
+//               (dataSize), each reducer's records (rowsByPartition; `rows` is then their sum)
 //   collect     the rows the child yields (collectLimit rows)
 // Not scaled: task and partition counts a scenario fixes (taskBytes' length, tasks, a matrix's
 // shape, numPartitions) — a scan that leaves its task count to spark.sql.files.maxPartitionBytes

@@ -9,6 +9,7 @@
 #include "models/scenario/bucketing_reader.h"
 #include "models/scenario/plan_checks.h"
 #include "models/scenario/range_reader.h"
+#include "models/scenario/records_reader.h"
 
 namespace aqesim {
 namespace {
@@ -39,7 +40,8 @@ const OpFields& FieldsOf(PlanOp op) {
         {"bytes"}}},
       {PlanOp::kExchange,
        {{"op", "id", "child", "numPartitions", "origin", "sizes", "dataSizeBytes", "reportedSizeRatio",
-         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows", "partitioning"},
+         "advisoryPartitionSizeInBytes", "singlePartition", "estimatedBytes", "rows", "partitioning",
+         "rowsByPartition"},
         {"child"}}},
       {PlanOp::kJoin,
        {{"op", "id", "strategy", "joinType", "buildSide", "hints", "left", "right", "selectivity",
@@ -178,6 +180,7 @@ class PlanReader {
       case PlanOp::kExchange:
         ReadExchange(v, node.get());
         ReadExchangePartitioning(v, node.get(), sink_);
+        if (v.contains("rowsByPartition")) ReadRowsByPartition(v["rowsByPartition"], node.get(), sink_);
         break;
       case PlanOp::kSort:
         ReadSortGlobal(v, node.get(), sink_);

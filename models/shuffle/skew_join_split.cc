@@ -77,8 +77,8 @@ bool CanSplitRightSide(JoinType type) {
 SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const std::vector<int64_t>& left_bytes,
                                     const std::vector<int64_t>& right_bytes,
                                     const MapSizesForReducerFn& left_map_sizes,
-                                    const MapSizesForReducerFn& right_map_sizes,
-                                    const SkewJoinParams& params) {
+                                    const MapSizesForReducerFn& right_map_sizes, const SkewJoinParams& params,
+                                    const ExtraSkewSplitFn& left_extra, const ExtraSkewSplitFn& right_extra) {
   SkewJoinSplitResult result;
   SkewJoinMeta& meta = result.meta;
   meta.left_sizes_bytes = left_bytes;
@@ -109,21 +109,22 @@ SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const std::vector<int64_
   for (int p = 0; p < n; ++p) {
     std::vector<ShufflePartitionSpec> lparts{CoalescedPartitionSpec{p, p + 1, left_bytes[p]}};
     std::vector<ShufflePartitionSpec> rparts{CoalescedPartitionSpec{p, p + 1, right_bytes[p]}};
-    if (split_left && left_bytes[p] > left.threshold) {
-      const std::vector<int64_t> sizes = left_map_sizes(p);
-      if (auto pieces = CreateSkewPartitionSpecs(p, sizes, left.target)) {
-        lparts.assign(pieces->begin(), pieces->end());
-        ++meta.num_skewed_left;
-        meta.left_splits.push_back({p, static_cast<int>(pieces->size())});
-      }
+    std::optional<std::vector<PartialReducerPartitionSpec>> lpieces, rpieces;
+    if (split_left && left_bytes[p] > left.threshold)
+      lpieces = CreateSkewPartitionSpecs(p, left_map_sizes(p), left.target);
+    if (split_left && !lpieces && left_extra) lpieces = left_extra(p);
+    if (lpieces) {
+      lparts.assign(lpieces->begin(), lpieces->end());
+      ++meta.num_skewed_left;
+      meta.left_splits.push_back({p, static_cast<int>(lpieces->size())});
     }
-    if (split_right && right_bytes[p] > right.threshold) {
-      const std::vector<int64_t> sizes = right_map_sizes(p);
-      if (auto pieces = CreateSkewPartitionSpecs(p, sizes, right.target)) {
-        rparts.assign(pieces->begin(), pieces->end());
-        ++meta.num_skewed_right;
-        meta.right_splits.push_back({p, static_cast<int>(pieces->size())});
-      }
+    if (split_right && right_bytes[p] > right.threshold)
+      rpieces = CreateSkewPartitionSpecs(p, right_map_sizes(p), right.target);
+    if (split_right && !rpieces && right_extra) rpieces = right_extra(p);
+    if (rpieces) {
+      rparts.assign(rpieces->begin(), rpieces->end());
+      ++meta.num_skewed_right;
+      meta.right_splits.push_back({p, static_cast<int>(rpieces->size())});
     }
     for (const ShufflePartitionSpec& a : lparts) {
       for (const ShufflePartitionSpec& b : rparts) {

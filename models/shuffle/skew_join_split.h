@@ -73,13 +73,19 @@ struct SkewJoinSplitResult {
 /// Per-map reported block sizes of one reducer (map order; -1 = missing map output).
 using MapSizesForReducerFn = std::function<std::vector<int64_t>(int reducer)>;
 
-/// The per-join decision from both sides' bytesByPartitionId and per-map sizes.
+/// A variant's split of a reducer that Spark's size test leaves whole (nullopt: none), e.g.
+/// intel.skewByRowCount (intel_row_count_skew.h). Empty function: Spark's rule alone.
+using ExtraSkewSplitFn = std::function<std::optional<std::vector<PartialReducerPartitionSpec>>(int reducer)>;
+
+/// The per-join decision from both sides' bytesByPartitionId and per-map sizes. `left_extra` /
+/// `right_extra` are asked for a reducer of a splittable side that Spark's test did not split.
 SkewJoinSplitResult SplitSkewedJoin(JoinType join_type,
                                     const std::vector<int64_t>& left_bytes_by_partition_id,
                                     const std::vector<int64_t>& right_bytes_by_partition_id,
                                     const MapSizesForReducerFn& left_map_sizes,
-                                    const MapSizesForReducerFn& right_map_sizes,
-                                    const SkewJoinParams& params);
+                                    const MapSizesForReducerFn& right_map_sizes, const SkewJoinParams& params,
+                                    const ExtraSkewSplitFn& left_extra = {},
+                                    const ExtraSkewSplitFn& right_extra = {});
 
 /// The same over two driver views.
 SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const ReportedShuffleSizes& left,

@@ -176,6 +176,30 @@ TEST_CASE("report in headless Chromium: a scenario's report renders every chart,
   CheckInBrowser(chromium, page, "skew-join-report.png", 8, dir);
 }
 
+TEST_CASE("report in headless Chromium: a scenario with a named variant shows Spark's run and the variant's",
+          "[e2e][report][browser]") {
+  const std::string chromium = FindChromium();
+  if (chromium.empty()) {
+    WARN("chromium is not installed (apt-get install -y chromium): browser test skipped");
+    return;
+  }
+  Scratch dir;
+  const fs::path page = dir.path / "intel-skew.html";
+  Run r = Exec(AQESIM_BINARY,
+               {"report", std::string(AQESIM_SOURCE_DIR) + "/scenarios/variants/intel-skew-by-row-count.json",
+                "-o", page.string()},
+               dir.path);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string html = Slurp(page);
+  CHECK(html.find("<h2>Named variants side by side</h2>") != std::string::npos);
+  CHECK(html.find("<td>Apache Spark (no variant)</td>") != std::string::npos);
+  CHECK(html.find("e1 map 10, e2 map 10, result 54") != std::string::npos);
+  // The summary, the variants' makespans, 2 timelines, makespan against core-hours, 2 exchanges
+  // before AQE, 2 reads after AQE.
+  CheckInBrowser(chromium, page, "intel-skew-by-row-count-report.png", 9, dir);
+}
+
 TEST_CASE("report in headless Chromium: a sweep's report renders every chart, no console errors",
           "[e2e][report][browser]") {
   const std::string chromium = FindChromium();

@@ -36,6 +36,28 @@ TEST_CASE("report: a join side with a fixed partition count gets no spark.sql.sh
       "the job together with the setting."));
 }
 
+TEST_CASE("report: a scenario with a named variant compares Spark's run and the variant's", "[e2e][report]") {
+  const CommandResult r =
+      RunAqesim({"report", SourcePath("scenarios/variants/intel-skew-by-row-count.json"), "--format", "md"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(Contains(r.stdout_text, "## Named variants side by side"));
+  // Both rows (every number as `run` prints it), Spark's 50 join tasks against the variant's 54.
+  CHECK(Contains(r.stdout_text, "| Apache Spark (no variant) | 27.904 ("));
+  CHECK(Contains(r.stdout_text, "| 70 | 0 | e1 map 10, e2 map 10, result 50 |"));
+  CHECK(Contains(r.stdout_text, "| intel.skewByRowCount | 27.904 ("));
+  CHECK(Contains(r.stdout_text, "| 74 | 1 | e1 map 10, e2 map 10, result 54 |"));
+  CHECK(Contains(r.stdout_text, "What intel.skewByRowCount changed:"));
+  CHECK(Contains(r.stdout_text,
+                 "— variant intel.skewByRowCount changed this decision (Spark: no skewed partition "
+                 "could be split)"));
+  // Without a variant there is no such section.
+  const CommandResult plain =
+      RunAqesim({"report", SourcePath("scenarios/variants/intel-skew-by-row-count.json"), "--format", "md",
+                 "--conf", "aqesim.variant.intel.skewByRowCount=false"});
+  REQUIRE(plain.exit_code == 0);
+  CHECK_FALSE(Contains(plain.stdout_text, "Named variants side by side"));
+}
+
 TEST_CASE("report: the same settings on the command line are a clean plan error", "[e2e][report]") {
   const std::string scenario = SourcePath("tests/data/scenarios/join-side-fixed-partitions.json");
   const CommandResult r =

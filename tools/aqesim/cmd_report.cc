@@ -23,6 +23,7 @@
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
+#include "tools/aqesim/variant_comparison.h"
 #include "tools/eventlog/byte_source.h"
 #include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
@@ -185,7 +186,15 @@ void RegisterReport(CLI::App& app) {
       auto scenario = LoadOrThrow(o->scenario, o->output, overrides);  // also reports JSON syntax errors
       inputs = scenario->input_files;
       std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
+      // Named variants on: Spark's plan and each variant's, side by side (as `run` prints them).
+      std::vector<VariantRun> compared = SimulateVariantComparison(scenario.get(), runs[1]);
       input = report::InputFromRuns(*scenario, std::move(runs[0]), std::move(runs[1]));
+      for (size_t i = 0; i < compared.size(); ++i)
+        input.variant_rows.push_back({compared[i].variants,
+                                      i + 1 == compared.size()
+                                          ? input.run_on
+                                          : std::make_shared<const RunResult>(std::move(compared[i].run)),
+                                      compared[i].band});
       // The what-ifs build on the scenario read once (the files read by the first load).
       std::vector<Diagnostic> unread;
       std::shared_ptr<const ScenarioBase> base =

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "models/engine/simulated_band.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/text/table_text.h"
 
@@ -42,26 +43,25 @@ std::vector<VariantRun> SimulateVariantComparison(Scenario* scenario, const RunR
   const std::vector<std::string> names = enabled.EnabledNames();
   std::vector<VariantRun> rows;
   if (names.empty()) return rows;
-  std::vector<VariantSwitches> settings{VariantSwitches{}};
+  // The variants' parameters (intel.targetPostShuffleRowCount, ...) stay as the scenario set them.
+  std::vector<VariantSwitches> settings{enabled.AllOff()};
   if (names.size() > 1) {
-    for (const VariantInfo& v : KnownVariants()) {
-      if (!(enabled.*(v.field))) continue;
-      VariantSwitches one;
-      one.*(v.field) = true;
-      settings.push_back(one);
-    }
+    for (const VariantInfo& v : KnownVariants())
+      if (enabled.*(v.field)) settings.push_back(enabled.Only(v.field));
   }
   for (const VariantSwitches& s : settings) {
     scenario->conf.variants = s;
     try {
-      rows.push_back({s.EnabledNames(), SimulateOrThrow(*scenario, true)});
+      RunResult run = SimulateOrThrow(*scenario, true);
+      std::optional<MakespanBand> band = SimulateBand(scenario, run);
+      rows.push_back({s.EnabledNames(), std::move(run), band});
     } catch (...) {
       scenario->conf.variants = enabled;
       throw;
     }
   }
   scenario->conf.variants = enabled;
-  rows.push_back({names, with_all});
+  rows.push_back({names, with_all, SimulateBand(scenario, with_all)});
   return rows;
 }
 
@@ -71,8 +71,10 @@ std::string VariantComparisonText(const std::vector<VariantRun>& rows) {
          "absolutely):\n";
   for (const VariantRun& row : rows) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "  %-60s makespan %10.3f s  %7d tasks  %d skew join(s)\n",
-                  Label(row.variants).c_str(), row.run.makespan_seconds, TotalTasks(row.run),
+    const std::string band =
+        row.band ? BandText(row.band->low_seconds, row.band->high_seconds) : " (profiled)";
+    std::snprintf(buf, sizeof buf, "  %-60s makespan %10.3f s%-14s  %7d tasks  %d skew join(s)\n",
+                  Label(row.variants).c_str(), row.run.makespan_seconds, band.c_str(), TotalTasks(row.run),
                   SkewJoins(row.run));
     out << buf;
     // Within 160 columns, as `run`'s decisions (a variant's skew split was one 302-column line).
@@ -87,11 +89,14 @@ nlohmann::ordered_json VariantComparisonJson(const std::vector<VariantRun>& rows
   for (const VariantRun& row : rows) {
     nlohmann::ordered_json changed = nlohmann::ordered_json::array();
     for (const Decision* d : ChangedByVariants(row.run)) changed.push_back(d->message);
-    out.push_back({{"variants", row.variants},
-                   {"makespanSeconds", row.run.makespan_seconds},
-                   {"tasks", TotalTasks(row.run)},
-                   {"skewJoins", SkewJoins(row.run)},
-                   {"decisionsChangedByVariants", std::move(changed)}});
+    out.push_back(
+        {{"variants", row.variants},
+         {"makespanSeconds", row.run.makespan_seconds},
+         {"makespanSecondsLow", row.band ? nlohmann::ordered_json(row.band->low_seconds) : nullptr},
+         {"makespanSecondsHigh", row.band ? nlohmann::ordered_json(row.band->high_seconds) : nullptr},
+         {"tasks", TotalTasks(row.run)},
+         {"skewJoins", SkewJoins(row.run)},
+         {"decisionsChangedByVariants", std::move(changed)}});
   }
   return out;
 }

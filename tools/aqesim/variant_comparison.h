@@ -5,9 +5,11 @@
 #define AQESIM_TOOLS_AQESIM_VARIANT_COMPARISON_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/cost/defaults_band.h"
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 
@@ -16,6 +18,8 @@ namespace aqesim::cli {
 struct VariantRun {
   std::vector<std::string> variants;  // empty: Apache Spark
   RunResult run;
+  /// The makespan's band (models/engine/simulated_band.h); nullopt when every stage is profiled.
+  std::optional<MakespanBand> band;
 };
 
 /// The comparison rows; `with_all` is the AQE-on run with every enabled variant (already

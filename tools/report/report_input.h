@@ -24,6 +24,7 @@
 
 #include "models/cluster/cluster.h"
 #include "models/conf/spark_conf.h"
+#include "models/cost/defaults_band.h"
 #include "models/engine/run_result.h"
 #include "models/scenario/scenario.h"
 #include "tools/report/plan_partitioning.h"
@@ -49,6 +50,15 @@ using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>
 /// rows, same `sweep` object); nullopt with `*error` when the sweep cannot be prepared.
 using SweepWith = std::function<std::optional<sweep::SweepDocument>(const std::vector<sweep::GridAxis>& axes,
                                                                     std::string* error)>;
+
+/// One row of the named variants' comparison (models/conf/variants.h, tools/aqesim/variant_comparison.h):
+/// the AQE-on run with `variants` on; empty `variants` = Apache Spark.
+struct VariantRow {
+  std::vector<std::string> variants;
+  std::shared_ptr<const RunResult> run;
+  /// The makespan's band (models/engine/simulated_band.h); nullopt: every stage profiled.
+  std::optional<MakespanBand> band;
+};
 
 struct ReportInput {
   InputKind kind = InputKind::kRun;
@@ -78,6 +88,9 @@ struct ReportInput {
   /// `scale_error` saying why they could not be simulated.
   std::optional<scale::ScaleDocument> scale;
   std::string scale_error;
+  /// For a scenario input with a named variant on: Spark's AQE-on run, each enabled variant's
+  /// alone (when several are on) and all of them (run_on); empty otherwise.
+  std::vector<VariantRow> variant_rows;
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;

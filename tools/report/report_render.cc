@@ -18,6 +18,7 @@
 #include "tools/report/report_assets.h"
 #include "tools/report/scale_report.h"
 #include "tools/report/tune_report.h"
+#include "tools/report/variant_section.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::report {
@@ -215,6 +216,7 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   }
   h += "</section>\n";
   h += RecommendationHtml(rec);
+  h += VariantSectionHtml(in.variant_rows, charts);
   // Stages.
   h += "<section><h2>Stages</h2><p>Skew severity is the slowest task over the median task, in Dr. Elephant's "
        "bands: low ≥ 1.33, moderate ≥ 1.78, severe ≥ 3.16, critical ≥ 10.</p>\n";
@@ -521,6 +523,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
          std::to_string(c.local_reads) + " local shuffle reads\n";
   }
   m += "\n" + RecommendationMd(RecommendForRun(in, facts));
+  m += VariantSectionMd(in.variant_rows);
   m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "
        "1.78, severe ≥ "
        "3.16, critical ≥ 10).\n\n";

@@ -5,6 +5,7 @@
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_queries.h"
 #include "models/plan/stage_walk.h"
+#include "models/shuffle/intel_row_count_targets.h"
 #include "models/shuffle/shuffle_partitions_util.h"
 
 namespace aqesim {
@@ -108,6 +109,13 @@ void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out,
     default:
       return;
   }
+}
+
+/// Every read of the group carries its records per reducer (the Intel–Baidu variants are on).
+bool RecordsKnown(const CoalesceGroup& g) {
+  for (ExecNode* r : g.reads)
+    if (!r->shuffle->data->records_by_partition) return false;
+  return true;
 }
 
 int64_t GroupBytes(const CoalesceGroup& g) {
@@ -244,7 +252,22 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
       }
       continue;
     }
-    const int after = static_cast<int>(res.specs_per_shuffle[0].size());
+    int after = static_cast<int>(res.specs_per_shuffle[0].size());
+    std::vector<std::vector<ShufflePartitionSpec>> coalesced = res.specs_per_shuffle;
+    // Variant intel.rowCountTargets (models/shuffle/intel_row_count_targets.h): packed by the
+    // record target as well where Spark's partitions pass it; Spark's count kept for the note.
+    const int spark_after = after;
+    const bool by_records = assign && conf.variants.intel_row_count_targets && RecordsKnown(g);
+    if (by_records) {
+      std::vector<const std::vector<int64_t>*> records, bytes;
+      for (ExecNode* r : g.reads) {
+        records.push_back(&*r->shuffle->data->records_by_partition);
+        bytes.push_back(&r->shuffle->data->reported->BytesByPartitionId());
+      }
+      coalesced = PackByBytesAndRecords(coalesced, records, bytes, target,
+                                        conf.variants.intel_target_post_shuffle_row_count);
+      after = static_cast<int>(coalesced[0].size());
+    }
     if (!assign) {
       why_not(ids, "coalescingDisabled",
               ids + ": spark.sql.adaptive.coalescePartitions.enabled=false: would coalesce " +
@@ -253,11 +276,17 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
               {{"partitionsBefore", before}, {"partitionsAfter", after}, {"targetSizeBytes", target}});
       continue;
     }
-    for (size_t i = 0; i < g.reads.size(); ++i) g.reads[i]->shuffle->read_specs = res.specs_per_shuffle[i];
+    for (size_t i = 0; i < g.reads.size(); ++i) g.reads[i]->shuffle->read_specs = coalesced[i];
     Decision d;
     d.rule = std::string(name());
+    const int64_t record_target = conf.variants.intel_target_post_shuffle_row_count;
     d.message = ids + ": " + std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +
-                FormatBytes(target) + ")";
+                FormatBytes(target) +
+                (by_records ? ", at most " + std::to_string(record_target) + " records" : "") + ")";
+    if (after != spark_after)
+      d.message +=
+          " — variant intel.rowCountTargets changed this decision (Spark: " + std::to_string(spark_after) +
+          " partitions)";
     d.at = ctx.now;
     nlohmann::json ex = nlohmann::json::array();
     for (ExecNode* r : g.reads) ex.push_back(r->id);
@@ -267,6 +296,11 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
                 {"targetSizeBytes", target},
                 {"minNumPartitions", group_min[gi]},
                 {"advisoryPartitionSizeBytes", advisory}};
+    if (by_records) d.fields["targetRecords"] = record_target;
+    if (after != spark_after) {
+      d.fields["variants"] = nlohmann::json::array({"intel.rowCountTargets"});
+      d.fields["sparkPartitionsAfter"] = spark_after;
+    }
     outcome.decisions.push_back(std::move(d));
     outcome.changed = true;
   }

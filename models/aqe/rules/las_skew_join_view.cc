@@ -1,12 +1,29 @@
 #include "models/aqe/rules/las_skew_join_view.h"
 
+#include <memory>
+
+#include "models/shuffle/intel_row_count_skew.h"
 #include "models/shuffle/las_split_by_exact_totals.h"
 
 namespace aqesim {
 namespace {
 
 bool SkewVariantsOn(const VariantSwitches& v) {
-  return v.las_exact_reducer_totals || v.las_split_by_exact_totals;
+  return v.las_exact_reducer_totals || v.las_split_by_exact_totals || v.intel_skew_by_row_count;
+}
+
+/// intel.skewByRowCount's split of the reducers Spark leaves whole (intel_row_count_skew.h),
+/// over the side's reported sizes; an empty function when the variant is off or no records.
+ExtraSkewSplitFn RowCountSplit(const ShuffleData& d, const std::vector<int64_t>& bytes,
+                               const SkewJoinParams& params, const VariantSwitches& v) {
+  if (!v.intel_skew_by_row_count || !d.records_by_partition) return {};
+  RowCountSkewParams p;
+  p.skewed_partition_factor = params.skewed_partition_factor;
+  p.row_count_threshold = v.intel_skewed_partition_row_count_threshold;
+  p.max_splits = v.intel_skewed_partition_max_splits;
+  auto skew = std::make_shared<const RowCountSkew>(*d.records_by_partition, bytes, p);
+  const ReportedShuffleSizes* rep = d.reported.get();
+  return [skew, rep](int reducer) { return skew->Split(reducer, rep->MapSizesForReducer(reducer)); };
 }
 
 SkewJoinSplitResult Decide(JoinType type, const ShuffleData& l, const ShuffleData& r,
@@ -26,7 +43,8 @@ SkewJoinSplitResult Decide(JoinType type, const ShuffleData& l, const ShuffleDat
     }
     return [rep](int reducer) { return rep->MapSizesForReducer(reducer); };
   };
-  return SplitSkewedJoin(type, bytes(l), bytes(r), map_sizes(l), map_sizes(r), params);
+  return SplitSkewedJoin(type, bytes(l), bytes(r), map_sizes(l), map_sizes(r), params,
+                         RowCountSplit(l, bytes(l), params, v), RowCountSplit(r, bytes(r), params, v));
 }
 
 bool SameOutcome(const SkewJoinSplitResult& a, const SkewJoinSplitResult& b) {
@@ -43,14 +61,15 @@ VariantSkewJoinDecision SplitSkewedJoinWithVariants(JoinType type, const Shuffle
   VariantSkewJoinDecision out;
   out.result = Decide(type, l, r, params, variants, threshold);
   if (!SkewVariantsOn(variants)) return out;
-  SkewJoinSplitResult spark = Decide(type, l, r, params, VariantSwitches{}, threshold);
+  SkewJoinSplitResult spark = Decide(type, l, r, params, variants.AllOff(), threshold);
   if (SameOutcome(spark, out.result)) return out;
   struct Named {
     const char* name;
     bool VariantSwitches::*field;
   };
   const Named skew_variants[] = {{"las.exactReducerTotals", &VariantSwitches::las_exact_reducer_totals},
-                                 {"las.splitByExactTotals", &VariantSwitches::las_split_by_exact_totals}};
+                                 {"las.splitByExactTotals", &VariantSwitches::las_split_by_exact_totals},
+                                 {"intel.skewByRowCount", &VariantSwitches::intel_skew_by_row_count}};
   for (const Named& n : skew_variants) {
     if (!(variants.*(n.field))) continue;
     VariantSwitches without = variants;

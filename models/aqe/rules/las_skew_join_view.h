@@ -1,5 +1,6 @@
-// What OptimizeSkewedJoin decides on when LAS variants are on (models/conf/variants.h), and
-// which variant changed its decision.
+// What OptimizeSkewedJoin decides on when skew variants are on (models/conf/variants.h: the
+// ByteDance LAS ones and Intel–Baidu's intel.skewByRowCount), and which variant changed its
+// decision.
 //
 // Spark's rule (optimize_skewed_join.h, spec §6) reads, per side, the shuffle's
 // bytesByPartitionId (MapOutputStatistics) and, for a skewed reducer, every map's reported
@@ -9,8 +10,11 @@
 //    test use them;
 //  * las.splitByExactTotals: the per-map sizes of a skewed reducer rebuilt from its exact
 //    total (models/shuffle/las_split_by_exact_totals.h).
+//  * intel.skewByRowCount: a reducer Spark's size test leaves whole is also split when its
+//    records say it is skewed, as Intel and Baidu's adaptive execution split it
+//    (models/shuffle/intel_row_count_skew.h).
 // The split algorithm itself (thresholds, target, splitSizeListByTargetSize, the cross
-// product) is Spark's, unchanged.
+// product) is Spark's, unchanged, for every reducer Spark's size test finds skewed.
 #ifndef AQESIM_MODELS_AQE_RULES_LAS_SKEW_JOIN_VIEW_H_
 #define AQESIM_MODELS_AQE_RULES_LAS_SKEW_JOIN_VIEW_H_
 
