@@ -28,7 +28,8 @@ const std::vector<VariantInfo>& KnownVariants() {
        &VariantSwitches::bytedance_one_to_many_bucket_join},
       {"intel.rowCountTargets", "Intel and Baidu adaptive execution (2017)",
        "CoalesceShufflePartitions' target, in bytes only",
-       "where a coalesced partition holds more than intel.targetPostShuffleRowCount records, its run is packed "
+       "where a coalesced partition holds more than intel.targetPostShuffleRowCount records, its run is "
+       "packed "
        "again by Spark's target bytes and that many records",
        &VariantSwitches::intel_row_count_targets},
       {"intel.skewByRowCount", "Intel and Baidu adaptive execution (2017)",
