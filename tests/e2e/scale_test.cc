@@ -100,6 +100,37 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
   CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
 }
 
+TEST_CASE("scale: an imported dynamic-allocation log's rows run N static executors", "[e2e][scale]") {
+  // The hand scenario as an imported dynamic-allocation log has it: a recorded timeline of 2
+  // executors present from the start, and spark.dynamicAllocation.enabled=true in its conf.
+  // Each row's spark.executor.instances must give N static executors, not the policy (which
+  // starts at N and ramps up: the 50 % row took 7 s, 100 % 6 s).
+  testing::TempDir dir("aqesim_scale");
+  json doc = HandScenario(2);
+  doc["cluster"].erase("executors");
+  doc["cluster"]["executorTimeline"] = {{{"add", 0}}, {{"add", 0}}};
+  doc["conf"]["spark.dynamicAllocation.enabled"] = true;
+  doc["conf"]["spark.dynamicAllocation.shuffleTracking.enabled"] = true;
+  doc["conf"]["spark.dynamicAllocation.schedulerBacklogTimeout"] = "1s";
+  const std::string path = dir.Write("da-log.json", doc.dump());
+  // As in the hand-computed schedule: 1 executor 13 s (13 core-seconds), 2 executors 8 s (16),
+  // 3 executors 6 s (18).
+  const json j = ScaleJson({path, "--percent", "50,100,150"});
+  const std::vector<int> executors = {1, 2, 3};
+  const std::vector<double> makespan = {13, 8, 6}, available = {13, 16, 18};
+  REQUIRE(j["rows"].size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    const json& row = j["rows"][i];
+    INFO(row.dump());
+    CHECK(row["executors"] == executors[i]);
+    CHECK(row["makespanSeconds"].get<double>() == Approx(makespan[i]));
+    CHECK(row["coreHours"].get<double>() == Approx(available[i] / 3600));
+  }
+  CHECK(j["baseExecutors"] == 2);
+  CHECK(j["executorTimelineReplaced"] == true);
+  CHECK(j["fewestExecutorsWithin5Percent"]["executors"] == 3);
+}
+
 TEST_CASE("scale: the demo at Sparklens' percentages keeps its invariants", "[e2e][scale]") {
   const json j = ScaleJson({SourcePath("scenarios/demo.json")});
   const std::vector<int> executors = {1, 2, 5, 8, 10, 15, 20, 30, 50};  // of 10

@@ -115,6 +115,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   // --- the base: each part at its own settings ---
   bool any_modelled = false, any_profiled = false;
   std::vector<std::pair<std::string, std::string>> static_conf;  // rows' extra --conf besides N
+  bool rows_static = false;  // a part enables dynamic allocation: the rows switch it off
   for (const ScalePart& part : spec.parts) {
     LoadResult loaded = LoadScenarioJson(part.document, part.label, part.overrides);
     if (!loaded.errors.empty() || !loaded.scenario) {
@@ -136,8 +137,12 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     }
     int base = s.cluster.executors;
     if (!s.cluster.executor_timeline.empty()) result.timeline_replaced = true;
-    const bool dynamic =
-        s.conf.dynamic_allocation.enabled && s.cluster.executor_timeline.empty() && !s.conf.master.local;
+    // Dynamic allocation on (Spark ignores it in local mode): the rows switch it off, also on a
+    // recorded timeline, where a row's spark.executor.instances would otherwise hand the
+    // cluster to the policy (cluster_from_conf.cc) and every row would ramp to the same peak.
+    const bool dynamic_conf = s.conf.dynamic_allocation.enabled && !s.conf.master.local;
+    rows_static |= dynamic_conf;
+    const bool dynamic = dynamic_conf && s.cluster.executor_timeline.empty();
     if (dynamic) {  // 100 %: the peak the policy reached
       result.dynamic_allocation = true;
       try {
@@ -154,7 +159,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     }
     result.base_executors = std::max(result.base_executors, base);
   }
-  if (result.dynamic_allocation) static_conf.emplace_back("spark.dynamicAllocation.enabled", "false");
+  if (rows_static) static_conf.emplace_back("spark.dynamicAllocation.enabled", "false");
 
   // --- the rows, each on its own, built on the parts read once ---
   std::vector<PartBase> read;

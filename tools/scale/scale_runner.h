@@ -2,8 +2,10 @@
 // the loop). Each row runs the input at a percentage of its executors: every part of it (a
 // scenario, or each replayed SQL execution / job of an event log, tools/validate/replay.h) is
 // loaded with `spark.executor.instances = N` given as --conf is (so an imported log's recorded
-// executor timeline becomes N executors from the start, its warm JVMs kept; a dynamic-allocation
-// scenario runs N static executors) and simulated, AQE deciding on that cluster
+// executor timeline becomes N executors from the start, its warm JVMs kept) with
+// `spark.dynamicAllocation.enabled = false` when the part enables it (a dynamic-allocation
+// scenario, or an imported dynamic-allocation log with its timeline: N static executors either
+// way, not the policy ramping to its peak) and simulated, AQE deciding on that cluster
 // (defaultParallelism follows its cores). A row's figures are its parts' sums (the parts run
 // one after the other): makespan (with the cost model's band when a stage is modelled,
 // models/cost/defaults_band.h), core-hours available and used, the critical path and the ideal
