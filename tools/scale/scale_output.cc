@@ -107,9 +107,9 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
                                       SecondsWithBand(row.ideal_seconds, row.ideal_band)};
     if (log) cells.push_back(row.sparklens_seconds ? Fixed(*row.sparklens_seconds, 3) : "-");
     cells.push_back(&row == &r.rows.front() ? ""
-                    : row.decisions_changed.empty()
+                    : row.decisions_changed_count == 0
                         ? "same"
-                        : std::to_string(row.decisions_changed.size()) + " changed");
+                        : std::to_string(row.decisions_changed_count) + " changed");
     rows.push_back(std::move(cells));
   }
   const size_t last = head.size() - 1;
@@ -130,18 +130,20 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   for (size_t i = 1; i < r.rows.size(); ++i) {
     const ScaleRow& a = r.rows[i - 1];
     const ScaleRow& b = r.rows[i];
-    if (!b.decisions_changed.empty()) {
+    const bool changed = b.decisions_changed_count > 0;
+    if (changed) {
       out << "AQE decided differently at " << b.executors << " executors than at " << a.executors << ":\n";
       for (const std::string& d : b.decisions_changed) out << "  now:    " << d << "\n";
-      for (const std::string& d : b.decisions_replaced) out << "  before: " << d << "\n";
+      for (const std::string& d : b.decisions_replaced)
+        out << "  before: " << d << "\n";  // alone: a decision no longer taken
     }
     if (b.executors > a.executors && b.makespan_seconds > a.makespan_seconds) {
       out << "makespan rises from " << Fixed(a.makespan_seconds, 3) << " s at " << a.executors << " to "
           << Fixed(b.makespan_seconds, 3) << " s at " << b.executors << " executors"
-          << (b.decisions_changed.empty() ? " with the same AQE decisions: not AQE but the schedule (each "
-                                            "new executor's fresh JVM and cold "
-                                            "code, reduce tasks waiting for their preferred executors)"
-                                          : ": AQE decided differently (above)")
+          << (!changed ? " with the same AQE decisions: not AQE but the schedule (each "
+                         "new executor's fresh JVM and cold "
+                         "code, reduce tasks waiting for their preferred executors)"
+                       : ": AQE decided differently (above)")
           << "\n";
     }
   }

@@ -74,6 +74,30 @@ std::optional<PartRun> RunPart(const ScalePart& part, const PartBase& read,
   return out;
 }
 
+/// What identifies a decision between rows: its rule and what it is about (the join, exchange
+/// or node fields), prefixed by its part.
+std::string DecisionSubject(const std::string& prefix, const Decision& d) {
+  std::string subject = prefix + d.rule;
+  for (const char* key : {"join", "joins", "exchange", "exchanges", "node", "target"})
+    if (d.fields.contains(key)) subject += std::string(" ") + key + "=" + d.fields.at(key).dump();
+  return subject;
+}
+
+/// What a decision did, for comparing rows: its subject and its structured fields without its
+/// inputs — the sizes it compared against (fields in bytes: targets, thresholds, medians, the
+/// advisory size), minNumPartitions, a why-not's numbers — and its time. A coalescing 200 → 40
+/// at a target of 54 MiB and one 200 → 40 at 60 MiB did the same.
+std::string DecisionOutcome(const std::string& prefix, const Decision& d) {
+  nlohmann::json kept = nlohmann::json::object();
+  for (auto it = d.fields.begin(); it != d.fields.end(); ++it) {
+    const std::string& key = it.key();
+    const bool bytes = key.size() >= 5 && key.compare(key.size() - 5, 5, "Bytes") == 0;
+    if (bytes || key == "minNumPartitions" || key == "numbers" || key == "atSeconds") continue;
+    kept[key] = it.value();
+  }
+  return DecisionSubject(prefix, d) + " " + kept.dump();
+}
+
 void AddBand(std::optional<MakespanBand>* sum, const std::optional<MakespanBand>& part, double point) {
   // A part without a band (every stage profiled) adds its own seconds to both ends.
   const MakespanBand b = part.value_or(MakespanBand{point, point});
@@ -171,6 +195,8 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   std::vector<std::string> row_error(n);
   std::vector<std::vector<std::string>> row_warnings(n);
   std::vector<std::pair<bool, bool>> row_sources(n);  // (modelled, profiled) stages seen
+  // Per row, per decision (in row.decisions' order): its subject and outcome (see above).
+  std::vector<std::vector<std::pair<std::string, std::string>>> row_outcomes(n);
   auto compute = [&](size_t i) {
     ScaleRow& row = result.rows[i];
     row.percent = spec.percents[i];
@@ -205,8 +231,11 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
         AddBand(&row.critical_path_band, runs[p].critical_band, run.resources.critical_path_seconds);
         AddBand(&row.ideal_band, runs[p].ideal_band, run.resources.ideal_seconds);
       }
-      for (const Decision& d : run.decisions)
-        row.decisions.push_back(spec.parts[p].decision_prefix + d.rule + ": " + d.message);
+      for (const Decision& d : run.decisions) {
+        const std::string& prefix = spec.parts[p].decision_prefix;
+        row.decisions.push_back(prefix + d.rule + ": " + d.message);
+        row_outcomes[i].push_back({DecisionSubject(prefix, d), DecisionOutcome(prefix, d)});
+      }
       for (const StageResult& st : run.stages) {
         row_sources[i].first |= st.time_source == "modelled";
         row_sources[i].second |= st.time_source != "modelled";
@@ -250,15 +279,26 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   }
   result.time_source = any_modelled && any_profiled ? "mixed" : any_modelled ? "modelled" : "profiled";
 
-  // --- what changed between rows, and the answers ---
+  // --- what changed between rows (a decision whose outcome is in one row only), the answers ---
   for (size_t i = 1; i < n; ++i) {
-    const std::vector<std::string>& before = result.rows[i - 1].decisions;
-    for (const std::string& d : result.rows[i].decisions)
-      if (std::find(before.begin(), before.end(), d) == before.end())
-        result.rows[i].decisions_changed.push_back(d);
-    const std::vector<std::string>& now = result.rows[i].decisions;
-    for (const std::string& d : before)
-      if (std::find(now.begin(), now.end(), d) == now.end()) result.rows[i].decisions_replaced.push_back(d);
+    ScaleRow& row = result.rows[i];
+    const auto& before = row_outcomes[i - 1];
+    const auto& now = row_outcomes[i];
+    auto has = [](const std::vector<std::pair<std::string, std::string>>& in, const std::string& outcome) {
+      return std::any_of(in.begin(), in.end(), [&](const auto& x) { return x.second == outcome; });
+    };
+    std::set<std::string> subjects;
+    for (size_t k = 0; k < now.size(); ++k)
+      if (!has(before, now[k].second)) {
+        row.decisions_changed.push_back(row.decisions[k]);
+        subjects.insert(now[k].first);
+      }
+    for (size_t k = 0; k < before.size(); ++k)
+      if (!has(now, before[k].second)) {
+        row.decisions_replaced.push_back(result.rows[i - 1].decisions[k]);
+        subjects.insert(before[k].first);
+      }
+    row.decisions_changed_count = static_cast<int>(subjects.size());
   }
   MarkAnswers(&result);
   return result;

@@ -19,8 +19,13 @@
 //              policy reached in the run at the scenario's own settings)
 //   rows       computed on `threads` threads, each row on its own: the output does not depend
 //              on the thread count
-//   decisions  a row whose AQE decisions (rule and message) differ from the row before lists
-//              the new ones: there AQE planned differently because of the cluster
+//   decisions  a row whose AQE decisions differ from the row before lists the new ones and the
+//              lost ones: there AQE planned differently because of the cluster. Two decisions
+//              are the same when their rule, subject (join, exchanges, node) and outcome are:
+//              the decision's fields but its inputs (fields in bytes — targets, thresholds,
+//              medians, the advisory size —, minNumPartitions, a why-not's numbers, its time).
+//              A decision taken in one row only counts, so does one lost (q72's e1 coalesced at
+//              4 executors, not at 6); a coalescing 200 → 40 whose target moved does not
 //   fastest    the row of the least makespan; "within 5 % / 10 %": the fewest executors whose
 //              makespan is at most 1.05 / 1.10 × the fastest
 #ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
@@ -77,8 +82,13 @@ struct ScaleRow {
   /// Every AQE decision, "Rule: message" ("CoalesceShufflePartitions: coalesced 200 → 12 ..."),
   /// in run order.
   std::vector<std::string> decisions;
-  std::vector<std::string> decisions_changed;   // not in the row before (empty for the first)
-  std::vector<std::string> decisions_replaced;  // of the row before, not in this one
+  /// Decisions whose outcome (rule, subject, what it did — not the targets or thresholds it
+  /// compared against) is in this row but not in the one before (empty for the first row)...
+  std::vector<std::string> decisions_changed;
+  /// ... and in the row before but not in this one (a decision lost, or its old outcome).
+  std::vector<std::string> decisions_replaced;
+  /// How many decisions (rule and subject: a join, exchanges) are in either list: 0 = "same".
+  int decisions_changed_count = 0;
   double utilization() const { return available_core_hours > 0 ? used_core_hours / available_core_hours : 0; }
 };
 
