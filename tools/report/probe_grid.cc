@@ -15,6 +15,7 @@ namespace {
 
 constexpr int64_t kMiB = 1LL << 20;
 const char* const kAdvisoryKey = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
+const char* const kForceSkewKey = "spark.sql.adaptive.forceOptimizeSkewedJoin";
 
 // A grid value as a number: a byte string ("64m" = 67108864) or a plain number ("5.0").
 std::optional<double> AsNumber(const std::string& s) {
@@ -93,6 +94,16 @@ std::vector<sweep::GridAxis> ProbeGrid(const TuningFacts& facts, const RawConf& 
     if (own / 4 >= kMiB) AddValue(&a, SparkByteString(own / 4));
     if (own <= (int64_t{1} << 60)) AddValue(&a, SparkByteString(own * 4));
     axes.push_back(std::move(a));
+  }
+  // OptimizeSkewedJoin left a skew unsplit because splitting needs an extra shuffle: the rule
+  // proposes spark.sql.adaptive.forceOptimizeSkewedJoin=true (why_not_advice.cc), and only a
+  // simulation tells whether the extra shuffle pays off, so the grid holds it.
+  const bool extra_shuffle = std::any_of(facts.not_applied.begin(), facts.not_applied.end(),
+                                         [](const NotApplied& n) { return n.reason == "needsExtraShuffle"; });
+  if (extra_shuffle) {
+    const std::optional<std::string> own = OwnValue(kForceSkewKey, raw);
+    axes.push_back({kForceSkewKey, {own.value_or("false")}});
+    AddValue(&axes.back(), "true");
   }
   for (const ConfLine& l : rules.lines) {
     if (l.key == "spark.sql.adaptive.enabled") continue;  // not a grid key: a rule of its own

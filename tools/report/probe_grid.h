@@ -7,6 +7,9 @@
 //   a shuffle exchange   spark.sql.adaptive.advisoryPartitionSizeInBytes = own ÷ 4, own, own × 4
 //                        (CoalesceShufflePartitions' target, and the skew splits' size; 64m gives
 //                        16m, 64m, 256m — the README's example sweep)
+//   a skew join needing  spark.sql.adaptive.forceOptimizeSkewedJoin = own (false), true (a
+//   an extra shuffle     notApplied needsExtraShuffle: the rule proposes it, the sweep tells
+//                        whether the extra shuffle pays off)
 //   each line the rules  KEY = own, the rules' value (skew thresholds, accurateBlockSkewedFactor,
 //   propose              shuffle.partitions, ...); spark.sql.adaptive.enabled is not a grid key
 //                        (the sweep runs every point with AQE off and on) and stays a rule

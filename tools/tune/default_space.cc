@@ -35,6 +35,11 @@ std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& c
     axes.push_back(Parsed("spark.shuffle.accurateBlockSkewedFactor=-1,2,5,10"));
     axes.push_back(Parsed("spark.shuffle.minNumPartitionsToHighlyCompress=2000,5000,10000"));
   }
+  // OptimizeSkewedJoin did not split a skew because it needs an extra shuffle: the rule proposes
+  // forcing it (spark.sql.adaptive.forceOptimizeSkewedJoin); the search tells whether it pays.
+  const bool extra_shuffle = std::any_of(current.not_applied.begin(), current.not_applied.end(),
+                                         [](const NotApplied& n) { return n.reason == "needsExtraShuffle"; });
+  if (extra_shuffle) axes.push_back(Parsed("spark.sql.adaptive.forceOptimizeSkewedJoin=false,true"));
   if (objective.kind != ObjectiveSpec::Kind::kMakespan) {
     SpaceAxis e;
     e.key = "cluster.executors";

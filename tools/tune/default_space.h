@@ -15,6 +15,9 @@
 //   (notApplied            spark.shuffle.minNumPartitionsToHighlyCompress=2000,5000,10000
 //   hiddenByMapStatus)     (what the driver sees of the skewed blocks; ByteDance raised the
 //                          latter to 5000, field-variants.md)
+//   a skew join needing    spark.sql.adaptive.forceOptimizeSkewedJoin=false,true (what the
+//   an extra shuffle       rule proposes; only a simulation tells whether the extra shuffle
+//   (needsExtraShuffle)    pays off)
 //   objective core-hours   cluster.executors=1..2×E (E the current executors) and, on a
 //   or weighted            cluster.executorMemory=M/2..2M:log in MiB (M today's, at least
 //                          512m), and on a cluster with more than one core per executor,

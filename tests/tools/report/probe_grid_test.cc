@@ -49,6 +49,23 @@ TEST_CASE("ProbeGrid: the scenario's own text is kept, an equal proposal adds no
   CHECK(axes[1].values == std::vector<std::string>{"200", "640"});
 }
 
+TEST_CASE("ProbeGrid: a skew join that needs an extra shuffle sweeps forceOptimizeSkewedJoin",
+          "[report][probe]") {
+  TuningFacts f = OneShuffle();
+  NotApplied n;
+  n.rule = "OptimizeSkewedJoin";
+  n.reason = "needsExtraShuffle";
+  n.target = "j";
+  f.not_applied.push_back(n);
+  const std::vector<sweep::GridAxis> axes = ProbeGrid(f, RawConf{}, Recommendation{});
+  REQUIRE(axes.size() == 2);
+  CHECK(axes[1].key == "spark.sql.adaptive.forceOptimizeSkewedJoin");
+  CHECK(axes[1].values == std::vector<std::string>{"false", "true"});  // Spark's default first
+  // Another reason adds no such axis.
+  f.not_applied[0].reason = "notAJoin";
+  CHECK(ProbeGrid(f, RawConf{}, Recommendation{}).size() == 1);
+}
+
 TEST_CASE("ProbeGrid: no shuffle and no proposal is nothing to sweep", "[report][probe]") {
   CHECK(ProbeGrid(TuningFacts{}, RawConf{}, Recommendation{}).empty());
   Recommendation only_aqe;
