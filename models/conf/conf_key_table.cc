@@ -64,7 +64,7 @@ void AppendAdaptiveKeys(std::vector<ConfKeyInfo>* t) {
              "an integer > 0 (the initial number of partitions must be positive)"),
       {"(none)", "integer", "3.0.0", "reducer count of new shuffles with AQE and coalescing on"});
   Add(t, BoolKey(a + "fetchShuffleBlocksInBatch", &SqlConf::fetch_shuffle_blocks_in_batch),
-      {"true", "boolean", "3.0.0", "one fetch request per mapper for a contiguous reducer range"});
+      {"true", "boolean", "3.0.0", "a mapper's contiguous reducer range is one block of a fetch request"});
   Add(t, BoolKey(a + "localShuffleReader.enabled", &SqlConf::local_shuffle_reader_enabled),
       {"true", "boolean", "3.0.0", "OptimizeShuffleWithLocalRead after a join became a broadcast"});
   Add(t, BoolKey(a + "skewJoin.enabled", &SqlConf::skew_join_enabled),

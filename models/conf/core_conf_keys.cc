@@ -55,6 +55,24 @@ void AppendShuffleKeys(std::vector<ConfKeyInfo>* t) {
       {"10000000", "integer", "2.3.0", "checked only; driver-side aggregation time is not modelled"});
 }
 
+// The reduce side's fetch limits (ShuffleBlockFetcherIterator; models/shuffle/fetch_requests.h).
+void AppendReducerKeys(std::vector<ConfKeyInfo>* t) {
+  Add(t,
+      BytesKey("spark.reducer.maxSizeInFlight", &SqlConf::reducer_max_size_in_flight_bytes, NonNegative,
+               "a byte size >= 0", 1LL << 20),
+      {"48m", "bytes (bare number: MiB)", "1.4.0",
+       "bytes of fetch requests in flight per reduce task; a request is closed at a fifth of it"});
+  // Spark's default is Int.MaxValue.
+  Add(t,
+      IntKey("spark.reducer.maxReqsInFlight", &SqlConf::reducer_max_reqs_in_flight, NonNegative,
+             "an integer >= 0"),
+      {"2147483647", "integer", "2.0.0", "fetch requests in flight per reduce task"});
+  Add(t,
+      IntKey("spark.reducer.maxBlocksInFlightPerAddress", &SqlConf::reducer_max_blocks_in_flight_per_address,
+             Positive, "an integer > 0"),
+      {"2147483647", "integer", "2.2.1", "blocks in a fetch request and in flight from one executor"});
+}
+
 void AppendSchedulingKeys(std::vector<ConfKeyInfo>* t) {
   Add(t, IntKey("spark.default.parallelism", &SqlConf::default_parallelism, Positive, "an integer > 0"),
       {"(none)", "integer", "0.5.0", "coalescing's minimum partition count (unset: total executor cores)"});
@@ -137,6 +155,7 @@ void AppendExecutorKeys(std::vector<ConfKeyInfo>* t) {
 
 void AppendCoreConfKeys(std::vector<ConfKeyInfo>* t) {
   AppendShuffleKeys(t);
+  AppendReducerKeys(t);
   AppendSchedulingKeys(t);
   AppendExecutorKeys(t);
   AppendDynamicAllocationKeys(t);

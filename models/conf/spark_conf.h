@@ -78,8 +78,11 @@ struct SqlConf {
   int64_t max_broadcast_table_size_bytes = 8LL << 30;  // spark.sql.maxBroadcastTableSize
   int range_exchange_sample_size_per_partition = 100;  // ...execution.rangeExchange.sampleSizePerPartition
 
-  int min_num_partitions_to_highly_compress = 2000;      // spark.shuffle.minNumPartitionsToHighlyCompress
-  int64_t accurate_block_threshold_bytes = 100LL << 20;  // spark.shuffle.accurateBlockThreshold
+  int min_num_partitions_to_highly_compress = 2000;       // spark.shuffle.minNumPartitionsToHighlyCompress
+  int64_t accurate_block_threshold_bytes = 100LL << 20;   // spark.shuffle.accurateBlockThreshold
+  int64_t reducer_max_size_in_flight_bytes = 48LL << 20;  // spark.reducer.maxSizeInFlight
+  int reducer_max_reqs_in_flight = 2147483647;            // spark.reducer.maxReqsInFlight
+  int reducer_max_blocks_in_flight_per_address = 2147483647;  // spark.reducer.maxBlocksInFlightPerAddress
   double accurate_block_skewed_factor = -1.0;  // spark.shuffle.accurateBlockSkewedFactor (<= 0 disables)
   int max_accurate_skewed_block_number = 100;  // spark.shuffle.maxAccurateSkewedBlockNumber (> 0)
   int64_t map_output_parallel_aggregation_threshold =

@@ -39,7 +39,6 @@ constexpr std::string_view kKeys[] = {
     "spark.memory.storageFraction",
     "spark.network.timeout",
     "spark.rdd.compress",
-    "spark.reducer.maxSizeInFlight",
     "spark.serializer",
     "spark.shuffle.compress",
     "spark.shuffle.file.buffer",

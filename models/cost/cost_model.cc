@@ -27,7 +27,7 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
                      (w.fresh_executor ? params_.executor_startup_seconds : 0.0);
   c.scan_seconds = b(w.scan_bytes) / disk_share + b(w.scan_bytes) * params_.scan_seconds_per_byte;
   c.fetch_seconds = b(w.remote_shuffle_bytes) / net_share +
-                    n(w.remote_fetch_requests) * params_.remote_fetch_request_seconds +
+                    n(w.remote_fetch_rounds) * params_.remote_fetch_request_seconds +
                     b(w.local_shuffle_bytes) / disk_share +
                     n(w.local_fetch_requests) * params_.local_fetch_request_seconds +
                     b(w.local_shuffle_bytes + w.remote_shuffle_bytes) * params_.shuffle_read_seconds_per_byte;

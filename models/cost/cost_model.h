@@ -6,7 +6,7 @@
 //     + [first wave of its stage's code on this executor] * executorStageWarmupSeconds
 //     + [fresh executor: its JVM has finished no task yet] * executorStartupSeconds
 //     + scan_bytes / disk_share + scan_bytes * scanSecondsPerByte
-//     + remote_bytes / network_share + remote_requests * remoteFetchRequestSeconds
+//     + remote_bytes / network_share + remote_rounds * remoteFetchRequestSeconds
 //     + local_bytes / disk_share + local_requests * localFetchRequestSeconds
 //     + (local_bytes + remote_bytes) * shuffleReadSecondsPerByte
 //     + Σ_op op_input_bytes * op_seconds_per_byte       (sort, hash build, probe, aggregate, stream)
@@ -22,6 +22,9 @@
 //     + coldCodeSlowdown * w                            (spread over those terms)
 //   T *= modelledTimeScale · exp(N(0, taskNoiseSigma)) (seeded per task; 1 when sigma = 0)
 //
+// remote_rounds: the rounds in which the task's fetch requests go out, remote blocks grouped per
+// address and kept in flight up to Spark's limits (models/shuffle/fetch_requests.h); local
+// blocks are read one by one (local_requests).
 // where disk_share = diskBytesPerSecond / slots_per_executor and network_share =
 // networkBytesPerSecond / slots_per_executor: an executor's NIC and disk are shared evenly by
 // its concurrent tasks (a static share keeps runs deterministic and fast), and
@@ -47,9 +50,12 @@ struct TaskWork {
   Bytes scan_bytes;                   // read from storage
   Bytes local_shuffle_bytes;          // shuffle blocks on this executor
   Bytes remote_shuffle_bytes;         // shuffle blocks fetched over the network
-  int64_t local_fetch_requests = 0;   // local block reads
-  int64_t remote_fetch_requests = 0;  // remote fetch requests (one per block, or per
+  int64_t local_fetch_requests = 0;   // local block reads (one per non-empty block, or per
                                       // contiguous range of a mapper with fetchShuffleBlocksInBatch)
+  int64_t remote_fetch_requests = 0;  // Spark's fetch requests: remote blocks grouped per address
+                                      // (models/shuffle/fetch_requests.h); informational
+  int64_t remote_fetch_rounds = 0;    // rounds of requests in flight the task waits for
+                                      // (fetch_requests.h): what remoteFetchRequestSeconds prices
   Bytes shuffle_write_bytes;          // written to this task's shuffle file
   Bytes sort_bytes;                   // through a sort (sort-merge join sides, sort)
   Bytes hash_build_bytes;             // into a hash-table build (shuffled hash join)

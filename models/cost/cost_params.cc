@@ -67,7 +67,8 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
        "(results/defaults.md).",
        0, kMaxOverheadSeconds},
       {"remoteFetchRequestSeconds", "s", &CostParams::remote_fetch_request_seconds,
-       "Per remote shuffle block fetch request: request round trip + open of the shuffle file segment. "
+       "Per round of remote shuffle fetch requests in flight (blocks grouped per executor as Spark's "
+       "ShuffleBlockFetcherIterator does): request round trip + open of the shuffle file segments. "
        "Default: fitted on public logs (results/defaults.md).",
        0, 60},
       {"localFetchRequestSeconds", "s", &CostParams::local_fetch_request_seconds,

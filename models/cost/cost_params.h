@@ -70,8 +70,8 @@ struct CostParams {
   double replan_seconds = fitted_defaults::kReplanSeconds;
 
   // --- I/O ---
-  /// Per shuffle block fetch request (remote), seconds: request round trip + open of the
-  /// shuffle file segment.
+  /// Per round of remote fetch requests in flight (models/shuffle/fetch_requests.h), seconds:
+  /// request round trip + open of the shuffle file segments.
   double remote_fetch_request_seconds = fitted_defaults::kRemoteFetchRequestSeconds;
   /// Per local block read (seek into the shuffle file), seconds.
   double local_fetch_request_seconds = fitted_defaults::kLocalFetchRequestSeconds;

@@ -51,7 +51,7 @@ class Engine {
             DynamicAllocationSimulated(s) ? DynamicAllocationCapacity(s, *planned_.root, slots_per_executor_)
                                           : 0)),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction),
-        work_(conf_.fetch_shuffle_blocks_in_batch && conf_.adaptive_enabled, NumExecutors()),
+        work_(FetchLimitsOf(conf_), NumExecutors()),
         executors_(s.cluster, NumExecutors(), s.cost.cold_code_window_seconds, s.cost.cold_code_slowdown > 0),
         result_(adaptive),
         planner_(

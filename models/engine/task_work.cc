@@ -35,8 +35,20 @@ void NormalizeShares(Shares* s) {
   s->resize(w);
 }
 
+FetchLimits FetchLimitsOf(const SqlConf& conf) {
+  FetchLimits f;
+  f.max_bytes_in_flight = conf.reducer_max_size_in_flight_bytes;
+  f.max_reqs_in_flight = conf.reducer_max_reqs_in_flight;
+  f.max_blocks_per_address = conf.reducer_max_blocks_in_flight_per_address;
+  f.batch = conf.fetch_shuffle_blocks_in_batch && conf.adaptive_enabled;
+  return f;
+}
+
+TaskWorkModel::TaskWorkModel(FetchLimits fetch, int num_executors)
+    : fetch_(fetch), num_executors_(num_executors) {}
+
 TaskWorkModel::TaskWorkModel(bool fetch_in_batch, int num_executors)
-    : fetch_in_batch_(fetch_in_batch), num_executors_(num_executors) {}
+    : TaskWorkModel(FetchLimits{.batch = fetch_in_batch}, num_executors) {}
 
 TaskEval TaskWorkModel::Evaluate(const ExecNode& subtree, int task, int executor) {
   TaskEval ev;
@@ -91,7 +103,7 @@ const ShuffleReadSums& TaskWorkModel::ReadSums(const ExecNode& read, int spec) {
   ShuffleReadSums& sums = read_sums_[&read];
   const bool held = sums.Matches(*read.shuffle) && (spec < 0 || sums.HoldsSpec(static_cast<size_t>(spec)));
   if (!held)
-    SumShuffleRead(*read.shuffle, num_executors_, fetch_in_batch_, static_cast<size_t>(std::max(0, spec)),
+    SumShuffleRead(*read.shuffle, num_executors_, fetch_.batch, static_cast<size_t>(std::max(0, spec)),
                    &sums);
   return sums;
 }
@@ -202,19 +214,29 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
   const ShuffleData& d = *n.shuffle->data;
   const ShuffleSizes& a = d.actual;
   const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
-  const bool batch = fetch_in_batch_;
+  const bool batch = fetch_.batch;
   int64_t total = 0;
+  // Remote blocks per map executor (the address serving them); the last entry: maps whose
+  // executor is not known, taken as one address.
+  std::vector<AddressFetch> remote;
+  auto remote_at = [&](int map_executor) -> AddressFetch& {
+    if (remote.empty()) remote.resize(static_cast<size_t>(std::max(0, num_executors_)) + 1);
+    const bool known = map_executor >= 0 && map_executor < num_executors_;
+    return remote[known ? static_cast<size_t>(map_executor) : remote.size() - 1];
+  };
   auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
     if (bytes <= 0) return;
-    const bool local =
-        force_local || (map < static_cast<int>(d.map_executor.size()) && d.map_executor[map] == executor);
+    const int map_executor = map < static_cast<int>(d.map_executor.size()) ? d.map_executor[map] : -1;
+    const bool local = force_local || map_executor == executor;
     const int64_t requests = batch ? 1 : blocks;
     if (local) {
       ev->work.local_shuffle_bytes += Bytes(bytes);
       ev->work.local_fetch_requests += requests;
     } else {
       ev->work.remote_shuffle_bytes += Bytes(bytes);
-      ev->work.remote_fetch_requests += requests;
+      AddressFetch& a = remote_at(map_executor);
+      a.blocks += requests;
+      a.bytes += bytes;
     }
     total += bytes;
   };
@@ -233,8 +255,17 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
     ev->work.local_shuffle_bytes += Bytes(local_bytes);
     ev->work.local_fetch_requests += local_requests;
     ev->work.remote_shuffle_bytes += Bytes(sums.bytes[j] - local_bytes);
-    ev->work.remote_fetch_requests += sums.requests[j] - local_requests;
     total = sums.bytes[j];
+    if (sums.bytes[j] > local_bytes) {
+      AddressFetch unknown{sums.requests[j], sums.bytes[j]};
+      for (size_t x = 0; x < sums.executors; ++x) {
+        const AddressFetch a{sums.exec_requests[sums.ExecIndex(x, j)], sums.exec_bytes[sums.ExecIndex(x, j)]};
+        unknown.blocks -= a.blocks;
+        unknown.bytes -= a.bytes;
+        if (!(has_local && x == e)) remote_at(static_cast<int>(x)) = a;
+      }
+      if (unknown.bytes > 0) remote_at(-1) = unknown;
+    }
     for (int r = c->start_reducer_index; r < c->end_reducer_index; ++r)
       shares->push_back({r, sums.column[r]});
   } else if (c) {
@@ -285,6 +316,11 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
       fetch(m, s, blocks, true);
     }
     for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, col[r]});
+  }
+  if (!remote.empty()) {
+    const FetchPlan plan = PlanRemoteFetch(remote, fetch_);
+    ev->work.remote_fetch_requests += plan.requests;
+    ev->work.remote_fetch_rounds += plan.rounds;
   }
   ev->shuffle_read_bytes += total;
   return total;

@@ -8,8 +8,10 @@
 //                   bytes (the first bytes % tasks splits one byte larger)  → scan_bytes, input
 //   exchange read   the true bytes of its spec's blocks of the finished shuffle: local when the
 //                   map ran on the task's executor (a local shuffle read always is), remote
-//                   otherwise; one request per non-empty block, or per map and contiguous
-//                   reducer range with spark.sql.adaptive.fetchShuffleBlocksInBatch (AQE on)
+//                   otherwise; a block is a non-empty block, or a map's contiguous reducer range
+//                   with spark.sql.adaptive.fetchShuffleBlocksInBatch (AQE on); local blocks are
+//                   read one by one, remote ones grouped per map executor into Spark's fetch
+//                   requests and sent in rounds (models/shuffle/fetch_requests.h)
 //   filter, project                          stream += in;             out = in × selectivity
 //   aggregate       aggregate += in; working set += out;               out = in × selectivity
 //   sort            sort += in; working set += in;                     out = in
@@ -32,10 +34,12 @@
 #include <utility>
 #include <vector>
 
+#include "models/conf/spark_conf.h"
 #include "models/cost/cost_model.h"
 #include "models/engine/shuffle_read_sums.h"
 #include "models/plan/exec_node.h"
 #include "models/plan/query_stage.h"
+#include "models/shuffle/fetch_requests.h"
 
 namespace aqesim {
 
@@ -59,10 +63,17 @@ struct TaskEval {
   Shares shares;
 };
 
+/// Spark's fetch limits from the configuration: spark.reducer.maxSizeInFlight, maxReqsInFlight,
+/// maxBlocksInFlightPerAddress; batch = spark.sql.adaptive.fetchShuffleBlocksInBatch with AQE on.
+FetchLimits FetchLimitsOf(const SqlConf& conf);
+
 class TaskWorkModel {
  public:
-  /// `fetch_in_batch`: spark.sql.adaptive.fetchShuffleBlocksInBatch and AQE on.
-  /// `num_executors`: the executors a map may have run on (local reads are counted per executor).
+  /// `fetch`: Spark's fetch limits (spark.reducer.*; `batch`: spark.sql.adaptive.
+  /// fetchShuffleBlocksInBatch and AQE on). `num_executors`: the executors a map may have run
+  /// on (local reads and fetch addresses are counted per executor).
+  TaskWorkModel(FetchLimits fetch, int num_executors);
+  /// Spark's default limits, `fetch_in_batch` as above.
   TaskWorkModel(bool fetch_in_batch, int num_executors);
 
   /// What task `task` of the stage rooted at `subtree` does on `executor` (-1: nowhere — every
@@ -92,7 +103,7 @@ class TaskWorkModel {
   };
   const PartitionReads& PartitionReadsOf(const QueryStage& stage);
 
-  bool fetch_in_batch_;
+  FetchLimits fetch_;
   int num_executors_;
   // Memos (results derived from a finished shuffle or a created stage, which no longer change):
   /// Per exchange read of a finished shuffle: its per-spec sums, formed in one pass when its

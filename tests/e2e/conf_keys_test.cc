@@ -30,7 +30,7 @@ TEST_CASE("aqesim conf-keys: docs/spark-keys.md is what the binary prints", "[e2
         std::string::npos);
   CHECK(r.stdout_text.find("| `spark.locality.wait.node` | value of `spark.locality.wait` | duration (bare "
                            "number: ms) | 0.8.0 |") != std::string::npos);
-  CHECK(r.stdout_text.find("\n74 keys.\n") != std::string::npos);
+  CHECK(r.stdout_text.find("\n77 keys.\n") != std::string::npos);
 }
 
 TEST_CASE("aqesim conf-keys --format json: one entry per key of the table, in its order", "[e2e][conf]") {

@@ -82,14 +82,31 @@ TEST_CASE("TaskWorkModel: a coalesced read, one request per map and range with f
   ExecNode& read = testing::Find(*agg, "e");
   read.shuffle->read_specs = std::vector<ShufflePartitionSpec>{CoalescedPartitionSpec{0, 3, 160}};
   read.shuffle->data->map_executor = {1, 1};
-  // 160 B from executor 1's two maps; executor 0 fetches them remotely: 2 requests in batch,
-  // 5 non-empty blocks one by one. The aggregate keeps 16 B (selectivity 0.1) in memory.
+  // 160 B from executor 1's two maps; executor 0 fetches them remotely: 2 blocks in batch, 5
+  // non-empty blocks one by one, either way one fetch request to executor 1 (160 B is far below
+  // maxSizeInFlight / 5), sent in one round. Read locally, each block is a read of its own.
+  // The aggregate keeps 16 B (selectivity 0.1) in memory.
   TaskWorkModel batch(true, 2), blocks(false, 2);
   CHECK(
       Describe(batch.Evaluate(*agg, 0, 0)) ==
-      "scan 0 local 0/0 remote 160/2 sort 0 build 0 probe 0 agg 160 stream 0 ws 16 | in 0 read 160 out 16 | "
+      "scan 0 local 0/0 remote 160/1 sort 0 build 0 probe 0 agg 160 stream 0 ws 16 | in 0 read 160 out 16 | "
       "shares 0:50 1:20 2:90");
-  CHECK(blocks.Evaluate(*agg, 0, 0).work.remote_fetch_requests == 5);
+  CHECK(blocks.Evaluate(*agg, 0, 0).work.remote_fetch_requests == 1);
+  CHECK(blocks.Evaluate(*agg, 0, 0).work.remote_fetch_rounds == 1);
+  CHECK(blocks.Evaluate(*agg, 0, 1).work.local_fetch_requests == 5);
+  CHECK(batch.Evaluate(*agg, 0, 1).work.local_fetch_requests == 2);
+  SECTION("maps on two executors: a request per executor; maxBlocksInFlightPerAddress splits them") {
+    read.shuffle->data->map_executor = {1, 2};
+    TaskWorkModel three(false, 3);
+    CHECK(three.Evaluate(*agg, 0, 0).work.remote_fetch_requests == 2);
+    FetchLimits limits;
+    limits.max_blocks_per_address = 1;
+    TaskWorkModel one_block(limits, 3);
+    // Map 0 serves 3 blocks, map 1 two: a request each, one block a round from each executor.
+    const TaskWork w = one_block.Evaluate(*agg, 0, 0).work;
+    CHECK(w.remote_fetch_requests == 5);
+    CHECK(w.remote_fetch_rounds == 3);
+  }
   CHECK(batch.Evaluate(*agg, 0, 1).work.local_shuffle_bytes == Bytes(160));
   SECTION("the one-pass sums of a finished shuffle equal the per-map loop of an unfinished one") {
     const TaskEval summed = blocks.Evaluate(*agg, 0, 1);
