@@ -35,9 +35,11 @@ TaskCost CostModel::EstimateTask(const TaskWork& w, uint64_t noise_seed) const {
                       b(w.hash_build_bytes) * params_.hash_build_seconds_per_byte +
                       b(w.probe_bytes) * params_.join_probe_seconds_per_byte +
                       b(w.aggregate_bytes) * params_.aggregate_seconds_per_byte +
-                      b(w.stream_bytes) * params_.stream_seconds_per_byte;
+                      b(w.stream_bytes) * params_.stream_seconds_per_byte +
+                      w.rows_read * params_.read_seconds_per_row +
+                      w.join_output_rows * params_.join_seconds_per_output_row;
   c.write_seconds = b(w.shuffle_write_bytes) * params_.shuffle_write_seconds_per_byte +
-                    b(w.shuffle_write_bytes) / disk_share;
+                    b(w.shuffle_write_bytes) / disk_share + w.rows_written * params_.write_seconds_per_row;
 
   const double in_memory = b(w.working_set_bytes) * params_.compression_ratio;
   if (in_memory > b(execution_memory_per_task_)) {

@@ -10,6 +10,8 @@
 //     + local_bytes / disk_share + local_requests * localFetchRequestSeconds
 //     + (local_bytes + remote_bytes) * shuffleReadSecondsPerByte
 //     + Σ_op op_input_bytes * op_seconds_per_byte       (sort, hash build, probe, aggregate, stream)
+//     + rows_read * readSecondsPerRow + join_output_rows * joinSecondsPerOutputRow
+//     + rows_written * writeSecondsPerRow
 //     + write_bytes * shuffleWriteSecondsPerByte + write_bytes / disk_share
 //     + spill: if working_set > execution_memory_per_task:
 //              spill_bytes = working_set - execution_memory_per_task (compressed: ÷ compressionRatio)
@@ -62,6 +64,12 @@ struct TaskWork {
   Bytes probe_bytes;                  // streamed side of a join
   Bytes aggregate_bytes;              // into a hash aggregate
   Bytes stream_bytes;                 // through filters / projections / unions
+  /// Rows (records) of the per-row terms: read from storage and from shuffles, written to the
+  /// task's shuffle file, output by its joins — from the plan's `rows` in proportion to bytes,
+  /// one row per 100 bytes where a node gives none (models/engine/task_work.h).
+  double rows_read = 0;
+  double rows_written = 0;
+  double join_output_rows = 0;
   /// Bytes the task must hold in execution memory at once (compressed bytes; the model
   /// multiplies by compressionRatio to get in-memory bytes).
   Bytes working_set_bytes;

@@ -34,6 +34,9 @@ extern const double kHashBuildSecondsPerByte;
 extern const double kJoinProbeSecondsPerByte;
 extern const double kAggregateSecondsPerByte;
 extern const double kStreamSecondsPerByte;
+extern const double kReadSecondsPerRow;
+extern const double kWriteSecondsPerRow;
+extern const double kJoinSecondsPerOutputRow;
 }  // namespace fitted_defaults
 
 struct CostParams {
@@ -94,6 +97,15 @@ struct CostParams {
   /// Filter / project and other streaming operators, per input byte.
   double stream_seconds_per_byte = fitted_defaults::kStreamSecondsPerByte;
 
+  // --- CPU, seconds per row (record) on one core ---
+  /// Per row read from storage or fetched from a shuffle: decode, the stage's per-row
+  /// operators (records read are the row-operations of a recorded profile, stage_profile.h).
+  double read_seconds_per_row = fitted_defaults::kReadSecondsPerRow;
+  /// Per record written to a shuffle file: partitioning, serialization.
+  double write_seconds_per_row = fitted_defaults::kWriteSecondsPerRow;
+  /// Per row a join outputs (a join that explodes its inputs pays for its output).
+  double join_seconds_per_output_row = fitted_defaults::kJoinSecondsPerOutputRow;
+
   // --- memory and spill ---
   /// In-memory working set ÷ shuffle (compressed) bytes of a sort/hash/aggregate input:
   /// decompressed UnsafeRows are larger than the shuffle files. Default 3.0 (typical
@@ -142,6 +154,8 @@ const std::vector<CostParamInfo>& CostParamRegistry();
 inline constexpr double kMaxOverheadSeconds = 3600;
 /// Seconds per byte of one core's work: at most 1 (a byte a second; the defaults are 1e-9 to 1e-8).
 inline constexpr double kMaxSecondsPerByte = 1;
+/// Seconds per row of one core's work: at most 1 (a row a second; recorded stages take 0.5-3 µs).
+inline constexpr double kMaxSecondsPerRow = 1;
 
 /// "[0, 3600]" — the parameter's range as messages and README.md write it.
 std::string CostParamRange(const CostParamInfo& info);

@@ -219,6 +219,7 @@ class Engine {
       // Bytes written are known once the stage's rows are apportioned; estimate now from the
       // planned rows this task covers (exact when no partition is shared between tasks).
       ev.work.shuffle_write_bytes = work_.MapTaskWriteBytes(*st, run->shares[task], task);
+      ev.work.rows_written = work_.MapTaskWriteRows(*st, ev.work.shuffle_write_bytes);
     } else if (st->kind == StageKind::kBroadcast) {
       run->broadcast_bytes += ev.output_bytes;
     }

@@ -1,6 +1,7 @@
 #include "models/engine/task_work.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 #include <variant>
 
@@ -52,14 +53,14 @@ TaskWorkModel::TaskWorkModel(bool fetch_in_batch, int num_executors)
 
 TaskEval TaskWorkModel::Evaluate(const ExecNode& subtree, int task, int executor) {
   TaskEval ev;
-  ev.output_bytes = Eval(subtree, task, executor, &ev, &ev.shares);
+  ev.output_bytes = Eval(subtree, task, executor, &ev, &ev.shares).bytes;
   return ev;
 }
 
 int64_t TaskWorkModel::ReadBytes(const ExecNode& read, int task) {
   TaskEval ev;
   Shares shares;
-  return EvalRead(read, task, -1, &ev, &shares);
+  return EvalRead(read, task, -1, &ev, &shares).bytes;
 }
 
 Bytes TaskWorkModel::MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task) {
@@ -108,9 +109,10 @@ const ShuffleReadSums& TaskWorkModel::ReadSums(const ExecNode& read, int spec) {
   return sums;
 }
 
-// Output bytes of `n` for task `task` (index among its tasks); accumulates work; appends
-// (planned partition of n, bytes) to shares.
-int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) {
+// Output bytes and rows of `n` for task `task` (index among its tasks); accumulates work;
+// appends (planned partition of n, bytes) to shares.
+TaskWorkModel::Flow TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval* ev,
+                                        Shares* shares) {
   const double sel = n.source ? n.source->selectivity : 1.0;
   switch (n.op) {
     case PlanOp::kExchange:
@@ -124,73 +126,97 @@ int64_t TaskWorkModel::Eval(const ExecNode& n, int task, int executor, TaskEval*
                            : given && static_cast<int>(given->size()) == tasks && task >= 0 && task < tasks
                                ? (*given)[task]
                                : bytes / tasks + (task < bytes % tasks ? 1 : 0);
+      const double rows =
+          static_cast<double>(part) * RowsPerByte(n.source ? n.source->rows : std::nullopt, bytes);
       ev->work.scan_bytes += Bytes(part);
+      ev->work.rows_read += rows;
       ev->input_bytes += part;
       shares->push_back({task, part});
       if (BucketUnionFilters(n)) {  // hash(keys) mod tasks == task keeps numBuckets / tasks of it
         ev->work.stream_bytes += Bytes(part);
-        return static_cast<int64_t>(static_cast<Int128>(part) * n.source->bucketing->num_buckets /
-                                    *n.bucketed_read_tasks);
+        const double kept = static_cast<double>(n.source->bucketing->num_buckets) / *n.bucketed_read_tasks;
+        return {static_cast<int64_t>(static_cast<Int128>(part) * n.source->bucketing->num_buckets /
+                                     *n.bucketed_read_tasks),
+                rows * kept};
       }
-      return part;
+      return {part, rows};
     }
     case PlanOp::kUnion: {
       const std::optional<UnionTask> u = UnionTaskOf(n, task);
-      if (!u) return 0;
+      if (!u) return {};
       Shares sub;
-      const int64_t out = Eval(*n.children[u->child], u->task, executor, ev, &sub);
+      const Flow out = Eval(*n.children[u->child], u->task, executor, ev, &sub);
       for (auto& [p, b] : sub) shares->push_back({p + u->partition_offset, b});
-      ev->work.stream_bytes += Bytes(out);
+      ev->work.stream_bytes += Bytes(out.bytes);
       return out;
     }
     case PlanOp::kJoin:
       return EvalJoin(n, task, executor, ev, shares, sel);
     case PlanOp::kAggregate: {
-      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
-      const int64_t out = Scale(in, sel);
-      ev->work.aggregate_bytes += Bytes(in);
+      const Flow in = Eval(n.child(0), task, executor, ev, shares);
+      const int64_t out = Scale(in.bytes, sel);
+      ev->work.aggregate_bytes += Bytes(in.bytes);
       ev->work.working_set_bytes += Bytes(out);
-      return out;
+      return {out, in.rows * sel};
     }
     case PlanOp::kSort: {
-      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
-      ev->work.sort_bytes += Bytes(in);
-      ev->work.working_set_bytes += Bytes(in);
+      const Flow in = Eval(n.child(0), task, executor, ev, shares);
+      ev->work.sort_bytes += Bytes(in.bytes);
+      ev->work.working_set_bytes += Bytes(in.bytes);
       return in;
     }
     default: {
-      const int64_t in = Eval(n.child(0), task, executor, ev, shares);
-      ev->work.stream_bytes += Bytes(in);
-      return Scale(in, sel);
+      const Flow in = Eval(n.child(0), task, executor, ev, shares);
+      ev->work.stream_bytes += Bytes(in.bytes);
+      return {Scale(in.bytes, sel), in.rows * sel};
     }
   }
 }
 
-int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares,
-                                double sel) {
+TaskWorkModel::Flow TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev,
+                                            Shares* shares, double sel) {
   const JoinState& j = *n.join;
+  // Output rows: the join's rows ÷ the rows of the inputs its tasks stream (both sides; a
+  // broadcast join's streamed side), as given; else the input rows × the byte ratio.
+  auto joined = [&](double in_rows, std::initializer_list<const ExecNode*> inputs) {
+    std::optional<double> total = 0.0;
+    for (const ExecNode* c : inputs) {
+      if (c->source && c->source->rows && total) {
+        *total += static_cast<double>(*c->source->rows);
+      } else {
+        total.reset();
+      }
+    }
+    const double ratio = n.source && n.source->rows && total && *total > 0
+                             ? static_cast<double>(*n.source->rows) / *total
+                             : sel;
+    ev->work.join_output_rows += in_rows * ratio;
+    return in_rows * ratio;
+  };
   switch (j.strategy) {
     case JoinStrategy::kBroadcastHash:
     case JoinStrategy::kBroadcastNestedLoop: {
-      const int64_t probe = Eval(StreamedChild(n), task, executor, ev, shares);
-      ev->work.probe_bytes += Bytes(probe);
-      return Scale(probe, sel);
+      const ExecNode& streamed = StreamedChild(n);
+      const Flow probe = Eval(streamed, task, executor, ev, shares);
+      ev->work.probe_bytes += Bytes(probe.bytes);
+      return {Scale(probe.bytes, sel), joined(probe.rows, {&streamed})};
     }
     case JoinStrategy::kCartesianProduct: {
       const auto [lt, rt] = CartesianTaskOf(n, task);
       Shares ls, rs;
-      const int64_t l = Eval(n.child(0), lt, executor, ev, &ls);
-      const int64_t r = Eval(n.child(1), rt, executor, ev, &rs);
+      const Flow l = Eval(n.child(0), lt, executor, ev, &ls);
+      const Flow r = Eval(n.child(1), rt, executor, ev, &rs);
       const int rp = n.child(1).planned_partitions;
       for (auto& [pl, bl] : ls)
         for (auto& [pr, br] : rs) shares->push_back({pl * rp + pr, bl + br});
-      ev->work.probe_bytes += Bytes(l + r);
-      return Scale(l + r, sel);
+      ev->work.probe_bytes += Bytes(l.bytes + r.bytes);
+      return {Scale(l.bytes + r.bytes, sel), joined(l.rows + r.rows, {&n.child(0), &n.child(1)})};
     }
     default: {
       Shares ls, rs;
-      const int64_t l = Eval(n.child(0), task, executor, ev, &ls);
-      const int64_t r = Eval(n.child(1), task, executor, ev, &rs);
+      const Flow lf = Eval(n.child(0), task, executor, ev, &ls);
+      const Flow rf = Eval(n.child(1), task, executor, ev, &rs);
+      const int64_t l = lf.bytes, r = rf.bytes;
       MergeShares(shares, ls);
       MergeShares(shares, rs);
       if (j.strategy == JoinStrategy::kShuffledHash) {
@@ -204,13 +230,14 @@ int64_t TaskWorkModel::EvalJoin(const ExecNode& n, int task, int executor, TaskE
         ev->work.probe_bytes += Bytes(l + r);
         ev->work.working_set_bytes += Bytes(l + r);
       }
-      return Scale(l + r, sel);
+      return {Scale(l + r, sel), joined(lf.rows + rf.rows, {&n.child(0), &n.child(1)})};
     }
   }
 }
 
-// Bytes one read spec of exchange `n` fetches; fills fetch terms and shares.
-int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares) {
+// Bytes (and their rows) one read spec of exchange `n` fetches; fills fetch terms and shares.
+TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev,
+                                            Shares* shares) {
   const ShuffleData& d = *n.shuffle->data;
   const ShuffleSizes& a = d.actual;
   const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
@@ -234,9 +261,9 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
       ev->work.local_fetch_requests += requests;
     } else {
       ev->work.remote_shuffle_bytes += Bytes(bytes);
-      AddressFetch& a = remote_at(map_executor);
-      a.blocks += requests;
-      a.bytes += bytes;
+      AddressFetch& address = remote_at(map_executor);
+      address.blocks += requests;
+      address.bytes += bytes;
     }
     total += bytes;
   };
@@ -259,10 +286,11 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
     if (sums.bytes[j] > local_bytes) {
       AddressFetch unknown{sums.requests[j], sums.bytes[j]};
       for (size_t x = 0; x < sums.executors; ++x) {
-        const AddressFetch a{sums.exec_requests[sums.ExecIndex(x, j)], sums.exec_bytes[sums.ExecIndex(x, j)]};
-        unknown.blocks -= a.blocks;
-        unknown.bytes -= a.bytes;
-        if (!(has_local && x == e)) remote_at(static_cast<int>(x)) = a;
+        const AddressFetch served{sums.exec_requests[sums.ExecIndex(x, j)],
+                                  sums.exec_bytes[sums.ExecIndex(x, j)]};
+        unknown.blocks -= served.blocks;
+        unknown.bytes -= served.bytes;
+        if (!(has_local && x == e)) remote_at(static_cast<int>(x)) = served;
       }
       if (unknown.bytes > 0) remote_at(-1) = unknown;
     }
@@ -323,7 +351,38 @@ int64_t TaskWorkModel::EvalRead(const ExecNode& n, int task, int executor, TaskE
     ev->work.remote_fetch_rounds += plan.rounds;
   }
   ev->shuffle_read_bytes += total;
-  return total;
+  const double rows = static_cast<double>(total) * ReadRowsPerByte(n);
+  ev->work.rows_read += rows;
+  return {total, rows};
+}
+
+double RowsPerByte(std::optional<int64_t> rows, int64_t bytes) {
+  if (rows && bytes > 0) return static_cast<double>(*rows) / static_cast<double>(bytes);
+  return 1.0 / static_cast<double>(kRowBytesWithoutRows);
+}
+
+double TaskWorkModel::ReadRowsPerByte(const ExecNode& read) {
+  const ShuffleData& d = *read.shuffle->data;
+  const std::optional<int64_t> rows = read.source ? read.source->rows : std::nullopt;
+  if (!rows) return RowsPerByte(std::nullopt, 0);
+  const bool done = d.stage && d.stage->done;
+  if (done) {
+    auto it = read_rows_per_byte_.find(&d);
+    if (it != read_rows_per_byte_.end()) return it->second;
+  }
+  const double r = RowsPerByte(rows, d.actual.TotalBytes());
+  if (done) read_rows_per_byte_[&d] = r;
+  return r;
+}
+
+double TaskWorkModel::MapTaskWriteRows(const QueryStage& stage, Bytes written) {
+  auto [it, inserted] = write_rows_per_byte_.try_emplace(&stage, 0.0);
+  if (inserted) {
+    const ExecNode& out = *stage.output;
+    const std::optional<int64_t> rows = out.source ? out.source->rows : std::nullopt;
+    it->second = RowsPerByte(rows, rows ? out.shuffle->data->planned.TotalBytes() : 0);
+  }
+  return static_cast<double>(written.count()) * it->second;
 }
 
 }  // namespace aqesim

@@ -21,6 +21,14 @@
 //   shuffled hash join  build += build side, probe += the other, working set += build side
 //   sort-merge join     sort += l + r, probe += l + r, working set += l + r;  out = (l + r) × sel
 //
+// Rows (the cost model's per-row terms): a scan's split and a read's bytes carry rows in
+// proportion, the node's `rows` ÷ its bytes (a read: the exchange's records written ÷ the
+// shuffle's true bytes) — one row per kRowBytesWithoutRows bytes where the node gives none —
+// → rows_read; operators pass rows on × their selectivity; a join outputs its `rows` ÷ the rows
+// of the inputs it streams (both sides, a broadcast join's streamed side) × the task's input
+// rows when all are given, else input rows × selectivity → join_output_rows; a map task writes
+// the exchange's rows in proportion to the bytes it writes (MapTaskWriteRows) → rows_written.
+//
 // Shares: every task also says, per planned partition of the stage's output, how many bytes
 // it read for it (scan split t is partition t; a read's reducer r is partition r; a union
 // shifts its children's partitions; a cartesian product pairs them). A map task writes the
@@ -31,6 +39,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -67,6 +76,14 @@ struct TaskEval {
 /// maxBlocksInFlightPerAddress; batch = spark.sql.adaptive.fetchShuffleBlocksInBatch with AQE on.
 FetchLimits FetchLimitsOf(const SqlConf& conf);
 
+/// Bytes per row of a node that gives no `rows` (the per-row terms of cost_model.h; the same one
+/// row per 100 bytes a range exchange samples without rows: models/engine/range_exchange.h).
+inline constexpr int64_t kRowBytesWithoutRows = 100;
+
+/// Rows per byte of a node of `bytes` bytes that gives `rows` (1 / kRowBytesWithoutRows when it
+/// gives none or has no bytes).
+double RowsPerByte(std::optional<int64_t> rows, int64_t bytes);
+
 class TaskWorkModel {
  public:
   /// `fetch`: Spark's fetch limits (spark.reducer.*; `batch`: spark.sql.adaptive.
@@ -87,10 +104,21 @@ class TaskWorkModel {
   /// each planned row it read for (header comment).
   Bytes MapTaskWriteBytes(const QueryStage& stage, const Shares& task_shares, int task);
 
+  /// Records a task of map stage `stage` writing `written` bytes writes: the exchange's `rows`
+  /// in proportion to its planned bytes (header comment).
+  double MapTaskWriteRows(const QueryStage& stage, Bytes written);
+
  private:
-  int64_t Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
-  int64_t EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares, double sel);
-  int64_t EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
+  /// What an operator outputs for a task: bytes and rows.
+  struct Flow {
+    int64_t bytes = 0;
+    double rows = 0;
+  };
+  Flow Eval(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
+  Flow EvalJoin(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares, double sel);
+  Flow EvalRead(const ExecNode& n, int task, int executor, TaskEval* ev, Shares* shares);
+  /// Rows per byte a read of `read` fetches: its `rows` ÷ the shuffle's true bytes.
+  double ReadRowsPerByte(const ExecNode& read);
   /// The read's sums, holding the per-executor sums of spec `spec` (re-formed for its block when
   /// they are of another block); `spec` < 0: whichever block is held.
   const ShuffleReadSums& ReadSums(const ExecNode& read, int spec);
@@ -113,6 +141,9 @@ class TaskWorkModel {
   /// Per map stage: every task's reads per planned partition, needed by each task's
   /// MapTaskWriteBytes; evaluating every task per task would be quadratic.
   std::map<const QueryStage*, PartitionReads> partition_reads_;
+  /// Per finished shuffle: rows per byte its reads fetch; per map stage: rows per byte written.
+  std::map<const ShuffleData*, double> read_rows_per_byte_;
+  std::map<const QueryStage*, double> write_rows_per_byte_;
 };
 
 }  // namespace aqesim

@@ -24,6 +24,9 @@ CostParams HandParams() {
   p.join_probe_seconds_per_byte = 1.0 / 400e6;
   p.aggregate_seconds_per_byte = 1.0 / 200e6;
   p.stream_seconds_per_byte = 1.0 / 1e9;
+  p.read_seconds_per_row = 0;
+  p.write_seconds_per_row = 0;
+  p.join_seconds_per_output_row = 0;
   p.compression_ratio = 3.0;
   p.broadcast_build_seconds_per_byte = 1.0 / 150e6;
   p.task_noise_sigma = 0;
@@ -62,6 +65,20 @@ TEST_CASE("CostModel: each term against a hand computation", "[cost]") {
     const TaskCost t = m.EstimateTask(w, 1);
     const double expected = 1.0 + 3 * 0.0005 + 0.25 + 4 * 0.0001 + 150e6 / 300e6;
     CHECK(t.fetch_seconds == Approx(expected));
+  }
+  SECTION("rows: read and joined rows are compute, written records are write time") {
+    CostParams q = p;
+    q.read_seconds_per_row = 1e-6;
+    q.write_seconds_per_row = 2e-6;
+    q.join_seconds_per_output_row = 5e-7;
+    CostModel rows(q, c, 4, 0.6);
+    TaskWork w;
+    w.rows_read = 1e6;
+    w.rows_written = 5e5;
+    w.join_output_rows = 2e6;
+    const TaskCost t = rows.EstimateTask(w, 1);
+    CHECK(t.compute_seconds == Approx(1.0 + 1.0));  // 1e6 x 1 µs + 2e6 x 0.5 µs
+    CHECK(t.write_seconds == Approx(1.0));          // 5e5 x 2 µs
   }
   SECTION("spill: in-memory working set above execution memory is written and read back") {
     TaskWork w;

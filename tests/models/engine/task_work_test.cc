@@ -136,6 +136,34 @@ TEST_CASE("TaskWorkModel: a broadcast join probes its streamed side, a union shi
         "shares 2:30");
 }
 
+TEST_CASE("TaskWorkModel: rows follow bytes, a join's rows its row ratio", "[engine][work]") {
+  PlanBuilder b;
+  auto filter = b.Unary(PlanOp::kFilter, "f", b.Scan("s", 1000, 3));
+  PlanBuilder::SourceOf(*filter).selectivity = 0.5;
+  TaskWorkModel work(false, 2);
+  // Without rows: one per 100 bytes, 334 B -> 3.34 rows.
+  CHECK(work.Evaluate(*filter, 0, 0).work.rows_read == Approx(3.34));
+  // 100 rows in 1000 B: split 0 (334 B) reads 33.4 of them.
+  PlanBuilder::SourceOf(filter->child(0)).rows = 100;
+  CHECK(work.Evaluate(*filter, 0, 0).work.rows_read == Approx(33.4));
+  SECTION("a sort-merge join: its rows / both sides' rows x the task's input rows") {
+    auto join = b.SortMergeJoin("j", JoinType::kInner, b.Shuffle("l", Matrix{{10, 20, 30}, {40, 0, 60}}),
+                                b.Shuffle("r", Matrix{{5, 6, 7}}));
+    PlanBuilder::SourceOf(testing::Find(*join, "l")).rows = 16;  // 160 B: 0.1 row/B
+    PlanBuilder::SourceOf(testing::Find(*join, "r")).rows = 36;  // 18 B: 2 rows/B
+    PlanBuilder::SourceOf(*join).rows = 104;                     // 104 / (16 + 36) = 2
+    // Task 1 reads 20 B of l (2 rows) and 6 B of r (12 rows): 14 rows in, 28 out.
+    const TaskWork w = work.Evaluate(*join, 1, 0).work;
+    CHECK(w.rows_read == Approx(14));
+    CHECK(w.join_output_rows == Approx(28));
+    SECTION("without the join's rows: the input rows x its selectivity") {
+      PlanBuilder::SourceOf(*join).rows.reset();
+      PlanBuilder::SourceOf(*join).selectivity = 0.25;
+      CHECK(work.Evaluate(*join, 1, 0).work.join_output_rows == Approx(3.5));
+    }
+  }
+}
+
 TEST_CASE("TaskWorkModel: map tasks write their share of each planned row", "[engine][work]") {
   // The stage reads e0 split on reducer 0 (30 B from map 0, 10 B from map 1) and its empty
   // reducer 1; it writes exchange `out`, whose planned rows are the stage's planned partitions.
@@ -163,6 +191,13 @@ TEST_CASE("TaskWorkModel: map tasks write their share of each planned row", "[en
   CHECK(write(0) == Bytes(75));
   CHECK(write(1) == Bytes(25));
   CHECK(write(2) == Bytes(7));
+  SECTION("records written: the exchange's rows in proportion to its planned bytes") {
+    // 107 planned bytes; without rows one record per 100 bytes.
+    CHECK(work.MapTaskWriteRows(stage, Bytes(75)) == Approx(0.75));
+    PlanBuilder::SourceOf(*out).rows = 214;  // 2 records a byte
+    TaskWorkModel fresh(false, 1);           // rows per byte are memoised per stage
+    CHECK(fresh.MapTaskWriteRows(stage, Bytes(75)) == Approx(150));
+  }
 }
 
 }  // namespace
