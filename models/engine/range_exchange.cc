@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/plan/plan_error.h"
+#include "models/plan/planned_properties.h"
 #include "models/shuffle/generators.h"
 #include "models/shuffle/key_distribution.h"
 
@@ -97,9 +98,9 @@ RangeExchangePlan PlanRangeExchange(const ExecNode& exchange, int requested_part
     const std::vector<int64_t>& tb = scan->source->task_bytes;
     const std::vector<int64_t> split =
         static_cast<int>(tb.size()) == maps ? tb : SplitEvenly(scan->source->scan_bytes, maps);
-    map_bytes = SplitByLargestRemainder(std::max<int64_t>(child.estimated_bytes, 0), AsWeights(split));
+    map_bytes = SplitByLargestRemainder(DataBytes(child), AsWeights(split));
   } else {
-    map_bytes = SplitEvenly(child.estimated_bytes, maps);
+    map_bytes = SplitEvenly(DataBytes(child), maps);
   }
 
   RangeExchangePlan out;
@@ -126,8 +127,7 @@ RangeExchangePlan PlanRangeExchange(const ExecNode& exchange, int requested_part
     return out;
   }
   const KeyModel model(keys);
-  const int64_t total_rows =
-      rows_total.value_or(std::max<int64_t>(child.estimated_bytes, 0) / kDefaultRowBytes);
+  const int64_t total_rows = rows_total.value_or(DataBytes(child) / kDefaultRowBytes);
   const GeneratedKeys source(model, SplitByLargestRemainder(total_rows, AsWeights(map_bytes)));
   RangeSampling s = ComputeRangeBounds(source, requested_partitions, sample_hint, seed);
   out.reducers = s.partitions();

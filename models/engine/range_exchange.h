@@ -7,7 +7,8 @@
 // The rows: the exchange's map tasks are its child's partitions. Below filters, projects and
 // sorts, a scan gives the keys (`keyDistribution`; none: uniform over 10^12 keys, i.e. nearly
 // every row its own key). Rows in all: the first `rows` given on the way down to the scan, else
-// one row per 100 bytes of the child's output; each map task has the rows of its bytes' share
+// one row per 100 bytes of the child's output (its data, DataBytes: not the planner's
+// estimate); each map task has the rows of its bytes' share
 // (explicit keys: its list). Map task bytes: the scan's task bytes scaled to the child's
 // output, else the child's output split evenly.
 //

@@ -162,7 +162,7 @@ class Planner {
       SizesContext ctx;
       ctx.configured_partitions = reducers;
       ctx.default_map_tasks = child.planned_partitions;
-      ctx.default_total_bytes = child.estimated_bytes;
+      ctx.default_total_bytes = DataBytes(child);  // the data, not the planner's estimate
       ctx.seed = IdSeed(s_.seed, n->id);
       SizesSpec uniform;
       uniform.form = GenerateSizes{};

@@ -94,6 +94,38 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
   }
 }
 
+namespace {
+
+double DataBytesOf(const ExecNode& n) {
+  const double sel = n.source ? n.source->selectivity : 1.0;
+  switch (n.op) {
+    case PlanOp::kScan:
+      return n.source ? static_cast<double>(n.source->scan_bytes) : 0.0;
+    case PlanOp::kExchange:
+      if (n.shuffle && n.shuffle->data->planned.num_maps() > 0)
+        return static_cast<double>(n.shuffle->data->planned.TotalBytes());
+      return n.children.empty() ? 0.0 : DataBytesOf(n.child(0));
+    case PlanOp::kJoin:
+      return (DataBytesOf(n.child(0)) + DataBytesOf(n.child(1))) * sel;
+    case PlanOp::kUnion: {
+      double sum = 0;
+      for (const auto& c : n.children) sum += DataBytesOf(*c);
+      return sum;
+    }
+    case PlanOp::kSort:
+      return DataBytesOf(n.child(0));
+    default:
+      return n.children.empty() ? 0.0 : DataBytesOf(n.child(0)) * sel;
+  }
+}
+
+}  // namespace
+
+int64_t DataBytes(const ExecNode& n) {
+  constexpr double kMax = static_cast<double>(int64_t{1} << 62);
+  return static_cast<int64_t>(std::clamp(DataBytesOf(n), 0.0, kMax));
+}
+
 void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf) {
   for (ExecNode* p = n; p && !p->is_exchange(); p = p->parent) ComputePlannedProperties(p, conf);
 }

@@ -20,6 +20,14 @@ inline constexpr int64_t kMaxPlannedTasks = 10'000'000;
 /// set). Throws PlanError (plan_error.h) beyond kMaxPlannedTasks.
 void ComputePlannedProperties(ExecNode* node, const SqlConf& conf);
 
+/// Bytes `n` outputs as its data says, not as the planner estimates: a scan's bytes; an
+/// exchange's sizes once planned (else its child's); a join (left + right) × selectivity, a
+/// union the sum of its children, any other node its child × selectivity. A node's
+/// `estimatedBytes` is not used: it steers static planning only (broadcast decisions), the
+/// data follows the scan and the selectivities. What an exchange without `sizes` writes
+/// (static_planner.cc) and a range exchange splits. Saturates at 2^62.
+int64_t DataBytes(const ExecNode& n);
+
 /// Recomputes planned properties of `n` and its ancestors up to the next exchange (after a
 /// rule changed the plan below them).
 void RecomputeUpToExchange(ExecNode* n, const SqlConf& conf);
