@@ -30,6 +30,7 @@ const double kHashBuildSecondsPerByte = 0.0;
 const double kJoinProbeSecondsPerByte = 1.62e-8;  // 62 MB/s per core
 const double kAggregateSecondsPerByte = 4.39e-7;  // 2.3 MB/s per core
 const double kStreamSecondsPerByte = 0.0;
+// Per-row terms: not fitted (a trial fit made leave-one-out worse: results/defaults.md).
 const double kReadSecondsPerRow = 0.0;
 const double kWriteSecondsPerRow = 0.0;
 const double kJoinSecondsPerOutputRow = 0.0;
@@ -110,14 +111,14 @@ const std::vector<CostParamInfo>& CostParamRegistry() {
        0, kMaxSecondsPerByte},
       {"readSecondsPerRow", "s/row", &CostParams::read_seconds_per_row,
        "Per row read from storage or fetched from a shuffle, on one core (rows from the plan's `rows`, one "
-       "per 100 bytes where a node gives none). Default: fitted on public logs (results/defaults.md).",
+       "per 100 bytes where a node gives none). Default 0: not fitted (results/defaults.md, per-row trial).",
        0, kMaxSecondsPerRow},
       {"writeSecondsPerRow", "s/row", &CostParams::write_seconds_per_row,
-       "Per record written to a shuffle file, on one core. Default: fitted on public logs "
-       "(results/defaults.md).",
+       "Per record written to a shuffle file, on one core. Default 0: not fitted (results/defaults.md, "
+       "per-row trial).",
        0, kMaxSecondsPerRow},
       {"joinSecondsPerOutputRow", "s/row", &CostParams::join_seconds_per_output_row,
-       "Per row a join outputs, on one core. Default: fitted on public logs (results/defaults.md).", 0,
+       "Per row a join outputs, on one core. Default 0: not fitted (results/defaults.md, per-row trial).", 0,
        kMaxSecondsPerRow},
       {"compressionRatio", "ratio", &CostParams::compression_ratio,
        "In-memory working set / shuffle (compressed) bytes of a sort, hash or aggregate input; also the "
