@@ -121,6 +121,7 @@ void TaskScheduler::Activate(TaskSetId id) {
   }
   runnable_.emplace(s.spec.priority, id);
   pending_tasks_ += s.spec.num_tasks;
+  if (driver_.enabled()) driver_.ChargeTaskSet(sim_.Now());
   RequestDispatch();
 }
 
@@ -128,6 +129,12 @@ void TaskScheduler::RequestDispatch() {
   if (dispatch_scheduled_) return;
   dispatch_scheduled_ = true;
   sim_.ScheduleNow(kDispatchTier, [this] { Dispatch(); });
+}
+
+void TaskScheduler::SetDriverCost(SimTime per_task, SimTime per_task_set) {
+  if (per_task < SimTime::Zero() || per_task_set < SimTime::Zero())
+    throw std::logic_error("TaskScheduler::SetDriverCost: negative driver cost");
+  driver_ = DriverLoop(per_task, per_task_set);
 }
 
 void TaskScheduler::ConfigurePool(int id, PoolSpec spec) {
@@ -160,17 +167,34 @@ std::optional<SlotRef> TaskScheduler::AcquireFor(const TaskSetState& s) {
   return slots_.AcquireOn(best);
 }
 
+SimTime TaskScheduler::DurationOf(TaskSetId id, int task_index, int executor) {
+  const SimTime duration = sets_[id].spec.duration(task_index, executor);
+  CheckDuration(id, task_index, duration);
+  return duration;
+}
+
+void TaskScheduler::CheckDuration(TaskSetId id, int task_index, SimTime duration) {
+  if (duration < SimTime::Zero()) {
+    throw std::logic_error("TaskScheduler: negative duration " + std::to_string(duration.micros()) +
+                           " us for task " + std::to_string(task_index) + " of task set " +
+                           std::to_string(id));
+  }
+}
+
 void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now) {
   TaskSetState& s = sets_[id];
   const int attempt = s.attempts.empty() ? 0 : s.attempts[static_cast<size_t>(task_index)]++;
   std::optional<FailedAttempt> failed;
   if (s.spec.failed_attempt) failed = s.spec.failed_attempt(task_index, attempt, slot.executor);
-  const SimTime duration = failed ? failed->duration : s.spec.duration(task_index, slot.executor);
-  if (duration < SimTime::Zero() || (failed && failed->retry_after < SimTime::Zero())) {
-    throw std::logic_error("TaskScheduler: negative duration " + std::to_string(duration.micros()) +
-                           " us for task " + std::to_string(task_index) + " of task set " +
-                           std::to_string(id));
+  if (failed) {
+    CheckDuration(id, task_index, failed->duration);
+    CheckDuration(id, task_index, failed->retry_after);
   }
+  // A failed attempt's time is its own; a set with on_launch is timed after the pass (EndPass).
+  const bool deferred = !failed && static_cast<bool>(s.spec.on_launch);
+  const SimTime duration = failed     ? failed->duration
+                           : deferred ? SimTime::Zero()
+                                      : DurationOf(id, task_index, slot.executor);
   const int flat = slots_.FlatId(slot);
   running_[flat] = Running{id,
                            task_index,
@@ -186,7 +210,37 @@ void TaskScheduler::Launch(TaskSetId id, int task_index, SlotRef slot, SimTime n
   ++running_tasks_;
   --pending_tasks_;
   ++tasks_launched_;
-  sim_.ScheduleAt(now + duration, kTaskEndTier, [this, flat] { OnTaskEnd(flat); });
+  if (driver_.enabled()) driver_.ChargeTask(now);
+  if (!deferred) {
+    Time(flat, duration);
+    return;
+  }
+  s.spec.on_launch(task_index, slot.executor);
+  untimed_.push_back(flat);
+}
+
+void TaskScheduler::Time(int flat_slot, SimTime duration) {
+  sim_.ScheduleAt(running_[flat_slot].start + duration, kTaskEndTier,
+                  [this, flat_slot] { OnTaskEnd(flat_slot); });
+}
+
+void TaskScheduler::EndPass(SimTime now) {
+  if (!untimed_.empty()) {
+    std::vector<int> untimed;
+    untimed.swap(untimed_);
+    for (int flat : untimed) {
+      const Running& r = running_[flat];
+      Time(flat, DurationOf(r.task_set, r.task_index, slots_.FromFlatId(flat).executor));
+    }
+  }
+  if (!driver_.Busy(now) || runnable_.empty()) return;
+  if (slots_.free_slots() > 0) driver_.CountWait(now, runnable_.begin()->second);
+  if (driver_wake_ && *driver_wake_ == driver_.free_at()) return;
+  driver_wake_ = driver_.free_at();
+  sim_.ScheduleAt(driver_.free_at(), kTaskEndTier, [this] {
+    driver_wake_.reset();
+    if (!runnable_.empty()) RequestDispatch();
+  });
 }
 
 int TaskScheduler::LaunchFrom(TaskSetId id, SimTime now, int budget) {
@@ -211,19 +265,27 @@ int TaskScheduler::LaunchFrom(TaskSetId id, SimTime now, int budget) {
 void TaskScheduler::Dispatch() {
   dispatch_scheduled_ = false;
   const SimTime now = sim_.Now();
-  if (mode_ == SchedulingMode::kFair) {
-    DispatchFair(now);
+  if (driver_.Busy(now)) {
+    EndPass(now);
     return;
   }
+  if (mode_ == SchedulingMode::kFair) {
+    DispatchFair(now);
+    EndPass(now);
+    return;
+  }
+  // A busy driver launches one task per pass.
+  const int budget = driver_.serial_launches() ? 1 : -1;
   auto it = runnable_.begin();
-  while (slots_.free_slots() > 0 && it != runnable_.end()) {
+  while (slots_.free_slots() > 0 && it != runnable_.end() && !driver_.Busy(now)) {
     const TaskSetId id = it->second;
     TaskSetState& s = sets_[id];
-    LaunchFrom(id, now, -1);
+    LaunchFrom(id, now, budget);
     // A set that held tasks back (locality) or found no allowed slot leaves the free slots to
     // the next sets.
     it = HasPending(s) ? std::next(it) : runnable_.erase(it);
   }
+  EndPass(now);
 }
 
 void TaskScheduler::DispatchFair(SimTime now) {
@@ -231,7 +293,7 @@ void TaskScheduler::DispatchFair(SimTime now) {
   std::map<int, std::vector<TaskSetId>> by_pool;
   for (const auto& [priority, id] : runnable_) by_pool[sets_[id].spec.pool].push_back(id);
   std::set<TaskSetId> blocked;  // sets that could not launch in this pass
-  while (slots_.free_slots() > 0) {
+  while (slots_.free_slots() > 0 && !driver_.Busy(now)) {
     // Pools, then their sets, in FairSchedulingAlgorithm's order; the first set that can
     // launch takes one slot.
     std::vector<std::pair<FairKey, int>> pools;

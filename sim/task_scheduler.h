@@ -52,7 +52,9 @@
 //     kTaskEndTier, followed by a launch pass. Pending tasks wait while no slot is present.
 //   - duration(task_index, executor) is asked at launch; a task launched at t ends at
 //     t + duration, when its slot is freed, on_task_end(record) is called, and after
-//     the last task of the set on_task_set_complete(end time).
+//     the last task of the set on_task_set_complete(end time). A set with on_launch is told of
+//     each launch at once and asked its durations after the pass, in launch order (a duration
+//     may then depend on everything that launched at that instant: a shared bandwidth).
 //   - Failed attempts (optional, TaskSetSpec::failed_attempt; sim/task_attempts.cc): asked at
 //     each launch before `duration`, it may make the attempt fail after a time of its own. The
 //     slot is held that long; then the task is pending again (after FailedAttempt::retry_after)
@@ -63,6 +65,9 @@
 //     nothing more, on_abort is called, its running attempts keep their slots to their end
 //     (a kill reaches the executor asynchronously) and end as killed, and on_task_set_complete
 //     is never called.
+//   - Driver (optional, SetDriverCost; sim/driver_loop.h): launches and activations take the
+//     driver's time one after another; a pass launches at most one task while a per-task cost
+//     is set, and the next pass runs when the driver is free.
 //
 // Time unit: SimTime (integer microseconds). The scheduler holds a reference to the
 // Simulator; it must outlive every event it scheduled.
@@ -80,6 +85,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/driver_loop.h"
 #include "sim/simulator.h"
 #include "sim/slot_pool.h"
 #include "sim/units.h"
@@ -179,6 +185,9 @@ struct TaskSetSpec {
   /// Optional: called once when the set stops (aborted, or a zombie after a fetch failure) with
   /// the time, the task whose failed attempt stopped it and how that attempt failed.
   std::function<void(SimTime, int task_index, AttemptFailure)> on_abort;
+  /// Optional. Called at each launch, before `duration` is asked for any task launched in the
+  /// same pass (see the header comment); not for a failed attempt (timed by its own duration).
+  std::function<void(int task_index, int executor)> on_launch;
 };
 
 class TaskScheduler {
@@ -207,6 +216,12 @@ class TaskScheduler {
   /// minShare 0, as Spark creates a pool it is not told about). A negative id, weight or min
   /// share, or an empty name, is a programmer error (std::logic_error).
   void ConfigurePool(int id, PoolSpec spec);
+
+  /// The driver's time per task launched and per task set made runnable (both >= 0, else
+  /// std::logic_error); set before the first Submit(). Zero (default): no driver limit.
+  void SetDriverCost(SimTime per_task, SimTime per_task_set);
+  /// Wall time task set `id` waited for the driver with a slot free (DriverLoop::wait).
+  SimTime driver_wait(TaskSetId id) const { return driver_.wait(id); }
 
   /// Submits a task set at sim.Now(). Missing `duration`, negative counts or delays are
   /// programmer errors (std::logic_error). Safe to call from any callback.
@@ -291,6 +306,15 @@ class TaskScheduler {
   static bool Allows(const TaskSetState& s, int executor);
   /// Launches task `task_index` of set `id` on `slot` at `now`.
   void Launch(TaskSetId id, int task_index, SlotRef slot, SimTime now);
+  /// Asks set `id` the duration of task `task_index` on `executor` (checked: >= 0).
+  SimTime DurationOf(TaskSetId id, int task_index, int executor);
+  /// Throws std::logic_error for a negative duration (a programmer error of the set's owner).
+  static void CheckDuration(TaskSetId id, int task_index, SimTime duration);
+  /// Schedules the end of the task running on `flat_slot`, `duration` after its start.
+  void Time(int flat_slot, SimTime duration);
+  /// After a pass: times the tasks launched with on_launch; with a busy driver, counts the wait
+  /// of the set first in line and schedules the pass that runs when the driver is free.
+  void EndPass(SimTime now);
   /// One pass of a set with locality over the free slots (see the header comment), at most
   /// `budget` launches (all it can when negative); returns how many.
   int DispatchWithLocality(TaskSetId id, SimTime now, int budget);
@@ -323,6 +347,9 @@ class TaskScheduler {
   std::set<std::pair<int, TaskSetId>> runnable_;
   std::vector<Running> running_;  // indexed by SlotPool::FlatId
   bool dispatch_scheduled_ = false;
+  DriverLoop driver_;
+  std::optional<SimTime> driver_wake_;  // a pass scheduled for when the driver is free
+  std::vector<int> untimed_;            // flat slots launched in this pass, not yet timed
 
   int64_t tasks_launched_ = 0;
   int64_t tasks_completed_ = 0;
