@@ -65,6 +65,15 @@ struct ClusterSpec {
   int64_t driver_network_bytes_per_second = 1250LL * 1000 * 1000;
   /// Driver heap, bytes (JSON `driverMemory`, default 1 GiB = spark.driver.memory).
   int64_t driver_memory_bytes = int64_t{1} << 30;
+  /// Shared limits (models/engine/shared_limits.h), off by default. The aggregate storage
+  /// throughput, bytes per second, shared evenly by every running task of a scanning stage
+  /// (JSON `storageBytesPerSecond`, > 0; unset: unlimited).
+  std::optional<int64_t> storage_bytes_per_second;
+  /// The driver's event loop: seconds of its one thread per task launched (JSON
+  /// `driverSecondsPerTask`, in [0, 60]) and per stage made runnable (`driverSecondsPerStage`, in
+  /// [0, 3600]); 0 (default): free.
+  double driver_seconds_per_task = 0;
+  double driver_seconds_per_stage = 0;
 
   /// JSON `executorTimeline`: when each executor registers and is removed. Empty: `executors`
   /// executors present throughout. Non-empty: the scheduler's executors are these entries;

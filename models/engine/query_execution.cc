@@ -18,6 +18,7 @@
 #include "models/engine/preferred_locations.h"
 #include "models/engine/recorded_failures.h"
 #include "models/engine/run_result_builder.h"
+#include "models/engine/shared_limits.h"
 #include "models/engine/stage_graph.h"
 #include "models/engine/stage_submission.h"
 #include "models/engine/static_planner.h"
@@ -50,6 +51,7 @@ class Engine {
             sim_, s,
             DynamicAllocationSimulated(s) ? DynamicAllocationCapacity(s, *planned_.root, slots_per_executor_)
                                           : 0)),
+        limits_(s.cluster, &scheduler_),
         cost_(s.cost, s.cluster, slots_per_executor_, s.conf.memory_fraction),
         work_(FetchLimitsOf(conf_), NumExecutors()),
         executors_(s.cluster, NumExecutors(), s.cost.cold_code_window_seconds, s.cost.cold_code_slowdown > 0),
@@ -206,7 +208,7 @@ class Engine {
     auto on_failed = [this, st](JobFailure f) { FailJob(st, std::move(f)); };
     AttachTaskFailures(profile, st->name, MaxTaskFailures(conf_), run, on_failed, &spec);
     if (allocation_) allocation_->OnStageSubmitted(spec.num_tasks);
-    scheduler_.Submit(std::move(spec));
+    limits_.Submit(std::move(spec), *st, run);  // the scheduler's, through the cluster's shared limits
   }
 
   /// Task `task` starts on `executor`: its work, its cost, its duration.
@@ -243,7 +245,8 @@ class Engine {
     const uint64_t seed = MixSeed(s_.seed, static_cast<uint64_t>(conf_.adaptive_enabled),
                                   static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
     executors_.PrepareTask(*code, executor, &ev.work);
-    const TaskCost c = cost_.EstimateTask(ev.work, seed);
+    TaskCost c = cost_.EstimateTask(ev.work, seed);
+    limits_.LimitScan(ev.work.scan_bytes, sim_.Now(), &c, run);
     executors_.TaskStarted(code, executor, c.cold_work_seconds);
     t.spill_bytes = c.spill_bytes.count();
     return SimTime::Seconds(c.total_seconds());
@@ -359,6 +362,7 @@ class Engine {
   Simulator sim_;
   StaticPlan planned_;  // the plan before anything runs (handed to the planner by Run)
   TaskScheduler scheduler_;
+  SharedLimits limits_;  // storage throughput and the driver's loop (off unless the cluster sets them)
   CostModel cost_;
   TaskWorkModel work_;
   PreferredLocations locality_;

@@ -58,6 +58,14 @@ nlohmann::ordered_json NotAppliedToJson(const NotApplied& n) {
           {"message", n.message}, {"numbers", n.numbers}, {"atSeconds", n.at.seconds()}};
 }
 
+nlohmann::ordered_json SharedLimitsJson(const SharedLimitUse& u) {
+  return {{"storageBoundTasks", u.storage_bound_tasks},
+          {"storageSecondsAdded", u.storage_seconds_added},
+          {"storageBoundFromSeconds", u.storage_bound_from_seconds},
+          {"storageBoundToSeconds", u.storage_bound_to_seconds},
+          {"driverWaitSeconds", u.driver_wait_seconds}};
+}
+
 void DropTaskRecords(RunResult* run) {
   for (StageResult& s : run->stages) std::vector<TaskResult>().swap(s.task_results);
 }
@@ -99,6 +107,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
     if (s.resized_by) st["resizedBy"] = *s.resized_by;
     if (s.failed_attempts > 0) st["failedAttempts"] = s.failed_attempts;
     if (!s.failed.empty()) st["failed"] = s.failed;
+    if (s.limits) st["sharedLimits"] = SharedLimitsJson(*s.limits);
     if (s.kind == "BroadcastStage") st["broadcastSeconds"] = s.broadcast_seconds;
     if (!s.subquery.empty()) st["subquery"] = s.subquery;
     if (!s.gated_by.empty()) st["gatedBy"] = s.gated_by;
@@ -235,6 +244,14 @@ nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const Run
     out["subqueries"] = std::move(subqueries);
   }
   if (!run.variants.empty()) out["variants"] = run.variants;
+  json limited = json::array();  // the stages a shared limit slowed (none: the field is absent)
+  for (const StageResult& st : run.stages) {
+    if (!st.limits) continue;
+    json o = {{"stage", st.id}, {"name", st.name}};
+    o.update(SharedLimitsJson(*st.limits));
+    limited.push_back(std::move(o));
+  }
+  if (!limited.empty()) out["sharedLimits"] = std::move(limited);
   return out;
 }
 

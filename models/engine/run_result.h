@@ -14,6 +14,7 @@
 #include "models/aqe/decision.h"
 #include "models/aqe/not_applied.h"
 #include "models/engine/resource_usage.h"
+#include "models/engine/shared_limit_use.h"
 #include "models/shuffle/partition_spec.h"
 #include "models/shuffle/range_partitioner.h"
 
@@ -65,6 +66,8 @@ struct StageResult {
   std::string subquery;
   /// The subqueries it waited for before it was submitted (JSON `gatedBy`, absent when none).
   std::vector<std::string> gated_by;
+  /// Set when a shared limit slowed it (JSON `sharedLimits`; shared_limit_use.h).
+  std::optional<SharedLimitUse> limits;
   std::vector<TaskResult> task_results;
   /// Task attempts that failed or were killed (replayed from its profile's recorded failed
   /// attempts, models/engine/recorded_failures.h): JSON `failedAttempts`, absent when 0.
@@ -190,6 +193,9 @@ nlohmann::ordered_json SubqueryRunToJson(const SubqueryRun& q);
 nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks);
 /// The `aqesim explain` document for an adaptive run.
 nlohmann::ordered_json ExplainToJson(const std::string& scenario_name, const RunResult& run);
+/// A stage's `sharedLimits`: storageBoundTasks, storageSecondsAdded, storageBoundFromSeconds /
+/// ToSeconds, driverWaitSeconds.
+nlohmann::ordered_json SharedLimitsJson(const SharedLimitUse& use);
 nlohmann::ordered_json SpecToJson(const ShufflePartitionSpec& spec);
 /// One `notApplied` entry of `aqesim explain`: rule, target, reason, message, numbers, atSeconds.
 nlohmann::ordered_json NotAppliedToJson(const NotApplied& n);

@@ -102,6 +102,7 @@ StageResult RunResultBuilder::SummarizeStage(const QueryStage& st, const StageRu
   if (run.profiled) r.resized_by = run.profiled->resized_by();
   r.failed_attempts = run.failed_attempts;
   r.failed = run.failed;
+  if (run.limits.bound()) r.limits = run.limits;
   for (const TaskResult& t : run.tasks) {
     r.input_bytes += t.input_bytes;
     r.shuffle_read_bytes += t.shuffle_read_bytes;

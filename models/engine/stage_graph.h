@@ -15,6 +15,7 @@
 
 #include "models/engine/profiled_stage.h"
 #include "models/engine/run_result.h"
+#include "models/engine/shared_limit_use.h"
 #include "models/engine/task_work.h"
 #include "models/plan/exec_node.h"
 #include "models/plan/query_stage.h"
@@ -47,6 +48,8 @@ struct StageRun {
   /// did ("aborted", "FetchFailed"; StageResult::failed).
   int failed_attempts = 0;
   std::string failed;
+  /// How much the cluster's shared limits slowed it (shared_limits.h).
+  SharedLimitUse limits;
 };
 
 class StageGraph {

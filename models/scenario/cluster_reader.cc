@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "models/scenario/resource_profiles_reader.h"
@@ -24,7 +25,10 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "executorGpus",
                                                  "resourceProfiles",
                                                  "executorLaunchSeconds",
-                                                 "executorStartSeconds"};
+                                                 "executorStartSeconds",
+                                                 "storageBytesPerSecond",
+                                                 "driverSecondsPerTask",
+                                                 "driverSecondsPerStage"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -160,6 +164,8 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   bytes("diskBytesPerSecond", &cluster->disk_bytes_per_second);
   bytes("driverNetworkBytesPerSecond", &cluster->driver_network_bytes_per_second);
   bytes("driverMemory", &cluster->driver_memory_bytes);
+  if (int64_t storage = 0; bytes("storageBytesPerSecond", &storage) && storage > 0)
+    cluster->storage_bytes_per_second = storage;
   if (v.contains("warmExecutors")) {
     if (auto n = ReadInteger(v["warmExecutors"], field("warmExecutors"), 0, 1'000'000,
                              "a non-negative integer", sink))
@@ -175,13 +181,17 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             ReadInteger(v["executorGpus"], field("executorGpus"), 0, 100'000, "a non-negative integer", sink))
       cluster->executor_gpus = static_cast<int>(*n);
   }
-  // Executor start-up latencies: seconds in [0, 3600].
-  for (auto [name, dest] : {std::pair{"executorLaunchSeconds", &cluster->executor_launch_seconds},
-                            std::pair{"executorStartSeconds", &cluster->executor_start_seconds}}) {
+  // Executor start-up latencies and the driver's costs: seconds in [0, 3600] ([0, 60] per task).
+  for (auto [name, dest, most] :
+       {std::tuple{"executorLaunchSeconds", &cluster->executor_launch_seconds, 3600.0},
+        std::tuple{"executorStartSeconds", &cluster->executor_start_seconds, 3600.0},
+        std::tuple{"driverSecondsPerTask", &cluster->driver_seconds_per_task, 60.0},
+        std::tuple{"driverSecondsPerStage", &cluster->driver_seconds_per_stage, 3600.0}}) {
     if (!v.contains(name)) continue;
+    const double limit = most;  // (a structured binding cannot be captured: clang)
     if (auto d = ReadNumber(
-            v[name], field(name), [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
-            "a number of seconds in [0, 3600]", sink))
+            v[name], field(name), [limit](double x) { return std::isfinite(x) && x >= 0 && x <= limit; },
+            most > 60 ? "a number of seconds in [0, 3600]" : "a number of seconds in [0, 60]", sink))
       *dest = *d;
   }
   // Profiles first: the timeline's entries refer to them.

@@ -389,5 +389,39 @@ TEST_CASE("scale: bad percentages are refused", "[e2e][scale]") {
              Catch::Contains("--percent 10,0: expected percentages above 0 and at most 100000, found \"0\""));
 }
 
+TEST_CASE("scale: an aggregate storage throughput flattens the curve where it binds",
+          "[e2e][scale][limits]") {
+  testing::TempDir dir("aqesim_scale");
+  // 100 scans of 1 GB on one-core executors reading 1 GB/s each, nothing else costing time:
+  // 10 executors take 10 s. With 10 GB/s shared (cluster.storageBytesPerSecond) 20 and 40
+  // executors still take 10 s (20 readers at 0.5 GB/s: 5 waves of 2 s; 40 at 0.25 GB/s: waves
+  // of 4, 4 and 2 s); without it 5 s and 3 s (waves of 1 s: 40, 40, 20).
+  json cluster = testing::InstantIoCluster(1);
+  cluster["executors"] = 10;
+  cluster["diskBytesPerSecond"] = 1'000'000'000;
+  json doc = {{"name", "scans"},
+              {"cluster", cluster},
+              {"cost", testing::LaunchOnlyCost(0)},
+              {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 100'000'000'000LL}, {"tasks", 100}}}};
+  const std::string open = dir.Write("open.json", doc.dump());
+  doc["cluster"]["storageBytesPerSecond"] = "10000000000";
+  const std::string limited = dir.Write("limited.json", doc.dump());
+  const json a = ScaleJson({open, "--percent", "100,200,400"});
+  const json b = ScaleJson({limited, "--percent", "100,200,400"});
+  const std::vector<double> unlimited = {10, 5, 3}, shared = {10, 10, 10};
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(a["rows"][i]["makespanSeconds"].get<double>() == Approx(unlimited[i]));
+    CHECK(b["rows"][i]["makespanSeconds"].get<double>() == Approx(shared[i]));
+  }
+  // run says which stage the limit bound and how long.
+  const CommandResult r =
+      RunAqesim({"run", limited, "--aqe", "off", "--conf", "spark.executor.instances=20"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(
+      r.stdout_text,
+      Catch::Contains("  stage 0 (result): storage throughput (cluster.storageBytesPerSecond) bound 100 of "
+                      "100 tasks from 0.000 s to 10.000 s, +100.000 task-seconds"));
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

@@ -16,6 +16,7 @@
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/aqesim/variant_comparison.h"
+#include "tools/text/shared_limits_text.h"
 #include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
 
@@ -145,6 +146,9 @@ std::string RunText(const RunResult& run, const RunBand& band) {
     for (const NotApplied& n : run.not_applied)
       out << WrapText("  " + n.rule + " " + n.message, kTableColumns, 4) << "\n";
   }
+  const std::vector<std::string> limited = SharedLimitsLines(run);
+  if (!limited.empty()) out << "shared limits (modelled, from the cluster's limits):\n";
+  for (const std::string& l : limited) out << WrapText("  " + l, kTableColumns, 4) << "\n";
   for (const std::string& f : run.failures) out << "FAILURE: " << f << "\n";
   return out.str();
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "tools/text/shared_limits_text.h"
 #include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
 
@@ -128,6 +129,9 @@ std::string ExplainTable(const std::string& scenario_name, const RunResult& run)
   if (run.not_applied.empty()) out += "  none\n";
   for (const NotApplied& n : run.not_applied)
     out += WrapText("  " + n.rule + " (" + n.reason + "): " + n.message, kWidth, 4) + "\n";
+  const std::vector<std::string> limited = SharedLimitsLines(run);
+  if (!limited.empty()) out += "\nShared limits that bound (modelled, from the cluster's limits):\n";
+  for (const std::string& l : limited) out += WrapText("  " + l, kWidth, 4) + "\n";
   for (const std::string& f : run.failures) out += WrapText("failure: " + f, kWidth, 2) + "\n";
   return out;
 }
