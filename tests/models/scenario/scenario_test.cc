@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 
 #include "models/scenario/properties_file.h"
 #include "models/scenario/shown_pointer.h"
@@ -415,6 +416,23 @@ TEST_CASE("Loader: csv sizes, relative to the scenario's folder", "[scenario]") 
     CHECK(m.num_maps() == 3);
     CHECK(m.num_reducers() == 3);
     CHECK(m.MapBytes() == std::vector<int64_t>{600, 0, 15});
+  }
+  SECTION("a last line without its line break is a row; one of a single line too") {
+    TempDir dir;
+    std::filesystem::create_directories(dir.path() + "/data");
+    dir.Write("data/e1.csv", "1,2\n3,4");
+    dir.Write("data/e2.csv", "7,8,9");
+    for (const auto& [file, maps, bytes] :
+         {std::tuple{"e1", 2, std::vector<int64_t>{3, 7}}, std::tuple{"e2", 1, std::vector<int64_t>{24}}}) {
+      Loaded l = Load(WithPlan(std::string(R"({"op": "exchange", "child": {"op": "scan", "bytes": 1},
+                                "sizes": {"csv": "data/)") +
+                               file + R"(.csv"}})"),
+                      {}, dir);
+      REQUIRE(l.errors.empty());
+      const SizeMatrix& m = std::get<SizeMatrix>(l.scenario->plan->sizes->form);
+      CHECK(m.num_maps() == maps);
+      CHECK(m.MapBytes() == bytes);
+    }
   }
 }
 
