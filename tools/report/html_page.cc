@@ -156,7 +156,8 @@ std::string Card(const std::string& value, const std::string& label) {
 // so nothing starts a heading, list or block further down; Markdown's inline punctuation is
 // backslash-escaped, so no emphasis, code, link ("[x](javascript:...)") or table cell forms,
 // and what would open a block at the start ("- ", "+ ", "= ", "1. ") is escaped there; '<',
-// '>' and '&' are character references, so no HTML or autolink passes through.
+// '>' and '&' are character references, so no HTML or autolink passes through. Leading blanks
+// (spaces, tabs and what became spaces) are dropped: four of them would open a code block.
 std::string MdEsc(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -164,21 +165,26 @@ std::string MdEsc(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     const unsigned char u = static_cast<unsigned char>(c);
-    if (u == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += ' ';  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
-      i += 2;
-    } else if (u < 0x20 || u == 0x7F) {
-      out += ' ';
-    } else if (c == '<') {
+    const bool line_separator = u == 0xE2 && i + 2 < s.size() &&
+                                static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+                                (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||  // U+2028 LINE SEPARATOR
+                                 static_cast<unsigned char>(s[i + 2]) == 0xA9);  // U+2029 PARAGRAPH SEPARATOR
+    if (line_separator || u < 0x20 || u == 0x7F || c == ' ') {
+      if (line_separator) i += 2;
+      if (!out.empty()) out += ' ';
+      leading_digits = false;
+      continue;
+    }
+    const bool first = out.empty();
+    if (c == '<') {
       out += "&lt;";
     } else if (c == '>') {
       out += "&gt;";
     } else if (c == '&') {
       out += "&amp;";
     } else if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos ||
-               (i == 0 && (c == '-' || c == '+' || c == '=')) ||
-               (leading_digits && i > 0 && (c == '.' || c == ')'))) {
+               (first && (c == '-' || c == '+' || c == '=')) ||
+               (leading_digits && !first && (c == '.' || c == ')'))) {
       out += '\\';
       out += c;
     } else {

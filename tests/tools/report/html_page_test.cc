@@ -15,5 +15,19 @@ TEST_CASE("Esc: markup characters as references, control characters as U+FFFD, l
   CHECK(Esc("中文 → ok") == "中文 → ok");
 }
 
+TEST_CASE("MdEsc: one line of literal text that opens no block, link, emphasis or table cell", "[report]") {
+  CHECK(MdEsc("a [b](javascript:x) *c* |d| <e> &") ==
+        "a \\[b\\](javascript:x) \\*c\\* \\|d\\| &lt;e&gt; &amp;");
+  CHECK(MdEsc("- item") == "\\- item");
+  CHECK(MdEsc("12. item") == "12\\. item");
+  CHECK(MdEsc("12 . item") == "12 . item");
+  CHECK(MdEsc("a\nb\rc\u2028d") == "a b c d");
+  // Leading blanks are dropped: a name of three control characters and a space opened an
+  // indented code block (fuzz regression report_renderer/crash-8e8c84d9...).
+  CHECK(MdEsc(std::string("\x01\x08\x05 \xB9sq0", 8)) == "\xB9sq0");
+  CHECK(MdEsc("   - item") == "\\- item");
+  CHECK(MdEsc("\t \u2028 ") == "");
+}
+
 }  // namespace
 }  // namespace aqesim::report
