@@ -43,12 +43,19 @@ std::vector<std::string> RollingEventLogFiles(const std::string& directory) {
   namespace fs = std::filesystem;
   std::vector<std::pair<int64_t, std::string>> found;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(directory, ec)) {
-    if (!entry.is_regular_file(ec)) continue;
-    const std::string name = entry.path().filename().string();
+  fs::directory_iterator it(directory, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
     const int64_t n = RollingIndex(name, directory);
-    if (n >= 0) found.emplace_back(n, entry.path().string());
+    if (n < 0) continue;
+    // A part that is a directory (or a FIFO, a socket, a dangling link) was skipped, and with it
+    // the check for missing parts when it was the last one: half the log replayed, exit 0.
+    std::error_code file_ec;
+    if (!it->is_regular_file(file_ec))
+      throw EventLogError(directory + ": event log file " + name + " is not a regular file");
+    found.emplace_back(n, it->path().string());
   }
+  if (ec) throw EventLogError(directory + ": " + ec.message());
   std::sort(found.begin(), found.end());
   std::vector<std::string> files;
   for (auto& [n, p] : found) files.push_back(std::move(p));
