@@ -81,17 +81,19 @@ class FileInput : public RawInput {
     if (file_ != nullptr) std::fclose(file_);
   }
   size_t Read(char* buffer, size_t capacity) override {
-    if (unread_pos_ < unread_.size()) {  // the bytes given back first
-      const size_t n = std::min(capacity, unread_.size() - unread_pos_);
-      std::memcpy(buffer, unread_.data() + unread_pos_, n);
-      unread_pos_ += n;
-      offset_ += static_cast<int64_t>(n);
-      return n;
+    size_t given_back = 0;  // the bytes given back come first, in the same read as those after them
+    if (unread_pos_ < unread_.size()) {
+      given_back = std::min(capacity, unread_.size() - unread_pos_);
+      std::memcpy(buffer, unread_.data() + unread_pos_, given_back);
+      unread_pos_ += given_back;
+      offset_ += static_cast<int64_t>(given_back);
+      if (given_back == capacity) return given_back;
     }
-    const size_t n = std::fread(buffer, 1, capacity, file_);
-    if (n == 0 && std::ferror(file_)) throw EventLogError(name_ + ": read error: " + std::strerror(errno));
+    const size_t n = std::fread(buffer + given_back, 1, capacity - given_back, file_);
+    if (n == 0 && given_back == 0 && std::ferror(file_))
+      throw EventLogError(name_ + ": read error: " + std::strerror(errno));
     offset_ += static_cast<int64_t>(n);
-    return n;
+    return given_back + n;
   }
   /// Gives back the bytes just read (the codec sniff's), to be read again first: a pipe or FIFO
   /// cannot be opened a second time from its start.
@@ -461,20 +463,23 @@ std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, Codec codec)
 }
 
 std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, Codec* codec_out) {
-  std::optional<Codec> codec = CodecFromFileName(path);
-  if (codec) {
-    if (codec_out != nullptr) *codec_out = *codec;
-    return OpenByteSource(path, *codec);
-  }
-  // Sniffed from the first bytes, which are then read again from the same descriptor (a pipe,
-  // `<(...)` or a FIFO has no second start to reopen).
+  // The codec is the file name's, as Spark's history server chooses it; the first bytes are
+  // sniffed all the same (and then read again from the same descriptor: a pipe, `<(...)` or a
+  // FIFO has no second start to reopen). Without a known suffix they decide; with one, bytes of
+  // another compression codec are an error that says which (a zstd log named .gz was reported as
+  // "corrupt gzip data ...: incorrect header check").
+  const std::optional<Codec> named = CodecFromFileName(path);
   auto input = std::make_unique<FileInput>(path);
   char head[8] = {};
   const size_t n = input->ReadFully(head, sizeof(head));
-  codec = SniffCodec(std::string_view(head, n)).value_or(Codec::kPlain);
+  const std::optional<Codec> sniffed = SniffCodec(std::string_view(head, n));
   input->Unread(std::string(head, n));
-  if (codec_out != nullptr) *codec_out = *codec;
-  return Wrap(std::move(input), *codec);
+  if (named && sniffed && *sniffed != *named && *named != Codec::kPlain && *sniffed != Codec::kPlain)
+    throw EventLogError(path + ": the name says " + std::string(CodecName(*named)) + " but the data is " +
+                        std::string(CodecName(*sniffed)) + " (by its first bytes): rename the file");
+  const Codec codec = named.value_or(sniffed.value_or(Codec::kPlain));
+  if (codec_out != nullptr) *codec_out = codec;
+  return Wrap(std::move(input), codec);
 }
 
 std::unique_ptr<ByteSource> MemoryByteSource(std::string data, Codec codec, std::string name) {
