@@ -44,9 +44,10 @@ std::string FormatDecimal(double v) {
   if (v == 0) return "0";
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
   const int decimals = std::max(0, 2 - magnitude);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
+  // Sized for the value (1e300 has 301 digits, 1e-300 302 decimals): a fixed 64-byte buffer cut
+  // both bounds of 1e300..1e301 to the same 63 digits ("LOW must be below HIGH").
+  std::string s(static_cast<size_t>(std::snprintf(nullptr, 0, "%.*f", decimals, v)) + 1, '\0');
+  s.resize(static_cast<size_t>(std::snprintf(s.data(), s.size(), "%.*f", decimals, v)));
   if (s.find('.') != std::string::npos) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();
@@ -138,12 +139,14 @@ std::optional<SpaceAxis> ParseSpaceArg(const std::string& arg, std::string* erro
     if ((lo_size->second.empty()) != (hi_size->second.empty()))
       return fail("give both bounds a size suffix or neither");
     const int64_t unit = std::min(lo_unit, hi_unit);
-    axis.low = static_cast<double>(lo_size->first * (lo_unit / unit));
-    axis.high = static_cast<double>(hi_size->first * (hi_unit / unit));
+    // In doubles: 15 digits of terabytes in bytes overflow an int64 (the check below refuses them).
+    axis.low = static_cast<double>(lo_size->first) * static_cast<double>(lo_unit / unit);
+    axis.high = static_cast<double>(hi_size->first) * static_cast<double>(hi_unit / unit);
   } else {
     const std::optional<double> l = ParseDouble(lo);
     const std::optional<double> h = ParseDouble(hi);
     if (!l || !h) return fail("expected numbers, or sizes such as 16m..1g");
+    if (std::fabs(*l) > 1e15 || std::fabs(*h) > 1e15) return fail("bounds beyond ±10^15 are not supported");
     axis.kind = SpaceAxis::Kind::kDecimal;
     axis.low = RoundDecimal(*l);
     axis.high = RoundDecimal(*h);

@@ -63,6 +63,12 @@ TEST_CASE("bad --space arguments name the argument") {
   CHECK(ErrorOf("k=16m..400") == "--space k=16m..400: give both bounds a size suffix or neither");
   CHECK(ErrorOf("k=x..y") == "--space k=x..y: expected numbers, or sizes such as 16m..1g");
   CHECK(ErrorOf("k=1..") == "--space k=1..: a range needs LOW..HIGH");
+  // Hostile round 3: 1e300..1e301 said "LOW must be below HIGH" (both bounds cut to 63 digits);
+  // 15 digits of terabytes overflowed an int64; TRUE was another value than true.
+  CHECK(ErrorOf("k=1e300..1e301") == "--space k=1e300..1e301: bounds beyond ±10^15 are not supported");
+  CHECK(ErrorOf("k=1b..999999999999999t") == "--space k=1b..999999999999999t: HIGH is too large");
+  CHECK(ErrorOf("k=true,TRUE") == "--space k=true,TRUE: value TRUE is true again");
+  CHECK(Parse("k=1e-300..1").low == 1e-300);
 }
 
 TEST_CASE("Encode makes a variable per searched axis; Decode rounds back to the values") {
