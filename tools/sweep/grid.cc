@@ -75,8 +75,8 @@ std::string GridAxisProblem(const GridAxis& axis) {
     const auto [first, added] = seen.emplace(GridValueKey(v), v);
     if (!added && first->second == v) return "the value " + shown(v) + " is given twice (each point once)";
     if (!added)
-      return "the value " + shown(v) + " is " + shown(first->second) +
-             " again (the same number; each point once)";
+      return "the value " + shown(v) + " is " + shown(first->second) + " again (the same " +
+             (first->first[0] == '?' ? "boolean" : "number") + "; each point once)";
   }
   return "";
 }

@@ -24,6 +24,13 @@ std::string GridValueKey(const std::string& v) {
     std::snprintf(buf, sizeof buf, "#%.17g", d);
     return buf;
   }
+  // Spark reads a boolean case-insensitively and trimmed (ConfigHelpers.toBoolean): "TRUE" is true.
+  const std::string lower = Lower(Trim(v));
+  if (lower == "true" || lower == "false") {
+    out.push_back('?');
+    out.append(lower);
+    return out;
+  }
   out.push_back('\'');
   out.append(v);
   return out;
