@@ -95,6 +95,13 @@ TEST_CASE("tune: bad input is exit code 2 naming the argument", "[e2e][tune]") {
               ": /cluster/executors: expected a positive integer");
   refused({"tune", demo, "--space", "spark.sql.shuffle.partitions=9..3"},
           "--space spark.sql.shuffle.partitions=9..3: LOW must be below HIGH");
+  refused(
+      {"tune", demo, "--space", "simulation.dataScale=0.5..2"},
+      "aqesim: error: --space simulation.dataScale: describes the job or the hardware, not a setting to "
+      "choose (tune searches Spark keys and cluster.*); for a what-if over it use `aqesim sweep --grid "
+      "simulation.dataScale=...`; tune's guardrails already judge each configuration at ×0.5 and ×2 data");
+  refused({"tune", demo, "--space", "cost.cpuSecondsPerByte=1e-9,2e-9"},
+          "aqesim: error: --space cost.cpuSecondsPerByte: describes the job or the hardware");
   refused({"tune", demo, "--objective", "fast"},
           "--objective fast: expected makespan, core-hours or weighted:W");
   refused({"tune", demo, "-o", demo}, "cannot write output: it is the input");

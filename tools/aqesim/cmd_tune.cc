@@ -155,10 +155,24 @@ void RunTune(const TuneArgs& args) {
   std::vector<tune::SpaceAxis> axes;
   for (const std::string& s : args.space) {
     std::string why;
-    if (auto axis = tune::ParseSpaceArg(s, &why))
-      axes.push_back(*axis);
-    else
+    if (auto axis = tune::ParseSpaceArg(s, &why)) {
+      // The data and the hardware are what the job is, not what to set: searched, they were
+      // "recommended" (simulation.dataScale=0.5 won: half the data is faster).
+      for (const char* prefix : {"simulation.", "cost."})
+        if (axis->key.rfind(prefix, 0) == 0) {
+          why = "--space " + axis->key +
+                ": describes the job or the hardware, not a setting to choose (tune " +
+                "searches Spark keys and cluster.*); for a what-if over it use `aqesim sweep --grid " +
+                axis->key + "=...`; tune's guardrails already judge each configuration at ×0.5 and ×2 data";
+          break;
+        }
+      if (why.empty())
+        axes.push_back(*axis);
+      else
+        errors.push_back(why);
+    } else {
       errors.push_back(why);
+    }
   }
   std::string why;
   const std::optional<tune::ObjectiveSpec> objective_spec = tune::ParseObjective(args.objective, &why);
