@@ -35,6 +35,7 @@ bool IsImportedConfKey(const std::string& key) {
       "spark.shuffle.reduceLocality.enabled",
       "spark.task.cpus",  // slots per executor = cores / task cpus
       "spark.scheduler.mode",
+      "spark.master",  // local[N]: one executor in the driver (scale refuses it, no dynamic allocation)
   };
   for (const char* k : kExact) {
     if (key == k) return true;

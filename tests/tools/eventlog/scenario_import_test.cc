@@ -35,6 +35,9 @@ TEST_CASE("ImportScenario: aqeshuffle SQL execution", "[eventlog][import]") {
   CHECK(doc["cluster"]["executors"] == 1);
   CHECK(doc["cluster"]["executorCores"] == 12);
   CHECK(doc["conf"]["spark.sql.adaptive.enabled"] == "true");
+  // The master as recorded: the scenario runs in local mode as the log did (scale refuses it,
+  // dynamic allocation is off); it was left out (hostile round 3).
+  CHECK(doc["conf"]["spark.master"] == "local[*]");
   // aggregate <- exchange(SinglePartition) <- SortMergeJoin <- two exchanges <- scans
   const json& plan = doc["plan"];
   CHECK(plan["op"] == "aggregate");
@@ -108,6 +111,7 @@ TEST_CASE("ImportScenario: Spark 1.6 RDD job -> scan, exchange with exact margin
   const json& doc = imp.scenario;
   CHECK(doc["cluster"]["executors"] == 50);
   CHECK(doc["cluster"]["executorCores"] == 4);
+  CHECK(doc["conf"]["spark.master"] == "yarn-cluster");
   CHECK(doc["cluster"]["executorMemory"] == "16g");
   const json& plan = doc["plan"];
   CHECK(plan["op"] == "aggregate");
