@@ -83,7 +83,7 @@ std::vector<std::string> BundledScenarios() {
 }
 
 TEST_CASE("report: the scenario report and the report on the sweep it names recommend the same",
-          "[e2e][report][agreement]") {
+          "[e2e][report][agreement][longest]") {
   eventlog::testing::TempDir dir;
   const std::vector<std::string> scenarios = BundledScenarios();
   CHECK(scenarios.size() >= 40);

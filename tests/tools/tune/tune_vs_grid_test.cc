@@ -50,7 +50,7 @@ std::shared_ptr<const ScenarioBase> Base(const std::string& path) {
   return base;
 }
 
-TEST_CASE("tune comes within 2 % of the exhaustive grid's best with 20 % of its evaluations") {
+TEST_CASE("tune comes within 2 % of the exhaustive grid's best with 20 % of its evaluations", "[longest]") {
   const std::vector<SpaceAxis> axes = Space();
   const auto grid = Enumerate(axes, 1000);
   REQUIRE(grid);
