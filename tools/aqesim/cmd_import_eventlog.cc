@@ -36,7 +36,7 @@ struct ImportEventlogArgs {
   std::string format = "table";
 };
 
-/// The listing as a table within 160 columns (the description column is cut to fit).
+/// The listing within kTextColumns: the first line wrapped, the description column cut to fit.
 std::string ListingTable(const std::string& log, const std::vector<eventlog::ListedExecution>& listed) {
   int sql = 0;
   std::vector<std::vector<std::string>> rows;
@@ -57,9 +57,9 @@ std::string ListingTable(const std::string& log, const std::vector<eventlog::Lis
   std::string out = TerminalText(log) + ": " + std::to_string(sql) + " SQL execution" +
                     (sql == 1 ? "" : "s") + ", " + std::to_string(jobs) + " job" + (jobs == 1 ? "" : "s") +
                     " importable only with --job";
-  if (listed.empty()) return out + "; nothing to import\n";
-  out += "; * = imported when neither --execution nor --job is given\n";
-  return out + TextTableWithin(160, 8, 20,
+  if (listed.empty()) return WrapText(out + "; nothing to import", kTextColumns, 2) + "\n";
+  out = WrapText(out + "; * = imported when neither --execution nor --job is given", kTextColumns, 2) + "\n";
+  return out + TextTableWithin(kTextColumns, 8, 20,
                                {"", "import with", "AQE", "recorded s", "jobs", "stages", "tasks",
                                 "shuffle write", "description"},
                                std::move(rows), [](size_t i) { return i >= 3 && i <= 7; });

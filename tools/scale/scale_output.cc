@@ -88,12 +88,17 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
 }
 
 std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool log) {
+  // Every line within kTextColumns: the table is narrow; the lines around it are wrapped.
   std::ostringstream out;
-  out << "scale " << subject << " — AQE " << (r.adaptive ? "on" : "off") << ", 100 % = " << r.base_executors
-      << " executors × " << r.executor_cores << " cores";
-  if (r.dynamic_allocation) out << " (the peak dynamic allocation reached; rows run static executors)";
-  if (r.timeline_replaced) out << " (the most present at once; rows replace the recorded timeline)";
-  out << "\n";
+  const auto wrapped = [&](const std::string& text, size_t indent) {
+    out << WrapText(text, kTextColumns, indent) << "\n";
+  };
+  std::string title = "scale " + TerminalText(subject) + " — AQE " + (r.adaptive ? "on" : "off") +
+                      ", 100 % = " + std::to_string(r.base_executors) + " executors × " +
+                      std::to_string(r.executor_cores) + " cores";
+  if (r.dynamic_allocation) title += " (the peak dynamic allocation reached; rows run static executors)";
+  if (r.timeline_replaced) title += " (the most present at once; rows replace the recorded timeline)";
+  wrapped(title, 2);
   std::vector<std::string> head = {"percent", "executors", "makespan", "core-hours", "utilisation", "ideal"};
   if (log) head.push_back("Sparklens s");
   head.push_back("AQE decisions");
@@ -115,39 +120,40 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   const size_t last = head.size() - 1;
   out << TextTable(head, rows, [last](size_t i) { return i != last; });
   const ScaleRow& cp = r.rows[r.critical_path_row];
-  out << "critical path (infinite executors): "
-      << SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band) << "; ideal at "
-      << r.rows[BaseRow(r)].executors
-      << " executors: " << SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band)
-      << "\n";
+  wrapped("critical path (infinite executors): " +
+              SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band) + "; ideal at " +
+              std::to_string(r.rows[BaseRow(r)].executors) + " executors: " +
+              SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band),
+          2);
   auto ref = [&](size_t i) {
     const ScaleRow& row = r.rows[i];
     return std::to_string(row.executors) + " executors (" + Percent(row.percent) + " %), " +
            Fixed(row.makespan_seconds, 3) + " s";
   };
-  out << "fastest: " << ref(r.fastest) << "; fewest executors within 5 %: " << ref(r.within_5_percent)
-      << "; within 10 %: " << ref(r.within_10_percent) << "\n";
+  wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
+              "; within 10 %: " + ref(r.within_10_percent),
+          2);
   for (size_t i = 1; i < r.rows.size(); ++i) {
     const ScaleRow& a = r.rows[i - 1];
     const ScaleRow& b = r.rows[i];
     const bool changed = b.decisions_changed_count > 0;
     if (changed) {
       out << "AQE decided differently at " << b.executors << " executors than at " << a.executors << ":\n";
-      for (const std::string& d : b.decisions_changed) out << "  now:    " << d << "\n";
+      for (const std::string& d : b.decisions_changed) wrapped("  now:    " + d, 10);
       for (const std::string& d : b.decisions_replaced)
-        out << "  before: " << d << "\n";  // alone: a decision no longer taken
+        wrapped("  before: " + d, 10);  // alone: no longer taken
     }
     if (b.executors > a.executors && b.makespan_seconds > a.makespan_seconds) {
-      out << "makespan rises from " << Fixed(a.makespan_seconds, 3) << " s at " << a.executors << " to "
-          << Fixed(b.makespan_seconds, 3) << " s at " << b.executors << " executors"
-          << (!changed ? " with the same AQE decisions: not AQE but the schedule (each "
-                         "new executor's fresh JVM and cold "
-                         "code, reduce tasks waiting for their preferred executors)"
-                       : ": AQE decided differently (above)")
-          << "\n";
+      wrapped(
+          "makespan rises from " + Fixed(a.makespan_seconds, 3) + " s at " + std::to_string(a.executors) +
+              " to " + Fixed(b.makespan_seconds, 3) + " s at " + std::to_string(b.executors) + " executors" +
+              (!changed ? " with the same AQE decisions: not AQE but the schedule (each new executor's fresh "
+                          "JVM and cold code, reduce tasks waiting for their preferred executors)"
+                        : ": AQE decided differently (above)"),
+          2);
     }
   }
-  out << "seconds: " << TrustText(r, log) << "\n";
+  wrapped("seconds: " + TrustText(r, log), 2);
   return out.str();
 }
 

@@ -19,6 +19,10 @@
 
 namespace aqesim {
 
+/// The columns every table and footer a command prints keeps within (docs/user-contract.md): a
+/// wider line is wrapped or abbreviated, and the JSON output holds the full text.
+inline constexpr size_t kTextColumns = 160;
+
 /// `v` with `digits` digits after the point ("%.*f": 1.5 -> "1.50").
 inline std::string Fixed(double v, int digits = 2) {
   char buf[64];
@@ -59,8 +63,8 @@ inline std::string PadTo(const std::string& s, size_t width, bool right) {
   return right ? std::string(width - n, ' ') + s : s + std::string(width - n, ' ');
 }
 
-/// `head` and `rows` as lines of columns two spaces apart, each as wide as its widest cell;
-/// column i is right-aligned when `right_aligned(i)`. Every row has head.size() cells.
+/// `head` and `rows` as lines of columns two spaces apart, each as wide as its widest cell, with
+/// no trailing blanks; column i is right-aligned when `right_aligned(i)`. Every row has head.size() cells.
 inline std::string TextTable(const std::vector<std::string>& head,
                              const std::vector<std::vector<std::string>>& rows,
                              const std::function<bool(size_t)>& right_aligned) {
@@ -70,13 +74,27 @@ inline std::string TextTable(const std::vector<std::string>& head,
     for (const auto& r : rows) w[i] = std::max(w[i], DisplayWidth(r[i]));
   }
   std::ostringstream out;
-  auto line = [&](const std::vector<std::string>& r) {
-    for (size_t i = 0; i < r.size(); ++i) out << (i ? "  " : "") << PadTo(r[i], w[i], right_aligned(i));
-    out << "\n";
+  auto line = [&](const std::vector<std::string>& r) {  // no trailing blanks (a padded last column)
+    std::string text;
+    for (size_t i = 0; i < r.size(); ++i) text += (i ? "  " : "") + PadTo(r[i], w[i], right_aligned(i));
+    text.erase(text.find_last_not_of(' ') + 1);
+    out << text << "\n";
   };
   line(head);
   for (const auto& r : rows) line(r);
   return out.str();
+}
+
+/// Columns the widest line of `text` takes.
+inline size_t WidestLine(std::string_view text) {
+  size_t widest = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    widest = std::max(widest, DisplayWidth(text.substr(start, end - start)));
+    start = end + 1;
+  }
+  return widest;
 }
 
 /// `s` cut to at most `width` columns (>= 1), its last one "…" when anything was cut.

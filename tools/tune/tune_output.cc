@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "tools/text/table_text.h"
+
 namespace aqesim::tune {
 
 namespace {
@@ -143,24 +145,31 @@ Json TuneToJson(const TuneOutcome& o) {
 }
 
 std::string TuneToText(const TuneOutcome& o) {
+  // Every line within kTextColumns: the long ones (the space, the guardrails, a decision) wrapped
+  // at spaces, their continuation lines indented; the JSON output holds the same text unwrapped.
   std::ostringstream out;
+  const auto wrapped = [&](const std::string& text, size_t indent) {
+    out << WrapText(text, kTextColumns, indent) << "\n";
+  };
   const SearchResult& s = o.search;
-  out << "tune " << o.scenario_path << ": objective " << o.objective.ToString() << ", "
-      << s.evaluations.size() << " configurations simulated (budget " << o.budget
-      << (s.exhausted ? ", the whole space" : "") << "), seed " << o.seed << "\n";
-  out << "space:";
-  for (const SpaceAxis& a : o.axes) out << "  " << a.ToString();
-  out << "\n";
+  wrapped("tune " + TerminalText(o.scenario_path) + ": objective " + o.objective.ToString() + ", " +
+              std::to_string(s.evaluations.size()) + " configurations simulated (budget " +
+              std::to_string(o.budget) + (s.exhausted ? ", the whole space" : "") + "), seed " +
+              std::to_string(o.seed),
+          2);
+  out << "space:\n";
+  for (const SpaceAxis& a : o.axes) wrapped("  " + a.ToString(), 4);
   if (o.guardrails.size() > 1) {
-    out << "guardrails: each configuration against the current one on";
-    for (const std::string& g : o.guardrails) out << (g == o.guardrails.front() ? " " : ", ") << g;
-    out << "; the worst ratio counts\n";
+    std::string g = "guardrails: each configuration against the current one on";
+    for (const std::string& name : o.guardrails) g += (name == o.guardrails.front() ? " " : ", ") + name;
+    wrapped(g + "; the worst ratio counts", 2);
   }
   out << "current: " << SecondsWithTrust(o.current.makespan_seconds, o.current_trust) << ", "
       << Ratio(o.current.core_hours) << " core-hours\n";
   if (s.best < 0) {
-    out << "no configuration of the space could be simulated; the first error: "
-        << (s.evaluations.empty() ? std::string("none") : s.evaluations.front().error) << "\n";
+    wrapped("no configuration of the space could be simulated; the first error: " +
+                (s.evaluations.empty() ? std::string("none") : s.evaluations.front().error),
+            2);
     return out.str();
   }
   const Evaluation& b = s.evaluations[static_cast<size_t>(s.best)];
@@ -168,17 +177,18 @@ std::string TuneToText(const TuneOutcome& o) {
       << " core-hours, objective " << Ratio(b.objective) << " of the current\n";
   if (!o.recommendation) return out.str();
   const Recommendation& r = *o.recommendation;
-  out << "\n" << r.reason << "\n";
+  out << "\n";
+  wrapped(r.reason, 0);
   if (!r.recommended) return out.str();
   out << "with it: " << SecondsWithTrust(r.evaluation.makespan_seconds, o.recommended_trust) << ", "
       << Ratio(r.evaluation.core_hours) << " core-hours\n\n";
   for (const KeyChange& k : r.keys) {
     if (const std::optional<std::string> spark = SparkKeyOf(k.key))
-      out << "  --conf " << *spark << "=" << k.value << "\n";
+      wrapped("  --conf " + *spark + "=" + k.value, 6);
     else
-      out << "  " << k.key << "=" << k.value << " (a model parameter, not a Spark setting)\n";
-    for (const std::string& d : k.decisions_made) out << "      AQE now: " << d << "\n";
-    for (const std::string& d : k.decisions_lost) out << "      AQE no longer: " << d << "\n";
+      wrapped("  " + k.key + "=" + k.value + " (a model parameter, not a Spark setting)", 6);
+    for (const std::string& d : k.decisions_made) wrapped("      AQE now: " + d, 10);
+    for (const std::string& d : k.decisions_lost) wrapped("      AQE no longer: " + d, 10);
   }
   out << "\nspark-defaults.conf:\n";
   for (const KeyChange& k : r.keys)

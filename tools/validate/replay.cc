@@ -46,6 +46,21 @@ std::string Table(const std::vector<std::string>& head, const std::vector<std::v
   return TextTable(head, rows, [](size_t i) { return i >= 3 && i != 11; });
 }
 
+/// The stage table's "profile from" cell: "stage 4" when the profile is of the stage of the same
+/// name in the selection of the same label in the other log (the JSON says "SQL execution 0: e1
+/// map (stage 4)"), "SQL execution 1, stage 4" when only the name is the same, the whole text
+/// otherwise; "-" when there is none.
+std::string ProfileFromCell(const std::string& from, const std::string& selection,
+                            const std::string& simulated_name) {
+  if (from.empty()) return "-";
+  const std::string same = ": " + simulated_name + " (stage ";
+  const size_t at = from.find(same);
+  if (simulated_name.empty() || at == std::string::npos || from.back() != ')') return from;
+  const std::string stage = "stage " + from.substr(at + same.size(), from.size() - 1 - at - same.size());
+  return from.compare(0, at, selection) == 0 && at == selection.size() ? stage
+                                                                       : from.substr(0, at) + ", " + stage;
+}
+
 }  // namespace
 
 std::optional<double> Median(std::vector<double> values) {
@@ -572,12 +587,18 @@ ordered_json ValidationToJson(const Validation& v) {
 
 std::string ValidationToTable(const Validation& v) {
   std::ostringstream out;
-  out << std::filesystem::path(v.log).filename().string() << " (Spark " << v.spark_version.value_or("unknown")
-      << "), replayed " << v.selections.size() << (v.basis == "jobs" ? " job(s)" : " SQL execution(s)")
+  out << WrapText(std::filesystem::path(v.log).filename().string() + " (Spark " +
+                      v.spark_version.value_or("unknown") + "), replayed " +
+                      std::to_string(v.selections.size()) +
+                      (v.basis == "jobs" ? " job(s)" : " SQL execution(s)"),
+                  kTextColumns, 2)
       << "\n";
   if (v.profile_from)
-    out << "stages timed with the profiles of " << std::filesystem::path(*v.profile_from).filename().string()
-        << " (stages matched by plan shape)\n";
+    out << WrapText("stages timed with the profiles of " +
+                        std::filesystem::path(*v.profile_from).filename().string() +
+                        " (stages matched by plan shape; profile from: the stage recorded there)",
+                    kTextColumns, 2)
+        << "\n";
   out << "\n";
   std::vector<std::vector<std::string>> rows;
   for (const StageComparison& c : v.stages) {
@@ -589,13 +610,26 @@ std::string ValidationToTable(const Validation& v) {
                     c.recorded_seconds ? Fixed(*c.recorded_seconds, 3) : "-",
                     c.simulated_seconds ? Fixed(*c.simulated_seconds, 3) : "-", Percent(c.relative_error),
                     c.floor_seconds ? Fixed(*c.floor_seconds, 3) : "-", Percent(c.floor_relative_error)});
-    if (v.profile_from) rows.back().push_back(c.profile_from.empty() ? "-" : c.profile_from);
+    if (v.profile_from) rows.back().push_back(ProfileFromCell(c.profile_from, c.selection, c.simulated_name));
   }
   std::vector<std::string> head = {"selection", "stage",         "name",       "simulated",
                                    "timed",     "tasks rec/sim", "recorded s", "simulated s",
                                    "error",     "floor s",       "floor error"};
   if (v.profile_from) head.push_back("profile from");
-  out << Table(head, rows);
+  // Within kTextColumns: the recorded stage's name is cut to what the other columns leave; when
+  // the profile sources are still too long (another log's selections), they follow the table.
+  const auto right = [](size_t i) { return i >= 3 && i != 11; };
+  std::string table = TextTableWithin(kTextColumns, 2, 12, head, rows, right);
+  if (v.profile_from && WidestLine(table) > kTextColumns) {
+    std::string sources = "profile from:\n";
+    for (auto& r : rows) {
+      sources += WrapText("  " + r[0] + ", stage " + r[1] + ": " + r.back(), kTextColumns, 4) + "\n";
+      r.pop_back();
+    }
+    head.pop_back();
+    table = TextTableWithin(kTextColumns, 2, 12, head, std::move(rows), right) + sources;
+  }
+  out << table;
   out << FailuresText(v);
   out << "\nmakespan (" << (v.basis == "jobs" ? "sum of job wall times" : "sum of SQL execution wall times")
       << "): recorded " << Fixed(v.recorded_makespan_seconds, 3) << " s, simulated "
