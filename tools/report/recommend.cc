@@ -668,9 +668,13 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
 
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with) {
   if (r->lines.empty() || !makespan_with) return;
+  const auto keys_of = [](const std::vector<ConfLine>& lines) {
+    std::string keys;
+    for (const ConfLine& l : lines) keys += (keys.empty() ? "" : ", ") + l.key + " " + l.value;
+    return keys;
+  };
   const SimulatedMakespan simulated = makespan_with(r->lines);
-  std::string keys;
-  for (const ConfLine& l : r->lines) keys += (keys.empty() ? "" : ", ") + l.key + " " + l.value;
+  const std::string keys = keys_of(r->lines);
   if (!simulated.seconds) {
     // A setting the scenario cannot run with is not recommended, whatever the rules said.
     r->notes.push_back("The scenario does not run with " + keys + " (" + simulated.error +
@@ -678,14 +682,42 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
     r->lines.clear();
     return;
   }
-  if (*simulated.seconds < kAqeGainRatio * current_seconds) {
-    r->notes.push_back("Checked by simulation: with " + keys + " the makespan goes from " +
-                       Fixed(current_seconds, 2) + " s to " + Fixed(*simulated.seconds, 2) + " s.");
+  const double keep_ratio = 1 - kMinGain;
+  const std::string min_gain = Fixed(100 * kMinGain, 0) + "%";
+  if (!(*simulated.seconds < keep_ratio * current_seconds)) {
+    r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
+                       Fixed(current_seconds, 2) + " s now, less than a " + min_gain +
+                       " gain (aqesim tune's least gain too), so nothing is recommended.");
+    r->lines.clear();
     return;
   }
-  r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
-                     Fixed(current_seconds, 2) + " s now, less than a 2% gain, so nothing is recommended.");
-  r->lines.clear();
+  // Each line must earn its place: taken out (in order), the others alone must lose at least
+  // kMinGain, or it goes, like tune's minimal diff. The kept ones say what each gives alone.
+  double with_seconds = *simulated.seconds;
+  for (size_t i = 0; r->lines.size() > 1 && i < r->lines.size();) {
+    std::vector<ConfLine> others = r->lines;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+    const SimulatedMakespan without = makespan_with(others);
+    if (without.seconds && !(with_seconds < keep_ratio * *without.seconds)) {
+      r->notes.push_back("Not recommending " + r->lines[i].key + " " + r->lines[i].value + ": without it " +
+                         Fixed(*without.seconds, 2) + " s against " + Fixed(with_seconds, 2) +
+                         " s with it, less than a " + min_gain + " gain.");
+      r->lines = std::move(others);
+      with_seconds = *without.seconds;
+    } else {
+      ++i;
+    }
+  }
+  if (r->lines.size() > 1) {
+    for (ConfLine& l : r->lines) {
+      const SimulatedMakespan alone = makespan_with({l});
+      if (alone.seconds)
+        l.reason +=
+            "; alone: makespan " + Fixed(current_seconds, 2) + " s → " + Fixed(*alone.seconds, 2) + " s";
+    }
+  }
+  r->notes.push_back("Checked by simulation: with " + keys_of(r->lines) + " the makespan goes from " +
+                     Fixed(current_seconds, 2) + " s to " + Fixed(with_seconds, 2) + " s.");
 }
 
 }  // namespace aqesim::report

@@ -19,6 +19,7 @@
 
 #include "tools/report/analysis.h"
 #include "tools/sweep/sweep_output.h"
+#include "tools/tune/recommendation.h"
 
 namespace aqesim::report {
 
@@ -66,9 +67,15 @@ struct SweepBest {
 /// guardrails, as conf lines for the keys whose best value differs from the scenario's.
 Recommendation RecommendFromSweep(const sweep::SweepDocument& sweep, SweepBest* best);
 
+/// The least simulated gain the report recommends: aqesim tune's default --min-gain (the replay
+/// error bound, README "How far to trust the seconds"), so the two agree on what is worth a change.
+inline constexpr double kMinGain = tune::kDefaultMinGain;
+
 /// Checks a scenario's recommendation by simulating it. The lines are kept only when, applied
-/// together, they cut the makespan below 98 % of `current_seconds` (a note then gives the
-/// simulated gain); otherwise — or when the scenario does not run with them — they are
+/// together, they cut the makespan by kMinGain of `current_seconds` (a note then gives the
+/// simulated gain), and each line only when the others without it lose kMinGain (a note names a
+/// line dropped); with several lines each one's reason ends with its makespan applied alone;
+/// otherwise — or when the scenario does not run with them — they are
 /// withdrawn and a note says what the simulation gave. Warnings are kept either way: they
 /// are about risk, not speed.
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with);

@@ -93,8 +93,9 @@ TEST_CASE("Recommend: a skew factor under the threshold is not the lever", "[rep
   CHECK(HasLine(r, "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "80m"));
 }
 
-TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that gains is kept",
-          "[report][recommend]") {
+TEST_CASE(
+    "CheckBySimulation: a line that gains under 3% (tune's least gain) is withdrawn, one that gains is kept",
+    "[report][recommend]") {
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "80m", "why"});
   r.warnings.push_back("risk");
@@ -110,19 +111,64 @@ TEST_CASE("CheckBySimulation: a line that gains under 2% is withdrawn, one that 
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0] ==
         "Simulated with spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes 80m: 32.56 s against "
-        "32.46 s now, less than a 2% gain, so nothing is recommended.");
+        "32.46 s now, less than a 3% gain (aqesim tune's least gain too), so nothing is recommended.");
 
   Recommendation kept;
   kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
-  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{97.9, ""}; });
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{96.9, ""}; });
   CHECK(kept.lines.size() == 1);
   REQUIRE(kept.notes.size() == 1);
   CHECK(kept.notes[0] ==
         "Checked by simulation: with spark.sql.shuffle.partitions 1200 the makespan goes from "
-        "100.00 s to 97.90 s.");
-  // Exactly 2%: not enough.
-  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{98.0, ""}; });
-  CHECK(kept.lines.empty());
+        "100.00 s to 96.90 s.");
+  CHECK(kept.lines[0].reason == "why");  // one line: its gain is the note's
+  // 2.1% was enough before (the report's 2% against tune's 3%); exactly 3% is not.
+  for (double seconds : {97.9, 97.0}) {
+    Recommendation r2;
+    r2.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
+    CheckBySimulation(&r2, 100.0, [&](const std::vector<ConfLine>&) {
+      return SimulatedMakespan{seconds, ""};
+    });
+    CHECK(r2.lines.empty());
+  }
+}
+
+TEST_CASE("CheckBySimulation: each line is kept only for its own gain, and says what it gives alone",
+          "[report][recommend]") {
+  // hcms-3000 of the new-user trial: both keys 598.96 s -> 54.93 s, the factor alone 56.20 s (256m
+  // adds 2.3%), 256m alone 590.00 s. Both were credited "598.96 s -> 54.93 s".
+  const auto makespan = [](const std::vector<ConfLine>& lines) {
+    bool factor = false, advisory = false;
+    for (const ConfLine& l : lines) {
+      factor |= l.key == "spark.shuffle.accurateBlockSkewedFactor";
+      advisory |= l.key == "spark.sql.adaptive.advisoryPartitionSizeInBytes";
+    }
+    return SimulatedMakespan{factor && advisory ? 54.93 : factor ? 56.20 : advisory ? 590.00 : 598.96, ""};
+  };
+  Recommendation r;
+  r.lines.push_back({"spark.sql.adaptive.advisoryPartitionSizeInBytes", "256m", "fastest"});
+  r.lines.push_back({"spark.shuffle.accurateBlockSkewedFactor", "5.0", "fastest"});
+  CheckBySimulation(&r, 598.96, makespan);
+  REQUIRE(r.lines.size() == 1);
+  CHECK(r.lines[0].key == "spark.shuffle.accurateBlockSkewedFactor");
+  REQUIRE(r.notes.size() == 2);
+  CHECK(r.notes[0] ==
+        "Not recommending spark.sql.adaptive.advisoryPartitionSizeInBytes 256m: without it 56.20 s against "
+        "54.93 s with it, less than a 3% gain.");
+  CHECK(r.notes[1] ==
+        "Checked by simulation: with spark.shuffle.accurateBlockSkewedFactor 5.0 the makespan goes from "
+        "598.96 s to 56.20 s.");
+
+  // Two keys that each earn their place: each reason ends with its own makespan alone.
+  Recommendation both;
+  both.lines.push_back({"a", "1", "x"});
+  both.lines.push_back({"b", "2", "y"});
+  CheckBySimulation(&both, 100.0, [](const std::vector<ConfLine>& lines) {
+    return SimulatedMakespan{lines.size() == 2 ? 50.0 : lines[0].key == "a" ? 80.0 : 70.0, ""};
+  });
+  REQUIRE(both.lines.size() == 2);
+  CHECK(both.lines[0].reason == "x; alone: makespan 100.00 s → 80.00 s");
+  CHECK(both.lines[1].reason == "y; alone: makespan 100.00 s → 70.00 s");
 }
 
 TEST_CASE("CheckBySimulation: settings the scenario does not run with are withdrawn", "[report][recommend]") {
