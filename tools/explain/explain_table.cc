@@ -58,9 +58,12 @@ std::string ExchangesSection(const RunResult& run) {
                     MaxOverMedian(e.true_bytes_by_partition_id)});
   }
   if (rows.empty()) return "";
-  return "Exchanges (partition sizes as the driver saw them in MapStatus, and as written):\n" +
+  // dataSize is Spark's uncompressed row size (what join selection compares with the broadcast
+  // threshold), not the shuffle bytes written: the partition sizes are those (new-user finding 6).
+  return "Exchanges (dataSize: Spark's uncompressed size of the rows; partition sizes: the shuffle bytes "
+         "written, as the driver saw them in MapStatus and as they are):\n" +
          Indented(TextTableWithin(kWidth - 2, 0, 8,
-                                  {"exchange", "maps", "partitions", "MapStatus", "written",
+                                  {"exchange", "maps", "partitions", "MapStatus", "dataSize",
                                    "seen min / med / max", "true min / med / max", "max÷med"},
                                   std::move(rows),
                                   [](size_t i) { return i == 1 || i == 2 || i == 4 || i == 7; }));

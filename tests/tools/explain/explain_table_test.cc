@@ -54,7 +54,7 @@ TEST_CASE("ExplainTable: exchanges, reads, joins, decisions and why not", "[expl
   // Seen: all 100 B (the upper median of four); true: 10 B min, 30 B median, 300 B max, 10.0× the median.
   // One unit for the three when they share it (the row stays within 160 columns on the bundled
   // scenarios: c01 and las-split-by-exact-totals were 163 and 162).
-  CHECK(text.find("  e1           4           4  HighlyCompressedMapStatus  4.0 KiB  100 "
+  CHECK(text.find("  e1           4           4  HighlyCompressedMapStatus   4.0 KiB  100 "
                   "/ 100 / 100 B     10 / 30 / 300 B         10.0×\n") != std::string::npos);
   // Three tasks: one coalesced range, two skew splits; 60 B / 150 B / 150 B, max 1.0× the median.
   CHECK(
