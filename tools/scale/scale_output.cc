@@ -38,8 +38,19 @@ std::string SecondsWithBand(double s, const std::optional<MakespanBand>& band) {
 
 std::string TrustText(const ScaleResult& r, bool log) {
   std::string out;
-  if (r.time_source == "profiled")
+  std::string banded;  // the rows of a profiled log with a band: a profile resized to more tasks
+  for (const ScaleRow& row : r.rows)
+    if (row.band) banded += (banded.empty() ? "" : ", ") + Percent(row.percent) + " %";
+  if (r.time_source == "profiled" && banded.empty())
     out += "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band)";
+  else if (r.time_source == "profiled")
+    out +=
+        "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band), except on "
+        "the rows with a band (" +
+        banded +
+        "): there AQE coalesced a stage to a task count other than the recorded one, its profile resized to "
+        "it (run's timed column: "
+        "profiled (resized ×N)), and carries the cost model's band";
   else
     out += std::string("the cost model's") + (r.time_source == "mixed" ? " for the modelled stages" : "") +
            ", with its band (every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
