@@ -42,6 +42,14 @@ void DropActedOn(const std::vector<Decision>& decisions, std::vector<NotApplied>
     const std::string target = DecisionTarget(d);
     if (target.empty()) continue;
     std::erase_if(*list, [&](const NotApplied& x) { return x.rule == d.rule && x.target == target; });
+    // A split of several joins together (las.multipleSkewedJoinsInStage) acted on each of them.
+    auto joins = d.fields.find("joins");
+    if (joins == d.fields.end() || !joins->is_array()) continue;
+    for (const auto& j : *joins) {
+      if (!j.is_string()) continue;
+      const std::string id = j.get<std::string>();
+      std::erase_if(*list, [&](const NotApplied& x) { return x.rule == d.rule && x.target == id; });
+    }
   }
 }
 

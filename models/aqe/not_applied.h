@@ -46,7 +46,8 @@ void MergeNotApplied(std::vector<NotApplied> entries, std::vector<NotApplied>* l
 /// field; "" for a decision that changed nothing (`"applied": false`) or names no target.
 std::string DecisionTarget(const Decision& d);
 
-/// Drops the entries a later decision acted on (same rule, DecisionTarget = target).
+/// Drops the entries a later decision acted on (same rule, DecisionTarget = target, or a join
+/// of its "joins" list when that is an array).
 void DropActedOn(const std::vector<Decision>& decisions, std::vector<NotApplied>* list);
 
 }  // namespace aqesim

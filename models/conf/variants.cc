@@ -19,6 +19,21 @@ const std::vector<VariantInfo>& KnownVariants() {
        "a skewed reducer's exact total, less its accurately reported blocks, is spread evenly over its "
        "other non-empty blocks before the split by target size",
        &VariantSwitches::las_split_by_exact_totals},
+      {"las.skewJoinAggWindowSides", "ByteDance LAS (2022)",
+       "OptimizeSkewedJoin's candidates: a sort over a shuffle stage on both sides",
+       "a join whose side is an aggregate or window directly over its shuffle is split too: the other side's "
+       "skewed partition by map ranges, the aggregate or window side's partition read whole by every piece",
+       &VariantSwitches::las_skew_join_agg_window_sides},
+      {"las.multipleSkewedJoinsInStage", "ByteDance LAS (2022)",
+       "OptimizeSkewedJoin's extra-shuffle check for a join under another join of the same stage",
+       "consecutive shuffled joins of one stage are split together: a skewed input's reducer by map "
+       "ranges, every other input's same reducer read whole by each piece",
+       &VariantSwitches::las_multiple_skewed_joins_in_stage},
+      {"las.skewJoinsUnderUnion", "ByteDance LAS (2022)",
+       "OptimizeSkewedJoin's all-or-nothing extra-shuffle check over the whole plan",
+       "joins under a Union are kept or withdrawn per union branch: a branch whose split would need an "
+       "extra shuffle no longer stops the splits of the other branches",
+       &VariantSwitches::las_skew_joins_under_union},
       {"bytedance.oneToManyBucketJoin", "ByteDance (Spark+AI Summit 2020)",
        "EnsureRequirements' shuffle of the side with fewer buckets in a join of two bucketed tables",
        "a table of k buckets joins one of m x k buckets without a shuffle: a bucket union reads each of its "

@@ -33,6 +33,21 @@ struct VariantSwitches {
   /// its exact total (blocks >= accurateBlockThreshold as reported, the rest of the total
   /// spread evenly over the other non-empty blocks) (models/shuffle/las_split_by_exact_totals.h).
   bool las_split_by_exact_totals = false;
+  /// las.skewJoinAggWindowSides: OptimizeSkewedJoin also takes a sort-merge or shuffled hash join
+  /// one of whose sides is an aggregate or window directly over its shuffle (Spark matches only
+  /// a sort over a shuffle stage): the other side's skewed partitions are split and the
+  /// aggregate or window side's partition is read whole by every piece
+  /// (models/aqe/rules/las_skew_join_agg_window_sides.h).
+  bool las_skew_join_agg_window_sides = false;
+  /// las.multipleSkewedJoinsInStage: consecutive sort-merge / shuffled hash joins of one stage
+  /// (a key joined to several tables) are split together: a skewed reducer of one input is split
+  /// and every other input's same reducer read whole by each piece, so no join above loses its
+  /// partitioning (models/aqe/rules/las_multiple_skewed_joins_in_stage.h).
+  bool las_multiple_skewed_joins_in_stage = false;
+  /// las.skewJoinsUnderUnion: joins under a Union are checked for extra shuffles per union
+  /// branch, not over the whole plan: a branch whose split would need a shuffle is left whole
+  /// and the other branches keep theirs (models/aqe/rules/las_skew_joins_under_union.h).
+  bool las_skew_joins_under_union = false;
   /// bytedance.oneToManyBucketJoin: a join of two bucketed tables of k and m·k buckets runs in
   /// m·k tasks without a shuffle, the k-bucket side read through a bucket union
   /// (models/engine/bytedance_one_to_many_bucket_join.h).
@@ -57,8 +72,9 @@ struct VariantSwitches {
 
   bool operator==(const VariantSwitches&) const = default;
   bool any() const {
-    return las_exact_reducer_totals || las_split_by_exact_totals || bytedance_one_to_many_bucket_join ||
-           intel_row_count_targets || intel_skew_by_row_count;
+    return las_exact_reducer_totals || las_split_by_exact_totals || las_skew_join_agg_window_sides ||
+           las_multiple_skewed_joins_in_stage || las_skew_joins_under_union ||
+           bytedance_one_to_many_bucket_join || intel_row_count_targets || intel_skew_by_row_count;
   }
   /// True when a variant that needs the shuffles' records per reducer is on.
   bool needs_records() const { return intel_row_count_targets || intel_skew_by_row_count; }

@@ -10,7 +10,7 @@ namespace {
 
 /// Requires a clustered or all-tuples distribution of its children.
 bool HasInterestingPartition(const ExecNode& n) {
-  if (n.op == PlanOp::kAggregate) return true;
+  if (n.op == PlanOp::kAggregate || n.op == PlanOp::kWindow) return true;
   return n.is_join() &&
          (n.join->strategy == JoinStrategy::kSortMerge || n.join->strategy == JoinStrategy::kShuffledHash);
 }

@@ -62,6 +62,7 @@ Required RequiredOf(const ExecNode& n) {
                : Required::kNone;
   if (n.op == PlanOp::kAggregate)
     return n.source && !n.source->grouped ? Required::kAllTuples : Required::kClustered;
+  if (n.op == PlanOp::kWindow) return Required::kClustered;  // ClusteredDistribution(partitionSpec)
   if (n.op == PlanOp::kSort && n.source && n.source->global_sort) return Required::kOrdered;
   return Required::kNone;
 }

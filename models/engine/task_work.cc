@@ -165,6 +165,13 @@ TaskWorkModel::Flow TaskWorkModel::Eval(const ExecNode& n, int task, int executo
       ev->work.working_set_bytes += Bytes(in.bytes);
       return in;
     }
+    case PlanOp::kWindow: {  // the sort by partition and order keys under it, then one pass
+      const Flow in = Eval(n.child(0), task, executor, ev, shares);
+      ev->work.sort_bytes += Bytes(in.bytes);
+      ev->work.stream_bytes += Bytes(in.bytes);
+      ev->work.working_set_bytes += Bytes(in.bytes);
+      return {Scale(in.bytes, sel), in.rows * sel};
+    }
     default: {
       const Flow in = Eval(n.child(0), task, executor, ev, shares);
       ev->work.stream_bytes += Bytes(in.bytes);

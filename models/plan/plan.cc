@@ -25,7 +25,7 @@ std::string_view NameOf(const std::pair<std::string_view, Enum> (&table)[N], Enu
 constexpr std::pair<std::string_view, PlanOp> kOps[] = {
     {"scan", PlanOp::kScan},           {"exchange", PlanOp::kExchange}, {"join", PlanOp::kJoin},
     {"aggregate", PlanOp::kAggregate}, {"union", PlanOp::kUnion},       {"filter", PlanOp::kFilter},
-    {"project", PlanOp::kProject},     {"sort", PlanOp::kSort},
+    {"project", PlanOp::kProject},     {"sort", PlanOp::kSort},         {"window", PlanOp::kWindow},
 };
 constexpr std::pair<std::string_view, ShuffleOrigin> kOrigins[] = {
     {"ENSURE_REQUIREMENTS", ShuffleOrigin::kEnsureRequirements},

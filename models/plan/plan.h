@@ -19,7 +19,9 @@
 
 namespace aqesim {
 
-enum class PlanOp { kScan, kExchange, kJoin, kAggregate, kUnion, kFilter, kProject, kSort };
+/// kWindow: Spark's WindowExec (JSON "window"), which requires its child clustered by its
+/// partition keys (JSON `keys`, kept in grouping_keys) and keeps its child's partitioning.
+enum class PlanOp { kScan, kExchange, kJoin, kAggregate, kUnion, kFilter, kProject, kSort, kWindow };
 
 /// Spark's ShuffleOrigin (sql/core/.../exchange/ShuffleExchangeExec.scala): which AQE rules
 /// may touch a shuffle (docs/aqe-behaviour.md §1.3).
@@ -145,7 +147,8 @@ struct PlanNode {
   // --- aggregate ---
   /// Grouping keys present (false = global aggregate, which requires a single partition).
   bool grouped = true;
-  /// Grouping keys (JSON `keys`); empty: over a bucketed scan, taken to be its bucket keys.
+  /// Grouping keys (JSON `keys`; a window's partition keys); empty: over a bucketed scan, taken
+  /// to be its bucket keys.
   std::vector<std::string> grouping_keys;
 
   const PlanNode& child(size_t i = 0) const { return *children[i]; }

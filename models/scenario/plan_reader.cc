@@ -14,8 +14,8 @@
 namespace aqesim {
 namespace {
 
-const std::vector<std::string> kOpNames = {"scan",  "exchange", "join",    "aggregate",
-                                           "union", "filter",   "project", "sort"};
+const std::vector<std::string> kOpNames = {"scan",   "exchange", "join", "aggregate", "union",
+                                           "filter", "project",  "sort", "window"};
 const std::vector<std::string> kOriginNames = {"ENSURE_REQUIREMENTS", "REPARTITION_BY_COL",
                                                "REPARTITION_BY_NUM", "REBALANCE_PARTITIONS_BY_NONE",
                                                "REBALANCE_PARTITIONS_BY_COL"};
@@ -53,6 +53,7 @@ const OpFields& FieldsOf(PlanOp op) {
       {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kSort, {{"op", "id", "child", "estimatedBytes", "global"}, {"child"}}},
+      {PlanOp::kWindow, {{"op", "id", "child", "keys", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
   };
   return kFields.at(op);
 }
@@ -194,6 +195,9 @@ class PlanReader {
           if (auto g = ReadBool(v["grouped"], PointerAppend(pointer, "grouped"), sink_)) node->grouped = *g;
         }
         ReadGroupingKeys(v, node.get(), sink_);
+        break;
+      case PlanOp::kWindow:
+        ReadGroupingKeys(v, node.get(), sink_);  // the window's partition keys
         break;
       default:
         break;

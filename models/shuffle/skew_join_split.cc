@@ -17,14 +17,10 @@ int64_t JavaLongCast(double v) {
   return static_cast<int64_t>(v);
 }
 
-struct SideStats {
-  int64_t median = 1;
-  int64_t threshold = 0;
-  int64_t target = 0;
-};
+}  // namespace
 
-SideStats ComputeSide(const std::vector<int64_t>& sizes, const SkewJoinParams& params) {
-  SideStats out;
+SkewSideStats ComputeSkewSideStats(const std::vector<int64_t>& sizes, const SkewJoinParams& params) {
+  SkewSideStats out;
   out.median = MedianBytes(sizes);
   out.threshold = std::max(params.skewed_partition_threshold_bytes,
                            JavaLongCast(static_cast<double>(out.median) * params.skewed_partition_factor));
@@ -41,8 +37,6 @@ SideStats ComputeSide(const std::vector<int64_t>& sizes, const SkewJoinParams& p
                    : std::max(params.advisory_partition_size_bytes, non_skew_total / non_skew_count);
   return out;
 }
-
-}  // namespace
 
 bool CanSplitLeftSide(JoinType type) {
   switch (type) {
@@ -83,8 +77,8 @@ SkewJoinSplitResult SplitSkewedJoin(JoinType join_type, const std::vector<int64_
   SkewJoinMeta& meta = result.meta;
   meta.left_sizes_bytes = left_bytes;
   meta.right_sizes_bytes = right_bytes;
-  const SideStats left = ComputeSide(left_bytes, params);
-  const SideStats right = ComputeSide(right_bytes, params);
+  const SkewSideStats left = ComputeSkewSideStats(left_bytes, params);
+  const SkewSideStats right = ComputeSkewSideStats(right_bytes, params);
   meta.left_median_bytes = left.median;
   meta.right_median_bytes = right.median;
   meta.left_skew_threshold_bytes = left.threshold;

@@ -35,6 +35,14 @@ struct SkewJoinParams {
 bool CanSplitLeftSide(JoinType type);
 bool CanSplitRightSide(JoinType type);
 
+/// One side's statistics as the rule computes them (docs/aqe-behaviour.md §6 "Per join").
+struct SkewSideStats {
+  int64_t median = 1;     // §3.4 median, >= 1
+  int64_t threshold = 0;  // max(skewedPartitionThresholdInBytes, (long)(median * factor))
+  int64_t target = 0;     // max(advisory, mean of the sizes at or below the threshold)
+};
+SkewSideStats ComputeSkewSideStats(const std::vector<int64_t>& sizes, const SkewJoinParams& params);
+
 /// What was computed for the join, whether or not anything was split.
 struct SkewJoinMeta {
   struct SplitReducer {

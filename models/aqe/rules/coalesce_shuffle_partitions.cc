@@ -77,6 +77,7 @@ void CollectGroups(ExecNode* n, bool exploding, std::vector<CoalesceGroup>* out,
     case PlanOp::kFilter:
     case PlanOp::kProject:
     case PlanOp::kAggregate:
+    case PlanOp::kWindow:
     case PlanOp::kSort:
       CollectGroups(&n->child(0), exploding, out, fixed);
       return;

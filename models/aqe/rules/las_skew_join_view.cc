@@ -28,21 +28,8 @@ ExtraSkewSplitFn RowCountSplit(const ShuffleData& d, const std::vector<int64_t>&
 
 SkewJoinSplitResult Decide(JoinType type, const ShuffleData& l, const ShuffleData& r,
                            const SkewJoinParams& params, const VariantSwitches& v, int64_t threshold) {
-  auto bytes = [&](const ShuffleData& d) -> const std::vector<int64_t>& {
-    if (v.las_exact_reducer_totals && d.exact_totals) return d.exact_totals->bytes_by_partition_id;
-    return d.reported->BytesByPartitionId();
-  };
-  auto map_sizes = [&](const ShuffleData& d) -> MapSizesForReducerFn {
-    const ReportedShuffleSizes* rep = d.reported.get();
-    if (v.las_split_by_exact_totals && d.exact_totals) {
-      const std::vector<int64_t>* totals = &d.exact_totals->bytes_by_partition_id;
-      return [rep, totals, threshold](int reducer) {
-        return MapSizesFromExactTotal(rep->MapSizesForReducer(reducer),
-                                      (*totals)[static_cast<size_t>(reducer)], threshold);
-      };
-    }
-    return [rep](int reducer) { return rep->MapSizesForReducer(reducer); };
-  };
+  auto bytes = [&](const ShuffleData& d) -> const std::vector<int64_t>& { return SkewDecisionBytes(d, v); };
+  auto map_sizes = [&](const ShuffleData& d) { return SkewDecisionMapSizes(d, v, threshold); };
   return SplitSkewedJoin(type, bytes(l), bytes(r), map_sizes(l), map_sizes(r), params,
                          RowCountSplit(l, bytes(l), params, v), RowCountSplit(r, bytes(r), params, v));
 }
@@ -54,6 +41,25 @@ bool SameOutcome(const SkewJoinSplitResult& a, const SkewJoinSplitResult& b) {
 }
 
 }  // namespace
+
+const std::vector<int64_t>& SkewDecisionBytes(const ShuffleData& d, const VariantSwitches& v) {
+  if (v.las_exact_reducer_totals && d.exact_totals) return d.exact_totals->bytes_by_partition_id;
+  return d.reported->BytesByPartitionId();
+}
+
+MapSizesForReducerFn SkewDecisionMapSizes(const ShuffleData& d, const VariantSwitches& v,
+                                          int64_t accurate_block_threshold_bytes) {
+  const ReportedShuffleSizes* rep = d.reported.get();
+  if (v.las_split_by_exact_totals && d.exact_totals) {
+    const std::vector<int64_t>* totals = &d.exact_totals->bytes_by_partition_id;
+    const int64_t threshold = accurate_block_threshold_bytes;
+    return [rep, totals, threshold](int reducer) {
+      return MapSizesFromExactTotal(rep->MapSizesForReducer(reducer), (*totals)[static_cast<size_t>(reducer)],
+                                    threshold);
+    };
+  }
+  return [rep](int reducer) { return rep->MapSizesForReducer(reducer); };
+}
 
 VariantSkewJoinDecision SplitSkewedJoinWithVariants(JoinType type, const ShuffleData& l, const ShuffleData& r,
                                                     const SkewJoinParams& params,

@@ -38,6 +38,14 @@ struct VariantSkewJoinDecision {
   std::optional<SkewJoinSplitResult> spark;
 };
 
+/// The sizes OptimizeSkewedJoin decides on for one side: the driver's exact totals under
+/// las.exactReducerTotals, else bytesByPartitionId.
+const std::vector<int64_t>& SkewDecisionBytes(const ShuffleData& d, const VariantSwitches& variants);
+/// The per-map sizes a skewed reducer of that side is split by: rebuilt from its exact total
+/// under las.splitByExactTotals, else as reported.
+MapSizesForReducerFn SkewDecisionMapSizes(const ShuffleData& d, const VariantSwitches& variants,
+                                          int64_t accurate_block_threshold_bytes);
+
 /// The per-join decision over two materialized shuffles under `variants`. A variant changed
 /// the decision when Spark's specs (or no split) differ from the variants'; it is named when
 /// turning it alone off changes the outcome (all enabled skew variants are named when only

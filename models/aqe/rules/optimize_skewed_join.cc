@@ -2,12 +2,16 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
+#include "models/aqe/rules/las_skew_join_shapes.h"
 #include "models/aqe/rules/las_skew_join_view.h"
+#include "models/aqe/rules/las_skew_joins_under_union.h"
 #include "models/aqe/rules/skew_join_why_not.h"
 #include "models/plan/plan_queries.h"
 #include "models/plan/planned_properties.h"
+#include "models/plan/stage_walk.h"
 #include "models/shuffle/skew_join_split.h"
 
 namespace aqesim {
@@ -47,7 +51,7 @@ void InsertShuffleAbove(ExecNode* join, const SqlConf& conf) {
   const int rows = join->planned_partitions;
   const double sel = join->source ? join->source->selectivity : 1.0;
   std::vector<int64_t> out(rows, 0);
-  for (auto& c : join->children) {
+  for (ExecNode* c : StageReads(join)) {  // the join's two shuffles, or a unit's inputs
     const std::vector<int64_t> cols = c->shuffle->data->actual.PartitionBytes();
     for (int p = 0; p < rows && p < static_cast<int>(cols.size()); ++p)
       out[p] += static_cast<int64_t>(static_cast<double>(cols[p]) * sel);
@@ -112,6 +116,8 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
   // for a join whose stage is not created yet is decided again, over the whole current plan
   // (the all-or-nothing check below may now reject it). Undo such splits first; remember them
   // so that re-deciding the same split is not reported as a change.
+  // Unit splits of the ByteDance LAS shape variants first (las_skew_join_shapes.h).
+  PreviousUnitSplits previous_units = UndoSkewJoinUnits(plan, ctx.conf.variants);
   struct PreviousSplit {
     std::vector<ShufflePartitionSpec> left, right;
   };
@@ -126,13 +132,15 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     rs->read_specs.reset();
     n->join->is_skew_join = false;
   });
-  const bool input_had_splits = !previous.empty();
+  const bool input_had_splits = !previous.empty() || !previous_units.empty();
 
-  std::vector<ExecNode*> rewritten;
-  std::vector<Decision> decisions;
-  bool differs = false;  // the rewritten plan differs from the plan handed in
+  SkewJoinUnitsOutcome units = SplitSkewJoinUnits(ctx, plan, params, &previous_units);
+  std::vector<ExecNode*> rewritten = units.split_tops;
+  std::vector<Decision> decisions = std::move(units.decisions);
+  bool differs = units.differs;  // the rewritten plan differs from the plan handed in
+  const std::set<const ExecNode*> unit_tops(units.split_tops.begin(), units.split_tops.end());
   PostOrder(plan, [&](ExecNode* n) {
-    if (!IsCandidate(*n)) return;
+    if (!IsCandidate(*n) || units.handled.count(n)) return;
     ExecNode& l = n->child(0);
     ExecNode& r = n->child(1);
     // Spark's decision, or the named variants' (las_skew_join_view.h) when some are on.
@@ -210,7 +218,7 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     decisions.push_back(std::move(d));
   });
   // A split undone above and not decided again: the plan lost a skew join.
-  if (!previous.empty()) differs = true;
+  if (!previous.empty() || !previous_units.empty()) differs = true;
   if (rewritten.empty()) {
     outcome.changed = differs;
     return outcome;
@@ -224,10 +232,21 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
     if (!ctx.conf.force_optimize_skewed_join) {
       std::string ids;
       for (ExecNode* j : broken) ids += (ids.empty() ? "" : ",") + j->id;
-      for (ExecNode* j : rewritten) {
-        j->child(0).shuffle->read_specs.reset();
-        j->child(1).shuffle->read_specs.reset();
-        j->join->is_skew_join = false;
+      // Spark withdraws every split; las.skewJoinsUnderUnion only those of the broken joins'
+      // union branches (las_skew_joins_under_union.h).
+      const bool per_branch = ctx.conf.variants.las_skew_joins_under_union;
+      const std::vector<ExecNode*> withdrawn =
+          per_branch ? WithdrawnWithUnionBranches(rewritten, broken) : rewritten;
+      std::set<std::string> withdrawn_ids;
+      for (ExecNode* j : withdrawn) {
+        withdrawn_ids.insert(j->id);
+        if (unit_tops.count(j)) {
+          WithdrawSkewJoinUnit(j, ctx.conf.variants);
+        } else {
+          j->child(0).shuffle->read_specs.reset();
+          j->child(1).shuffle->read_specs.reset();
+          j->join->is_skew_join = false;
+        }
         NotApplied e;
         e.rule = std::string(name());
         e.target = j->id;
@@ -241,15 +260,36 @@ RuleOutcome OptimizeSkewedJoin::Apply(const RuleContext& ctx, ExecNode* plan) co
       }
       Decision d;
       d.rule = std::string(name());
-      d.message =
-          "not applied to any join: splitting " + ids +
-          " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
       d.at = ctx.now;
-      d.fields = {
-          {"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
-      outcome.decisions.push_back(std::move(d));
-      // Splits decided at an earlier re-optimization are withdrawn: the plan changed.
-      outcome.changed = input_had_splits;
+      if (withdrawn.size() == rewritten.size()) {
+        d.message =
+            "not applied to any join: splitting " + ids +
+            " would need an extra shuffle (set spark.sql.adaptive.forceOptimizeSkewedJoin=true to accept it)";
+        d.fields = {
+            {"applied", false}, {"joins", std::to_string(rewritten.size())}, {"needsExtraShuffle", ids}};
+        outcome.decisions.push_back(std::move(d));
+        // Splits decided at an earlier re-optimization are withdrawn: the plan changed.
+        outcome.changed = input_had_splits;
+        return outcome;
+      }
+      std::string kept;
+      for (ExecNode* j : rewritten)
+        if (!withdrawn_ids.count(j->id)) kept += (kept.empty() ? "" : ",") + j->id;
+      d.message = "not applied to " + std::to_string(withdrawn.size()) + " of " +
+                  std::to_string(rewritten.size()) + " joins: splitting " + ids +
+                  " would need an extra shuffle; the other union branches keep theirs (" + kept +
+                  ") — variant las.skewJoinsUnderUnion changed this decision (Spark: no join split)";
+      d.fields = {{"applied", false},
+                  {"joins", std::to_string(rewritten.size())},
+                  {"needsExtraShuffle", ids},
+                  {"kept", kept},
+                  {"variants", nlohmann::json::array({"las.skewJoinsUnderUnion"})}};
+      std::erase_if(decisions, [&](const Decision& x) {
+        return x.fields.contains("join") && withdrawn_ids.count(x.fields.at("join").get<std::string>());
+      });
+      decisions.insert(decisions.begin(), std::move(d));
+      for (auto& x : decisions) outcome.decisions.push_back(std::move(x));
+      outcome.changed = input_had_splits || differs;
       return outcome;
     }
     for (ExecNode* j : broken) {

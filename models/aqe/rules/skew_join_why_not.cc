@@ -214,7 +214,8 @@ std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* 
                                               const SkewJoinParams& params) {
   std::vector<NotApplied> out;
   Visit(plan, [&](ExecNode* n) {
-    if (n->op != PlanOp::kAggregate || n->children.empty()) return;
+    if ((n->op != PlanOp::kAggregate && n->op != PlanOp::kWindow) || n->children.empty()) return;
+    const std::string op(PlanOpName(n->op));
     const ExecNode* ex = ShuffleBelow(n->children[0].get());
     if (!ex || !IsMaterializedShuffle(*ex)) return;
     const SideView s = ViewOf("", *ex->shuffle->data, params);
@@ -229,11 +230,12 @@ std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* 
     std::string sizes = FormatBytes(bytes);
     if (!seen) sizes += " (the driver sees " + FormatBytes(s.reported[p]) + ")";
     out.push_back(Entry(ctx, ex->id, "notAJoin",
-                        ex->id + " (read by aggregate " + n->id + "): partition " + std::to_string(p) +
+                        ex->id + " (read by " + op + " " + n->id + "): partition " + std::to_string(p) +
                             " is " + sizes + ", " + times + "× the median " + FormatBytes(median) +
-                            " (skew threshold " + FormatBytes(threshold) +
-                            "): AQE never splits an aggregate's partitions; salt the key or pre-aggregate",
-                        {{"aggregate", n->id},
+                            " (skew threshold " + FormatBytes(threshold) + "): AQE never splits " +
+                            (n->op == PlanOp::kWindow ? "a window's" : "an aggregate's") +
+                            " partitions; salt the key or pre-aggregate",
+                        {{op, n->id},
                          {"partition", p},
                          {"bytes", bytes},
                          {"reportedBytes", s.reported[p]},

@@ -13,7 +13,7 @@
 //     cannot be split, else hiddenByMapStatus (HighlyCompressedMapStatus averaged it away);
 //  4. belowSkewFactor / belowSkewThreshold: the largest partition of the side with the largest
 //     one, against factor × median and the threshold.
-// An aggregate reading a skewed shuffle: notAJoin (the rule never looks at aggregates).
+// An aggregate or window reading a skewed shuffle: notAJoin (the rule never looks at them).
 #ifndef AQESIM_MODELS_AQE_RULES_SKEW_JOIN_WHY_NOT_H_
 #define AQESIM_MODELS_AQE_RULES_SKEW_JOIN_WHY_NOT_H_
 
@@ -33,7 +33,7 @@ NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const Sk
                           const SkewJoinParams& params);
 
 /// notAJoin entries: every materialized shuffle read directly (through filters, projects and
-/// sorts) by an aggregate whose largest partition (reported or true) is above the skew threshold.
+/// sorts) by an aggregate or window whose largest partition (reported or true) is above the skew threshold.
 std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* plan,
                                               const SkewJoinParams& params);
 

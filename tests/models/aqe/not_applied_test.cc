@@ -266,5 +266,28 @@ TEST_CASE("NotApplied: one entry per rule and target; a decision on it removes i
   CHECK(list.empty());
 }
 
+TEST_CASE("NotApplied: a split of several joins together drops each join's entry", "[aqe][whynot]") {
+  auto entry = [](const char* target) {
+    return NotApplied{std::string("OptimizeSkewedJoin"),
+                      std::string(target),
+                      std::string("needsExtraShuffle"),
+                      std::string("m"),
+                      SimTime::Seconds(1),
+                      nlohmann::json::object()};
+  };
+  std::vector<NotApplied> list = {entry("j1"), entry("j3")};
+  Decision count_only;  // Spark's "not applied to any join" counts its joins in a string
+  count_only.rule = "OptimizeSkewedJoin";
+  count_only.fields = {{"applied", false}, {"joins", "2"}};
+  DropActedOn({count_only}, &list);
+  CHECK(list.size() == 2);
+  Decision unit;  // las.multipleSkewedJoinsInStage: top j2, joins j1 and j2
+  unit.rule = "OptimizeSkewedJoin";
+  unit.fields = {{"join", "j2"}, {"joins", nlohmann::json::array({"j1", "j2"})}};
+  DropActedOn({unit}, &list);
+  REQUIRE(list.size() == 1);
+  CHECK(list[0].target == "j3");
+}
+
 }  // namespace
 }  // namespace aqesim

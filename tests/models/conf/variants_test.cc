@@ -12,7 +12,7 @@ TEST_CASE("Variants: every variant is off by default", "[conf][variants]") {
   const SqlConf c = ResolveSqlConf({}, nullptr);
   CHECK_FALSE(c.variants.any());
   CHECK(c.variants.EnabledNames().empty());
-  CHECK(KnownVariants().size() == 5);
+  CHECK(KnownVariants().size() == 8);
   CHECK(c.variants.intel_target_post_shuffle_row_count == 20'000'000);
   CHECK(c.variants.intel_skewed_partition_row_count_threshold == 10'000'000);
   CHECK(c.variants.intel_skewed_partition_max_splits == 5);
@@ -46,7 +46,9 @@ TEST_CASE("Variants: an unknown name or a non-boolean value is an error", "[conf
   CHECK(problems[1].message == "expected a boolean (true or false), found \"yes please\"");
   CHECK(problems[2].message ==
         "unknown variant 'aqesim.variant.zzz' (known: aqesim.variant.las.exactReducerTotals, "
-        "aqesim.variant.las.splitByExactTotals, aqesim.variant.bytedance.oneToManyBucketJoin, "
+        "aqesim.variant.las.splitByExactTotals, aqesim.variant.las.skewJoinAggWindowSides, "
+        "aqesim.variant.las.multipleSkewedJoinsInStage, aqesim.variant.las.skewJoinsUnderUnion, "
+        "aqesim.variant.bytedance.oneToManyBucketJoin, "
         "aqesim.variant.intel.rowCountTargets, aqesim.variant.intel.skewByRowCount, "
         "aqesim.variant.intel.targetPostShuffleRowCount, "
         "aqesim.variant.intel.skewedPartitionRowCountThreshold, "

@@ -94,6 +94,21 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
         "agg: ShuffleExchange a-exchange inserted on the child (scan a does not satisfy AllTuples (a global "
         "aggregate)), 1 partitions (SinglePartition)");
   }
+  SECTION("window over a scan: ClusteredDistribution on its partition keys; over a join, none") {
+    auto plan = b.Unary(PlanOp::kWindow, "w", b.Scan("a", 1000, 4));
+    const Ensured e = Ensure(plan.get(), b.conf());
+    REQUIRE(plan->child(0).is_exchange());
+    CHECK(plan->child(0).planned_partitions == 200);
+    REQUIRE(e.decisions.size() == 1);
+    CHECK(
+        e.decisions[0].message ==
+        "w: ShuffleExchange a-exchange inserted on the child (scan a does not satisfy ClusteredDistribution "
+        "(window)), 200 partitions (spark.sql.shuffle.partitions)");
+    auto join = b.SortMergeJoin("j", JoinType::kInner, b.PendingShuffle("l", b.Scan("a", 1000, 4), 200),
+                                b.PendingShuffle("r", b.Scan("b", 1000, 4), 200));
+    auto over_join = b.Unary(PlanOp::kWindow, "w2", std::move(join));
+    CHECK(Ensure(over_join.get(), b.conf()).decisions.empty());
+  }
   SECTION("broadcast hash join of two scans: nothing to insert") {
     auto plan = b.Join("j", JoinStrategy::kBroadcastHash, JoinType::kInner, b.Scan("a", 1000, 4),
                        b.Scan("b", 10, 1), BuildSide::kRight);

@@ -221,12 +221,12 @@ TEST_CASE("Loader: bad documents, every message word for word", "[scenario]") {
       {"unknown op with did-you-mean",
        WithPlan(R"({"op": "exchange", "child": {"op": "scna", "bytes": 1}})"),
        {"s.json: /plan/child/op: expected an operator (scan, exchange, join, aggregate, union, filter, "
-        "project, sort), "
+        "project, sort, window), "
         "found \"scna\"; did you mean \"scan\"?"}},
       {"missing op, children still checked",
        WithPlan(R"({"child": {"op": "scan", "bytes": -1}})"),
        {"s.json: /plan: missing field \"op\" (one of scan, exchange, join, aggregate, union, filter, "
-        "project, sort)",
+        "project, sort, window)",
         "s.json: /plan/child/bytes: expected a non-negative byte count, found -1"}},
       {"unknown fields with did-you-mean",
        R"({"nmae": "x", "cluster": {"executorCore": 4}, "cost": {"taskLaunch": 1},
