@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Leave-one-out cross-validation of the cost model's defaults (issue 15), and the fit that
-# gives them. For each group of logs (a log, or the repeat runs of one job together), calibrate
-# on every other non-held-out log and replay the group's logs with the cost model alone
-# (validate --no-profile --cost); then calibrate on all of them (the defaults of
-# models/cost/cost_params.h) and replay every log, the held-out q72 included, with the binary's
-# built-in defaults. Writes results/defaults/ (cost files, validate JSON, fit reports) and
-# results/defaults.md (the table).
+# gives them. For each group of logs (a log, or the repeat runs of one job together), the rates
+# are fitted on every other non-held-out log (fit.py, on features extracted once by features.py)
+# and the group's logs are replayed with that cost alone (validate --no-profile --cost); the fit
+# on all of them (fit-all.json) is the candidate for the defaults of models/cost/cost_params.cc,
+# and every log, the held-out q72 included, is replayed with it. Writes results/defaults/ (cost
+# files, features, validate JSON) and results/defaults.md (the table).
 # Usage: results/defaults/run.sh [AQESIM_BINARY] [LOG_DIR]   (LOG_DIR holds corpus/)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -47,20 +47,30 @@ while read -r n p; do path[$n]="${logs}/${p}"; group[$n]="$n"; names+=("$n"); do
 while read -r g members; do for m in ${members}; do group[$m]="$g"; done; done <<< "${GROUPS_}"
 mkdir -p "${out}"
 folds=($(for n in "${names[@]}"; do echo "${group[$n]}"; done | sort -u))
+read -r q qpath <<< "${held_out}"
+path[$q]="${logs}/${qpath}"
+# 1. The terms read from the logs (no fit): per fold from its training logs, and from all of them.
 for g in "${folds[@]}"; do
   train=(); for n in "${names[@]}"; do [[ "${group[$n]}" == "$g" ]] || train+=("${path[$n]}"); done
-  "${aqesim}" calibrate -q "${train[@]}" -o "${out}/loo-cost-${g}.json" > "${out}/loo-fit-${g}.txt"
-  for n in "${names[@]}"; do
-    [[ "${group[$n]}" == "$g" ]] || continue
-    "${aqesim}" validate -q "${path[$n]}" --no-profile --cost "${out}/loo-cost-${g}.json" --format json > "${out}/loo-${n}.json"
-  done
+  "${aqesim}" calibrate -q --measure-only "${train[@]}" -o "${out}/measured-${g}.json" > /dev/null
 done
 all=(); for n in "${names[@]}"; do all+=("${path[$n]}"); done
-"${aqesim}" calibrate -q "${all[@]}" -o "${out}/fit-all.json" > "${out}/fit-all.txt"
-read -r q qpath <<< "${held_out}"
+"${aqesim}" calibrate -q --measure-only "${all[@]}" -o "${out}/measured-all.json" > /dev/null
+# 2. Each log replayed once at the linearisation point (features-base.json) and once per parameter
+#    step (features.py): the fit's features, extracted once for every fold.
+python3 "${out}/features.py" "${aqesim}" "${out}/features-base.json" "${out}/features.json" \
+  $(for n in "${names[@]}" "$q"; do echo "$n=${path[$n]}"; done)
+# 3. The fit of every fold (fit.py, on the features) and of all the logs (the defaults).
+python3 "${out}/fit.py" "${out}/features.json" loo "${out}" \
+  $(for n in "${names[@]}"; do echo "$n:${group[$n]}"; done) > "${out}/loo-linearised.txt"
+python3 "${out}/fit.py" "${out}/features.json" fold "${out}/measured-all.json" "${names[@]}" > "${out}/fit-all.json"
+# 4. Each left-out log replayed with its fold's cost, and every log with the built-in defaults.
+for n in "${names[@]}"; do
+  "${aqesim}" validate -q "${path[$n]}" --no-profile --cost "${out}/loo-cost-${group[$n]}.json" --format json \
+    > "${out}/loo-${n}.json"
+done
 for n in "${names[@]}" "$q"; do
-  p="${path[$n]:-${logs}/${qpath}}"
-  "${aqesim}" validate -q "$p" --no-profile --format json > "${out}/defaults-${n}.json"
+  "${aqesim}" validate -q "${path[$n]}" --no-profile --cost "${out}/fit-all.json" --format json > "${out}/defaults-${n}.json"
 done
 python3 "${out}/table.py" "${out}" "${root}/results/defaults.md" "$q" \
   $(for n in "${names[@]}"; do echo "$n:${group[$n]}"; done)

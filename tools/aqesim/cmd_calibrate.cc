@@ -1,7 +1,8 @@
-// `aqesim calibrate LOG... -o COST.json [--cost BASE.json] [--no-measured-times]`: fits the cost
-// model's parameters to recorded task times (method: tools/validate/calibration.h) and writes
-// them as a cost file (a scenario's `cost` object). Prints the fit quality and, per log, the
-// replay errors before and after.
+// `aqesim calibrate LOG... -o COST.json [--cost BASE.json] [--no-measured-times] [--measure-only]`: fits
+// the cost model's parameters to recorded task times (method: tools/validate/calibration.h) and
+// writes them as a cost file (a scenario's `cost` object). Prints the fit quality and, per log, the
+// replay errors before and after. --measure-only writes only the terms read from the logs' recorded
+// gaps and deserialization times (MeasureTimes), no replay.
 //
 // nds_q72_dataproc_2_2 is the held-out log (no global fit may see it; README, calibrate): calibrating on it
 // is refused unless --allow-held-out is given.
@@ -31,6 +32,7 @@ struct CalibrateArgs {
   std::string base_cost;
   bool no_measured_times = false;
   bool allow_held_out = false;
+  bool measure_only = false;
   bool quiet = false;
 };
 
@@ -108,7 +110,12 @@ void RunCalibrate(const CalibrateArgs& args) {
     for (const std::string& log : args.logs) apps.push_back(eventlog::ReadEventLog(log, &warnings));
     std::vector<const eventlog::RecordedApplication*> ptrs;
     for (const auto& a : apps) ptrs.push_back(&a);
-    result = validate::Calibrate(ptrs, options, &warnings);
+    if (args.measure_only) {
+      result.measured = validate::MeasureTimes(ptrs);
+      result.cost = validate::MeasuredCost(result.measured);
+    } else {
+      result = validate::Calibrate(ptrs, options, &warnings);
+    }
   } catch (const eventlog::EventLogError& e) {
     throw InputError(e.what());
   }
@@ -143,7 +150,7 @@ void RunCalibrate(const CalibrateArgs& args) {
                 "(%.1f%% of the task time)\n",
                 result.quality.task_rows, result.quality.stage_rows, result.quality.r_squared,
                 result.quality.median_abs_error_seconds, result.quality.median_abs_relative_error * 100);
-  out << buf;
+  if (!args.measure_only) out << buf;
   const validate::MeasuredTimes& m = result.measured;
   auto secs = [](const std::optional<double>& v) { return v ? std::to_string(*v) + " s" : std::string("-"); };
   out << "measured: stageOverheadSeconds " << secs(m.stage_overhead_seconds) << " (median of "
@@ -157,6 +164,7 @@ void RunCalibrate(const CalibrateArgs& args) {
       << m.later_tasks << " later); taskLaunchSeconds " << secs(m.task_launch_seconds)
       << " (scheduler delay + result handling median " << m.scheduler_delay_median_seconds << " s over "
       << m.launch_samples << " tasks, + the later tasks' deserialization)\n";
+  if (args.measure_only) return;
   out << "replay errors (median |stage error|, makespan error, decisions matched): before → after\n";
   for (size_t i = 0; i < result.after.size(); ++i) {
     const auto& b = result.before[i];
@@ -182,6 +190,10 @@ void RegisterCalibrate(CLI::App& app) {
       "keep stageOverheadSeconds / replanSeconds / executorStartupSeconds / taskLaunchSeconds from --cost "
       "or the defaults instead of reading them from the logs' recorded gaps, scheduler delays and "
       "deserialization times");
+  cmd->add_flag(
+      "--measure-only", args->measure_only,
+      "write only the terms read from the logs (stageOverheadSeconds, replanSeconds, taskLaunchSeconds, "
+      "executorStartupSeconds, executorStageWarmupSeconds), without fitting the rates");
   cmd->add_flag("--allow-held-out", args->allow_held_out, "allow fitting to the held-out validation log");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print import warnings");
   cmd->callback([args]() { RunCalibrate(*args); });

@@ -298,6 +298,16 @@ MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication
   return m;
 }
 
+json MeasuredCost(const MeasuredTimes& mt) {
+  json c = json::object();
+  if (mt.stage_overhead_seconds) c["stageOverheadSeconds"] = *mt.stage_overhead_seconds;
+  if (mt.replan_seconds) c["replanSeconds"] = *mt.replan_seconds;
+  c["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
+  if (mt.executor_stage_warmup_seconds) c["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
+  if (mt.task_launch_seconds) c["taskLaunchSeconds"] = *mt.task_launch_seconds;
+  return c;
+}
+
 LogResult Summarise(const Validation& v) {
   LogResult r;
   r.log = v.log;
@@ -324,13 +334,8 @@ CalibrationResult Calibrate(const std::vector<const eventlog::RecordedApplicatio
   json fixed = options.base_cost.is_object() ? options.base_cost : json::object();
   if (options.measure_from_logs) {
     result.measured = MeasureTimes(apps);
-    const MeasuredTimes& mt = result.measured;
-    if (mt.stage_overhead_seconds) fixed["stageOverheadSeconds"] = *mt.stage_overhead_seconds;
-    if (mt.replan_seconds) fixed["replanSeconds"] = *mt.replan_seconds;
-    fixed["executorStartupSeconds"] = mt.executor_startup_seconds.value_or(0.0);
-    if (mt.executor_stage_warmup_seconds)
-      fixed["executorStageWarmupSeconds"] = *mt.executor_stage_warmup_seconds;
-    if (mt.task_launch_seconds) fixed["taskLaunchSeconds"] = *mt.task_launch_seconds;
+    const json measured = MeasuredCost(result.measured);
+    for (auto it = measured.begin(); it != measured.end(); ++it) fixed[it.key()] = it.value();
   } else if (!fixed.contains("executorStartupSeconds")) {
     fixed["executorStartupSeconds"] = 0.0;
   }

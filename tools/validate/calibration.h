@@ -93,6 +93,11 @@ struct MeasuredTimes {
 
 MeasuredTimes MeasureTimes(const std::vector<const eventlog::RecordedApplication*>& apps);
 
+/// The cost parameters `measured` sets, as a cost object: stageOverheadSeconds, replanSeconds,
+/// taskLaunchSeconds and executorStageWarmupSeconds when measured, executorStartupSeconds always
+/// (0 without fresh-JVM tasks: the term is then not modelled). Calibrate holds them fixed.
+nlohmann::json MeasuredCost(const MeasuredTimes& measured);
+
 struct FitQuality {
   int task_rows = 0;   // matched tasks (simulated and recorded stage ran as many tasks)
   int stage_rows = 0;  // matched stages whose task counts differ (not in the statistics)

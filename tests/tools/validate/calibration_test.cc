@@ -86,6 +86,14 @@ TEST_CASE("MeasureTimes: driver gaps and fresh-JVM deserialization read from aqe
   CHECK(m.scheduler_delay_median_seconds == Approx(0.017));
   REQUIRE(m.task_launch_seconds);
   CHECK(*m.task_launch_seconds == Approx(0.017));
+  // calibrate --measure-only writes these, and no rate: no first-wave warm-up without later tasks.
+  const nlohmann::json measured = MeasuredCost(m);
+  CHECK(measured.size() == 4);
+  CHECK(measured["stageOverheadSeconds"].get<double>() == Approx(0.0305));
+  CHECK(measured["replanSeconds"].get<double>() == Approx(0.129));
+  CHECK(measured["executorStartupSeconds"].get<double>() == Approx(0.182));
+  CHECK(measured["taskLaunchSeconds"].get<double>() == Approx(0.017));
+  CHECK_FALSE(measured.contains("executorStageWarmupSeconds"));
   // The calibrated cost carries the measured values, not searched ones.
   const CalibrationResult r = Calibrate({&app}, {}, nullptr);
   CHECK(r.cost["stageOverheadSeconds"].get<double>() == Approx(0.0305));
