@@ -7,6 +7,7 @@
 #include "models/engine/disable_unnecessary_bucketed_scan.h"
 #include "models/engine/ensure_requirements.h"
 #include "models/engine/range_exchange.h"
+#include "models/engine/size_consistency.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_error.h"
 #include "models/plan/planned_properties.h"
@@ -188,6 +189,7 @@ class Planner {
         throw PlanError{p.pointer + "/rowsByPartition", "expected one record count per reducer (" +
                                                             std::to_string(reducers) + "), found " +
                                                             std::to_string(p.rows_by_partition.size())};
+      if (auto warning = SizeConsistencyWarning(*n, m.TotalBytes())) out_->warnings.push_back(*warning);
       sh.planned = std::move(m);
       sh.reported_size_ratio = p.reported_size_ratio;
       if (p.data_size_bytes) {
