@@ -10,6 +10,7 @@
 #include "models/aqe/rules/optimize_shuffle_with_local_read.h"
 #include "models/aqe/rules/optimize_skew_in_rebalance_partitions.h"
 #include "models/aqe/rules/optimize_skewed_join.h"
+#include "models/aqe/rules/skew_join_why_not.h"
 #include "models/conf/did_you_mean.h"
 
 namespace aqesim {
@@ -159,6 +160,10 @@ AqeOptimizer::Reoptimized AqeOptimizer::ReOptimize(const RuleContext& ctx, const
   out.plan = std::move(candidate);
   out.decisions = std::move(decisions);
   return out;
+}
+
+std::vector<NotApplied> AqeOptimizer::FinalStageSkewWhyNot(const RuleContext& ctx, ExecNode* plan) const {
+  return SkewedAggregateInputs(ctx, plan, SkewParamsOf(ctx.conf));
 }
 
 }  // namespace aqesim

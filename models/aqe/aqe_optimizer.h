@@ -50,6 +50,12 @@ class AqeOptimizer {
   /// Re-optimizes a copy of `plan`; returns it if the cost gate adopts it.
   Reoptimized ReOptimize(const RuleContext& ctx, const ExecNode& plan) const;
 
+  /// OptimizeSkewedJoin's entries for the inputs it never sees, on the plan of the final stage:
+  /// an aggregate's skewed shuffle, a sort's range exchange, a hot bucket of a bucketed scan
+  /// (skew_join_why_not.h) — a plan without a shuffle is never re-optimized, yet a hot bucket
+  /// needs saying. Whatever spark.sql.adaptive.skewJoin.enabled says: no switch splits them.
+  std::vector<NotApplied> FinalStageSkewWhyNot(const RuleContext& ctx, ExecNode* plan) const;
+
  private:
   std::vector<std::unique_ptr<AqeRule>> query_stage_rules_;
   std::vector<std::unique_ptr<AqeRule>> reoptimization_rules_;

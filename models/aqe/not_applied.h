@@ -5,8 +5,10 @@
 // Reason codes (docs/aqe-behaviour.md §16 lists each with its wording):
 //  * CoalesceShufflePartitions: coalescingDisabled, userSpecifiedPartitions,
 //    alreadyAtTarget, skewSplitKept;
-//  * OptimizeSkewedJoin: skewJoinDisabled, notAJoin, joinTypeCannotSplit, partitionCountsDiffer,
-//    belowSkewFactor, belowSkewThreshold, hiddenByMapStatus, singleMapPartition, needsExtraShuffle;
+//  * OptimizeSkewedJoin: skewJoinDisabled, notAJoin, rangePartitioned, bucketedScan,
+//    joinTypeCannotSplit, partitionCountsDiffer, belowSkewFactor, belowSkewThreshold,
+//    hiddenByMapStatus, singleMapPartition, needsExtraShuffle;
+//  * OptimizeSkewInRebalancePartitions: rebalanceSkewDisabled, belowAdvisorySize, singleMapPartition;
 //  * JoinSelection / DynamicJoinSelection: aboveBroadcastThreshold, broadcastDisabled,
 //    joinTypeCannotBuild, mergeHint, demotedByEmptyPartitions;
 //  * OptimizeShuffleWithLocalRead: localReadDisabled, probeNotLocalReadable, partitioningRequiredAbove.

@@ -89,6 +89,7 @@ void AdaptivePlanner::Step() {
   if (!ready || result_stage_) return;
   ExecNode* root = current();
   if (conf_.apply_final_stage_shuffle_optimizations) OptimizeQueryStage(true, root);
+  result_->AddNotApplied(optimizer_.FinalStageSkewWhyNot(Context(true), root));
   result_stage_ = graph_->Add(StageKind::kResult, nullptr, root, result_name_);
   graph_->LinkParents(result_stage_);
   result_stage_->num_tasks = StageTaskCount(*root);

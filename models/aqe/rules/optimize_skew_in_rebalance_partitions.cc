@@ -1,5 +1,7 @@
 #include "models/aqe/rules/optimize_skew_in_rebalance_partitions.h"
 
+#include <algorithm>
+#include <memory>
 #include <string>
 
 #include "models/plan/plan_queries.h"
@@ -12,7 +14,52 @@ bool OptimizeSkewInRebalancePartitions::Enabled(const SqlConf& conf) const {
   return conf.optimize_skews_in_rebalance_partitions_enabled;
 }
 
+namespace {
+
+NotApplied Entry(const RuleContext& ctx, const ExecNode& read, std::string reason, std::string message,
+                 nlohmann::json numbers) {
+  NotApplied n;
+  n.rule = "OptimizeSkewInRebalancePartitions";
+  n.target = read.id;
+  n.reason = std::move(reason);
+  n.message = read.id + ": " + std::move(message);
+  n.at = ctx.now;
+  n.numbers = std::move(numbers);
+  return n;
+}
+
+}  // namespace
+
+std::vector<NotApplied> OptimizeSkewInRebalancePartitions::WhatDisabledSkips(const RuleContext& ctx,
+                                                                             ExecNode* plan) const {
+  // What Apply would split, on a copy of the reads' specs (the plan is not modified).
+  std::unique_ptr<ExecNode> copy = ClonePlan(*plan);
+  const RuleOutcome would = Run(ctx, copy.get());
+  std::vector<NotApplied> out;
+  for (const Decision& d : would.decisions) {
+    NotApplied n;
+    n.rule = std::string(name());
+    n.target = d.fields.value("exchange", "");
+    n.reason = "rebalanceSkewDisabled";
+    n.message =
+        n.target + ": spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split " +
+        std::to_string(d.fields.value("skewedPartitions", 0)) + " partitions above the advisory size, " +
+        std::to_string(d.fields.value("partitionsBefore", 0)) + " → " +
+        std::to_string(d.fields.value("partitionsAfter", 0)) + " partitions";
+    n.at = ctx.now;
+    n.numbers = {{"skewedPartitions", d.fields.value("skewedPartitions", 0)},
+                 {"partitionsBefore", d.fields.value("partitionsBefore", 0)},
+                 {"partitionsAfter", d.fields.value("partitionsAfter", 0)}};
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
 RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, ExecNode* plan) const {
+  return Run(ctx, plan);
+}
+
+RuleOutcome OptimizeSkewInRebalancePartitions::Run(const RuleContext& ctx, ExecNode* plan) const {
   RuleOutcome outcome;
   for (ExecNode* read : StageReads(plan)) {
     const ShuffleOrigin o = read->origin();
@@ -24,9 +71,16 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
                                  ? *read->source->advisory_partition_size_bytes
                                  : ctx.conf.advisory_partition_size_bytes;
     const std::vector<int64_t>& bytes = d.reported->BytesByPartitionId();
-    bool any_large = false;
-    for (int64_t b : bytes) any_large |= b > advisory;
-    if (!any_large) continue;
+    if (bytes.empty()) continue;
+    const size_t largest = static_cast<size_t>(std::max_element(bytes.begin(), bytes.end()) - bytes.begin());
+    if (bytes[largest] <= advisory) {
+      outcome.not_applied.push_back(Entry(
+          ctx, *read, "belowAdvisorySize",
+          "no partition above the advisory size: the largest, " + std::to_string(largest) + ", is " +
+              FormatBytes(bytes[largest]) + " <= " + FormatBytes(advisory),
+          {{"partition", largest}, {"bytes", bytes[largest]}, {"advisoryPartitionSizeBytes", advisory}}));
+      continue;
+    }
     std::vector<ShufflePartitionSpec> specs;
     int split = 0;
     for (int r = 0; r < static_cast<int>(bytes.size()); ++r) {
@@ -42,7 +96,19 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Apply(const RuleContext& ctx, Exe
       }
       specs.push_back(CoalescedPartitionSpec{r, r + 1, bytes[r]});
     }
-    if (specs.size() == bytes.size()) continue;
+    if (specs.size() == bytes.size()) {
+      outcome.not_applied.push_back(Entry(ctx, *read, "singleMapPartition",
+                                          "partition " + std::to_string(largest) + " (" +
+                                              FormatBytes(bytes[largest]) + ") is above the advisory size " +
+                                              FormatBytes(advisory) +
+                                              " but its map outputs do not split into more than one range (" +
+                                              std::to_string(d.reported->num_maps()) + " map tasks)",
+                                          {{"partition", largest},
+                                           {"bytes", bytes[largest]},
+                                           {"advisoryPartitionSizeBytes", advisory},
+                                           {"mapTasks", d.reported->num_maps()}}));
+      continue;
+    }
     Decision dec;
     dec.rule = std::string(name());
     dec.message = read->id + ": " + std::to_string(split) + " partitions above " + FormatBytes(advisory) +

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "models/aqe/decision.h"
+#include "models/plan/bucketed_scan.h"
 #include "models/plan/plan_queries.h"
 #include "models/shuffle/map_status.h"
 
@@ -101,6 +103,78 @@ const ExecNode* ShuffleBelow(const ExecNode* n) {
 void Visit(ExecNode* n, const std::function<void(ExecNode*)>& f) {
   f(n);
   for (auto& c : n->children) Visit(c.get(), f);
+}
+
+/// "9.8×": `bytes` over `median`.
+std::string Times(int64_t bytes, int64_t median) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f×",
+                static_cast<double>(bytes) / static_cast<double>(std::max<int64_t>(median, 1)));
+  return buf;
+}
+
+/// rangePartitioned: a sort reading (through filters and projects) a materialized range
+/// exchange whose largest partition is above the skew threshold. RangePartitioner gives every
+/// key one partition and AQE splits no sort's partitions (only coalesces them).
+std::optional<NotApplied> SkewedRangeInput(const RuleContext& ctx, const ExecNode& sort,
+                                           const SkewJoinParams& params) {
+  if (sort.children.empty()) return std::nullopt;
+  const ExecNode* ex = ShuffleBelow(sort.children[0].get());
+  if (!ex || !IsMaterializedShuffle(*ex) || !ex->shuffle->data->range) return std::nullopt;
+  const SideView s = ViewOf("", *ex->shuffle->data, params);
+  if (!s.skewed()) return std::nullopt;
+  const std::vector<int64_t>& bounds = ex->shuffle->data->range->bounds;
+  const int p = s.max_index;
+  // Integer keys: partition p holds the keys in (bounds[p-1], bounds[p]]; one key when they are adjacent.
+  const bool one_key = p > 0 && p < static_cast<int>(bounds.size()) && bounds[p] - bounds[p - 1] == 1;
+  return Entry(ctx, ex->id, "rangePartitioned",
+               ex->id + " (range partitioning for sort " + sort.id + "): partition " + std::to_string(p) +
+                   " is " + FormatBytes(s.max()) + ", " + Times(s.max(), s.median) + " the median " +
+                   FormatBytes(s.median) + " (skew threshold " + FormatBytes(s.threshold) + ")" +
+                   (one_key ? ", one sort key" : "") +
+                   ": a range partitioner puts all rows of a key in one partition, and AQE never splits a "
+                   "sort's partitions; salt the sort key or sort the hot key's rows apart",
+               {{"sort", sort.id},
+                {"partition", p},
+                {"bytes", s.max()},
+                {"medianBytes", s.median},
+                {"skewThresholdBytes", s.threshold},
+                {"oneKey", one_key}});
+}
+
+/// bucketedScan: a join or aggregate reading (through filters and projects) a bucketed scan —
+/// no shuffle, so no partition AQE could split — whose largest task is above the skew threshold.
+std::optional<NotApplied> HotBucket(const RuleContext& ctx, const ExecNode& op, const ExecNode& input,
+                                    const SkewJoinParams& params) {
+  const ExecNode* scan = BucketedScanOperation(input);
+  if (!scan || !scan->bucketed_read_tasks || !scan->source || !scan->source->bucketing) return std::nullopt;
+  const int tasks = *scan->bucketed_read_tasks;
+  if (tasks < 2) return std::nullopt;
+  std::vector<int64_t> bytes;
+  for (int t = 0; t < tasks; ++t)
+    bytes.push_back(BucketedTaskBytes(*scan->source->bucketing, scan->source->scan_bytes, tasks, t));
+  const int64_t median = MedianBytes(bytes);
+  const int64_t threshold = SkewThreshold(median, params);
+  const int p = ArgMax(bytes);
+  if (bytes[p] <= threshold) return std::nullopt;
+  const std::string what = op.is_join() ? "join " + op.id : "aggregate " + op.id;
+  const std::string fix =
+      op.is_join()
+          ? "salt the key, or read the table unbucketed (spark.sql.sources.bucketing.enabled=false): "
+            "then the join shuffles it and AQE can split the hot partition"
+          : "salt the key or pre-aggregate";
+  return Entry(
+      ctx, scan->id, "bucketedScan",
+      scan->id + " (bucketed scan read by " + what + ", " + std::to_string(tasks) + " tasks): task " +
+          std::to_string(p) + " reads " + FormatBytes(bytes[p]) + ", " + Times(bytes[p], median) +
+          " the median " + FormatBytes(median) + " (skew threshold " + FormatBytes(threshold) +
+          "): a bucketed side is read without a shuffle, and AQE splits only shuffle partitions; " + fix,
+      {{"reader", op.id},
+       {"task", p},
+       {"bytes", bytes[p]},
+       {"medianBytes", median},
+       {"skewThresholdBytes", threshold},
+       {"tasks", tasks}});
 }
 
 }  // namespace
@@ -214,10 +288,18 @@ std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* 
                                               const SkewJoinParams& params) {
   std::vector<NotApplied> out;
   Visit(plan, [&](ExecNode* n) {
+    if (n->op == PlanOp::kSort) {
+      if (std::optional<NotApplied> e = SkewedRangeInput(ctx, *n, params)) out.push_back(std::move(*e));
+      return;
+    }
+    if ((n->op == PlanOp::kAggregate || n->is_join()) && !n->children.empty()) {
+      for (auto& c : n->children)
+        if (std::optional<NotApplied> e = HotBucket(ctx, *n, *c, params)) out.push_back(std::move(*e));
+    }
     if ((n->op != PlanOp::kAggregate && n->op != PlanOp::kWindow) || n->children.empty()) return;
     const std::string op(PlanOpName(n->op));
     const ExecNode* ex = ShuffleBelow(n->children[0].get());
-    if (!ex || !IsMaterializedShuffle(*ex)) return;
+    if (!ex || !IsMaterializedShuffle(*ex) || ex->shuffle->data->range) return;
     const SideView s = ViewOf("", *ex->shuffle->data, params);
     const bool seen = s.skewed();
     if (!seen && !s.truly_skewed()) return;

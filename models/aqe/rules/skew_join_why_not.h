@@ -13,7 +13,10 @@
 //     cannot be split, else hiddenByMapStatus (HighlyCompressedMapStatus averaged it away);
 //  4. belowSkewFactor / belowSkewThreshold: the largest partition of the side with the largest
 //     one, against factor × median and the threshold.
-// An aggregate or window reading a skewed shuffle: notAJoin (the rule never looks at them).
+// An aggregate or window reading a skewed shuffle: notAJoin (the rule never looks at them); a
+// sort reading a skewed range exchange: rangePartitioned (a key is never split across range
+// partitions, and no rule splits a sort's); a join or aggregate reading a bucketed scan with a
+// hot bucket: bucketedScan (no shuffle, nothing for AQE to split).
 #ifndef AQESIM_MODELS_AQE_RULES_SKEW_JOIN_WHY_NOT_H_
 #define AQESIM_MODELS_AQE_RULES_SKEW_JOIN_WHY_NOT_H_
 
@@ -32,8 +35,11 @@ namespace aqesim {
 NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const SkewJoinSplitResult& result,
                           const SkewJoinParams& params);
 
-/// notAJoin entries: every materialized shuffle read directly (through filters, projects and
-/// sorts) by an aggregate or window whose largest partition (reported or true) is above the skew threshold.
+/// notAJoin entries: every materialized hash shuffle read directly (through filters, projects and
+/// sorts) by an aggregate or window whose largest partition (reported or true) is above the skew
+/// threshold; rangePartitioned entries: every materialized range exchange read by a sort whose
+/// largest reported partition is above it; bucketedScan entries: every bucketed scan read by a
+/// join or an aggregate (through filters and projects) whose largest task's bytes are above it.
 std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* plan,
                                               const SkewJoinParams& params);
 

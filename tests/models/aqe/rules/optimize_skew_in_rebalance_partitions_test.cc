@@ -82,6 +82,57 @@ TEST_CASE("OptimizeSkewInRebalancePartitions: skipped when optimizeSkewsInRebala
   CHECK_FALSE(testing::Find(*plan, "rb").shuffle->read_specs.has_value());
 }
 
+TEST_CASE("OptimizeSkewInRebalancePartitions why not: each early-out, word for word",
+          "[aqe][rebalance][whynot]") {
+  SECTION("no partition above the advisory size") {
+    PlanBuilder b(RebalanceConf());
+    auto plan = Rebalance(b, {25, 25, 25, 25});  // reducer 1: exactly 100 B
+    const RuleOutcome out = OptimizeSkewInRebalancePartitions().Apply(b.Context(), plan.get());
+    REQUIRE(out.not_applied.size() == 1);
+    const NotApplied& n = out.not_applied[0];
+    CHECK(n.rule == "OptimizeSkewInRebalancePartitions");
+    CHECK(n.target == "rb");
+    CHECK(n.reason == "belowAdvisorySize");
+    CHECK(n.message == "rb: no partition above the advisory size: the largest, 1, is 100 B <= 100 B");
+  }
+  SECTION("above the advisory size, but one map wrote it") {
+    PlanBuilder b(RebalanceConf());
+    auto plan = Rebalance(b, {500});  // one map: one range
+    const RuleOutcome out = OptimizeSkewInRebalancePartitions().Apply(b.Context(), plan.get());
+    CHECK_FALSE(out.changed);
+    REQUIRE(out.not_applied.size() == 1);
+    CHECK(out.not_applied[0].reason == "singleMapPartition");
+    CHECK(
+        out.not_applied[0].message ==
+        "rb: partition 1 (500 B) is above the advisory size 100 B but its map outputs do not split into more "
+        "than one range (1 map tasks)");
+  }
+  SECTION("optimizeSkewsInRebalancePartitions.enabled=false says what it would have split") {
+    SqlConf conf = RebalanceConf();
+    conf.optimize_skews_in_rebalance_partitions_enabled = false;
+    conf.coalesce_partitions_enabled = false;
+    conf.local_shuffle_reader_enabled = false;
+    PlanBuilder b(conf);
+    auto plan = Rebalance(b, {60, 60, 60, 60});
+    std::vector<NotApplied> all, not_applied;
+    CHECK(AqeOptimizer().OptimizeQueryStage(b.Context(), plan.get(), &all).empty());
+    for (const NotApplied& n : all)
+      if (n.rule == "OptimizeSkewInRebalancePartitions") not_applied.push_back(n);
+    REQUIRE(not_applied.size() == 1);
+    CHECK(not_applied[0].reason == "rebalanceSkewDisabled");
+    CHECK(not_applied[0].target == "rb");
+    CHECK(not_applied[0].message ==
+          "rb: spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split 1 partitions "
+          "above the advisory size, 3 → 6 partitions");
+    CHECK_FALSE(testing::Find(*plan, "rb").shuffle->read_specs.has_value());  // the plan is left as it was
+  }
+  SECTION("a split read leaves no entry") {
+    PlanBuilder b(RebalanceConf());
+    auto plan = Rebalance(b, {60, 60, 60, 60});
+    CHECK(OptimizeSkewInRebalancePartitions().Apply(b.Context(), plan.get()).not_applied.empty());
+  }
+}
+
 TEST_CASE("OptimizeSkewInRebalancePartitions: deterministic", "[aqe][rebalance]") {
   auto run = [] {
     PlanBuilder b(RebalanceConf());
