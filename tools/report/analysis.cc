@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <variant>
 
+#include "models/engine/task_spread.h"
 #include "models/shuffle/map_status.h"
 
 namespace aqesim::report {
@@ -52,7 +54,10 @@ std::vector<StageRow> StageRows(const RunResult& run) {
     r.task_median_seconds = s.task_median_seconds;
     r.task_max_seconds = s.task_max_seconds;
     r.skew_ratio = r.task_median_seconds > 0 ? r.task_max_seconds / r.task_median_seconds : 0;
-    r.severity = SeverityOf(r.skew_ratio);
+    const TaskSpread spread = TaskSpreadOf(s);
+    r.data_skew_ratio = spread.data_ratio;
+    r.startup_spread = spread.slowest_is_startup && SeverityOf(r.data_skew_ratio) < SeverityOf(r.skew_ratio);
+    r.severity = SeverityOf(r.data_skew_ratio);
     r.spill_bytes = s.spill_bytes;
     r.shuffle_read_bytes = s.shuffle_read_bytes;
     r.reads = s.reads;
@@ -104,10 +109,24 @@ TuningFacts FactsFromInput(const ReportInput& input) {
   for (const auto* stages : {&off, &on}) {
     for (const StageRow& s : *stages) {
       f.spill_bytes += s.spill_bytes;
-      if (s.skew_ratio > f.worst_stage_skew_ratio) {
-        f.worst_stage_skew_ratio = s.skew_ratio;
-        f.worst_stage = (stages == &off ? "AQE off, stage " : "AQE on, stage ") + std::to_string(s.id) +
-                        " (" + s.name + ")";
+      const std::string name = (stages == &off ? "AQE off, stage " : "AQE on, stage ") +
+                               std::to_string(s.id) + " (" + s.name + ")";
+      if (s.data_skew_ratio > f.worst_stage_skew_ratio) {
+        f.worst_stage_skew_ratio = s.data_skew_ratio;
+        f.worst_stage = name;
+      }
+      if (stages == &on && s.data_skew_ratio > f.worst_aqe_on_skew_ratio) {
+        f.worst_aqe_on_skew_ratio = s.data_skew_ratio;
+        f.worst_aqe_on_stage = "stage " + std::to_string(s.id) + " (" + s.name + ")";
+      }
+      if (stages == &on && s.duration_seconds > f.longest_aqe_on_seconds) {
+        f.longest_aqe_on_seconds = s.duration_seconds;
+        f.longest_aqe_on_stage = "stage " + std::to_string(s.id) + " (" + s.name + ")";
+      }
+      if (s.startup_spread && s.skew_ratio > f.worst_startup_skew_ratio) {
+        f.worst_startup_skew_ratio = s.skew_ratio;
+        f.worst_startup_data_ratio = s.data_skew_ratio;
+        f.worst_startup_stage = name;
       }
     }
   }
@@ -115,7 +134,7 @@ TuningFacts FactsFromInput(const ReportInput& input) {
                        int64_t* spill) {
     for (const StageRow& s : stages) {
       if (std::find(s.reads.begin(), s.reads.end(), exchange) == s.reads.end()) continue;
-      *ratio = std::max(*ratio, s.skew_ratio);
+      *ratio = std::max(*ratio, s.data_skew_ratio);
       *spill += s.spill_bytes;
     }
   };
@@ -133,6 +152,21 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       s.true_median_bytes = truth.empty() ? 0 : MedianBytes(truth);  // Spark's median, at least 1
       s.seen_max_bytes = seen.empty() ? 0 : *std::max_element(seen.begin(), seen.end());
       s.seen_median_bytes = seen.empty() ? 0 : MedianBytes(seen);
+      for (const ReadExplain& r : input.explain_on->reads) {
+        if (r.exchange != s.id || r.true_bytes.empty()) continue;
+        s.aqe_on_read_tasks = static_cast<int>(r.true_bytes.size());
+        s.aqe_on_split_tasks = 0;
+        for (const ShufflePartitionSpec& spec : r.specs)
+          s.aqe_on_split_tasks += std::holds_alternative<PartialReducerPartitionSpec>(spec);
+        const size_t largest = static_cast<size_t>(
+            std::max_element(r.true_bytes.begin(), r.true_bytes.end()) - r.true_bytes.begin());
+        s.aqe_on_largest_task_bytes = r.true_bytes[largest];
+        s.aqe_on_largest_task_split =
+            largest < r.specs.size() && std::holds_alternative<PartialReducerPartitionSpec>(r.specs[largest]);
+        std::vector<int64_t> sorted = r.true_bytes;
+        std::sort(sorted.begin(), sorted.end());
+        s.aqe_on_median_task_bytes = sorted[sorted.size() / 2];
+      }
       read_stats(off, s.id, &s.read_skew_ratio_aqe_off, &s.read_spill_bytes_aqe_off);
       read_stats(on, s.id, &s.read_skew_ratio_aqe_on, &s.read_spill_bytes_aqe_on);
       if (auto it = input.shuffle_partitioning.find(s.id); it != input.shuffle_partitioning.end()) {

@@ -36,7 +36,12 @@ struct StageRow {
   double task_median_seconds = 0;
   double task_max_seconds = 0;
   double skew_ratio = 0;  // max ÷ median task seconds (1 for uniform; 0 without tasks)
-  Severity severity = Severity::kNone;
+  /// The spread the data explains: skew_ratio without the executors' start-up tasks
+  /// (models/engine/task_spread.h); skew_ratio when the run has no task list.
+  double data_skew_ratio = 0;
+  /// The slowest task is a start-up task and the data explains a lower severity than skew_ratio.
+  bool startup_spread = false;
+  Severity severity = Severity::kNone;  // of data_skew_ratio
   int64_t spill_bytes = 0;
   int64_t shuffle_read_bytes = 0;
   std::vector<std::string> reads;  // exchange ids
@@ -64,11 +69,20 @@ struct ShuffleFacts {
   int64_t true_median_bytes = 0;
   int64_t seen_max_bytes = 0;  // as the driver sees them (MapStatus)
   int64_t seen_median_bytes = 0;
-  /// Worst max÷median task seconds among the stages reading this shuffle, per run.
+  /// Worst max÷median task seconds the data explains (StageRow::data_skew_ratio) among the
+  /// stages reading this shuffle, per run.
   double read_skew_ratio_aqe_off = 0;
   double read_skew_ratio_aqe_on = 0;
   int64_t read_spill_bytes_aqe_off = 0;
   int64_t read_spill_bytes_aqe_on = 0;
+  /// The AQE-on read of this shuffle (explain's reads, the last one): tasks, how many read a
+  /// piece of a split partition, the largest task's true bytes and whether it is such a piece,
+  /// and the median task's true bytes. 0 / false without explain data.
+  int aqe_on_read_tasks = 0;
+  int aqe_on_split_tasks = 0;
+  int64_t aqe_on_largest_task_bytes = 0;
+  bool aqe_on_largest_task_split = false;
+  int64_t aqe_on_median_task_bytes = 0;
   /// Whether the job fixes its partition count (plan_partitioning.h); nullopt when the input
   /// has no plan.
   std::optional<bool> partitions_fixed;
@@ -97,10 +111,22 @@ struct TuningFacts {
   std::vector<NotApplied> not_applied;
   std::vector<ShuffleFacts> shuffles;
   std::vector<BroadcastFacts> broadcasts;
-  /// The worst stage of the runs given (AQE off and on): highest max÷median task seconds,
-  /// and the spill of all stages; for a diagnosis when no shuffle facts are known.
+  /// The worst stage of the runs given (AQE off and on): highest max÷median task seconds the
+  /// data explains (StageRow::data_skew_ratio), and the spill of all stages; for a diagnosis
+  /// when no shuffle facts are known.
   std::string worst_stage;
   double worst_stage_skew_ratio = 0;
+  /// The highest max÷median task seconds of a stage whose slowest tasks are its executors'
+  /// start-up tasks (StageRow::startup_spread), and that stage; 0 / "" when none.
+  /// The AQE-on run's stage with the highest max÷median the data explains, and its ratio; and
+  /// its longest stage and seconds ("" / 0 without an AQE-on run): what limits it now.
+  std::string worst_aqe_on_stage;
+  double worst_aqe_on_skew_ratio = 0;
+  std::string longest_aqe_on_stage;
+  double longest_aqe_on_seconds = 0;
+  double worst_startup_skew_ratio = 0;
+  double worst_startup_data_ratio = 0;  // that stage's data_skew_ratio
+  std::string worst_startup_stage;
   int64_t spill_bytes = 0;
 };
 

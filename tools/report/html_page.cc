@@ -51,12 +51,12 @@ h1{font-size:1.6em;margin-bottom:0}h2{border-bottom:1px solid #d0d7de;padding-bo
 .sub{color:#57606a;margin-top:4px}
 .cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;min-width:140px}
 .card b{display:block;font-size:1.4em}.card span{color:#57606a;font-size:.9em}
-table{border-collapse:collapse;font-size:.9em;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
+table{border-collapse:collapse;font-size:.9em;margin:8px 0;display:block;max-width:100%;overflow-x:auto}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
 th{background:#f6f8fa}td:nth-child(2){text-align:left}
 .sev{padding:1px 6px;border-radius:4px}.sev-none{background:#dafbe1}.sev-low{background:#fff8c5}
 .sev-moderate{background:#ffddb0}.sev-severe{background:#ffc1c0}.sev-critical{background:#d1242f;color:#fff}
 td.warn{background:#fff1e5}pre.conf{background:#f6f8fa;border:1px solid #d0d7de;padding:10px;white-space:pre-wrap}
-.diagnosis{font-weight:600}.warnings li{color:#9a6700}figure{margin:12px 0}figcaption{color:#57606a;font-size:.85em}
+.diagnosis{font-weight:600}.warnings li{color:#9a6700}figure{margin:12px 0;max-width:100%;overflow-x:auto}figcaption{color:#57606a;font-size:.85em}
 #errors{color:#d1242f;white-space:pre-wrap}footer{color:#57606a;font-size:.8em;margin-top:40px}
 )css";
 

@@ -86,6 +86,17 @@ bool SparkWouldSplit(int64_t max_bytes, int64_t median_bytes, const SqlConf& con
   return static_cast<double>(max_bytes) > cut;
 }
 
+// The diagnosis' last sentence for a skew no AQE rule can split (SkewAqeCannotSplit's reason).
+std::string UnsplittableText(const std::string& reason) {
+  if (reason == "notAJoin")
+    return " An aggregate reads it, and AQE never splits an aggregate's partitions: salt the key or "
+           "pre-aggregate.";
+  if (reason == "rangePartitioned")
+    return " A sort reads it through a range partitioner, which keeps a key in one partition, and AQE never "
+           "splits a sort's partitions: salt the sort key.";
+  return "";
+}
+
 }  // namespace
 
 std::string SparkByteString(int64_t bytes) {
@@ -116,6 +127,79 @@ bool IsSlowedBySkew(const ShuffleFacts& s, int64_t advisory_bytes) {
          std::max(s.read_skew_ratio_aqe_off, s.read_skew_ratio_aqe_on) >= kSeveritySevere;
 }
 
+namespace {
+
+// The diagnosis of a skewed run: the shuffle whose readers stay unbalanced with AQE on; when AQE
+// already evens every skewed shuffle out (its skew join split them), that it does, and what
+// limits the AQE-on run now — not the side AQE split.
+std::string SkewDiagnosis(const TuningFacts& f, const std::vector<const ShuffleFacts*>& skewed) {
+  auto times = [](const ShuffleFacts& s) {
+    return Fixed(static_cast<double>(s.true_max_bytes) /
+                     static_cast<double>(std::max<int64_t>(s.true_median_bytes, 1)),
+                 1) +
+           "×";
+  };
+  const ShuffleFacts* still = nullptr;
+  for (const ShuffleFacts* s : skewed)
+    if (!f.has_aqe_on || s->read_skew_ratio_aqe_on >= kSeveritySevere) {
+      still = s;
+      break;
+    }
+  if (still != nullptr) {
+    const double ratio = f.has_aqe_on ? still->read_skew_ratio_aqe_on : still->read_skew_ratio_aqe_off;
+    const std::string severity = std::string(SeverityName(SeverityOf(ratio))) + "ly unbalanced (" +
+                                 Fixed(ratio, 1) + "× the median task" +
+                                 (f.has_aqe_on && f.has_aqe_off ? ", AQE on" : "") + ")";
+    if (f.has_aqe_on && still->aqe_on_split_tasks > 0 && still->aqe_on_largest_task_bytes > 0) {
+      // AQE split the hot partitions: what limits the readers now is the largest task left.
+      const SqlConf& c = f.conf;
+      const int64_t cut = std::max<int64_t>(
+          c.skewed_partition_threshold_bytes,
+          static_cast<int64_t>(static_cast<double>(still->seen_median_bytes) * c.skewed_partition_factor));
+      std::string what = still->aqe_on_largest_task_split
+                             ? "a piece of a split partition (OptimizeSkewedJoin splits by map output "
+                               "ranges: a single map's "
+                               "share of a hot key stays in one piece)"
+                             : "a whole partition";
+      if (!still->aqe_on_largest_task_split && still->aqe_on_largest_task_bytes <= cut)
+        what += " under the skew threshold " + FormatBytes(cut) + " (max(skewedPartitionThresholdInBytes " +
+                FormatBytes(c.skewed_partition_threshold_bytes) + ", skewedPartitionFactor " +
+                FactorString(c.skewed_partition_factor) + " × the median " +
+                FormatBytes(still->seen_median_bytes) + ")), which is never split";
+      return "Skew: " + still->id + "'s largest partition is " + times(*still) +
+             " its median and AQE's skew join split it (" + std::to_string(still->aqe_on_split_tasks) +
+             " of its " + std::to_string(still->aqe_on_read_tasks) +
+             " tasks read split pieces), yet the tasks reading it stay " + severity +
+             ": the largest task now reads " + FormatBytes(still->aqe_on_largest_task_bytes) + ", " +
+             Fixed(static_cast<double>(still->aqe_on_largest_task_bytes) /
+                       static_cast<double>(std::max<int64_t>(still->aqe_on_median_task_bytes, 1)),
+                   1) +
+             "× the median task's, " + what + ".";
+    }
+    return "Skew: " + still->id + "'s largest partition is " + times(*still) +
+           " its median, and the tasks reading it are " + severity + "." +
+           UnsplittableText(SkewAqeCannotSplit(f.not_applied, still->id));
+  }
+  const ShuffleFacts& s = *skewed.front();
+  std::string d =
+      "Skew that AQE already handles: " + s.id + "'s largest partition is " + times(s) +
+      " its median; without AQE the tasks reading it are " +
+      std::string(SeverityName(SeverityOf(s.read_skew_ratio_aqe_off))) + "ly unbalanced (" +
+      Fixed(s.read_skew_ratio_aqe_off, 1) + "×), with AQE on" +
+      (f.skew_splits_aqe_on > 0 ? " (" + std::to_string(f.skew_splits_aqe_on) + " skewed partitions split)"
+                                : std::string()) +
+      " within " + Fixed(s.read_skew_ratio_aqe_on, 1) + "×.";
+  if (SeverityOf(f.worst_aqe_on_skew_ratio) >= Severity::kModerate)
+    d += " What stays uneven with AQE on: " + f.worst_aqe_on_stage + ", slowest task " +
+         Fixed(f.worst_aqe_on_skew_ratio, 1) + "× the median.";
+  else if (!f.longest_aqe_on_stage.empty())
+    d += " With AQE on no stage is uneven; the longest is " + f.longest_aqe_on_stage + ", " +
+         Fixed(f.longest_aqe_on_seconds, 1) + " s.";
+  return d;
+}
+
+}  // namespace
+
 Recommendation Recommend(const TuningFacts& f) {
   Recommendation r;
   const SqlConf& c = f.conf;
@@ -141,7 +225,7 @@ Recommendation Recommend(const TuningFacts& f) {
   for (const ShuffleFacts* s : skewed) {
     // An aggregate's hot key: no skew-join key splits it (the advice below says what does), so
     // none is recommended nor simulated.
-    if (SkewOnlyInAggregate(f.not_applied, s->id)) continue;
+    if (!SkewAqeCannotSplit(f.not_applied, s->id).empty()) continue;
     const std::string sizes = s->id + " (largest partition " + FormatBytes(s->true_max_bytes) + ", median " +
                               FormatBytes(s->true_median_bytes) + ")";
     if (!adaptive) {
@@ -265,7 +349,7 @@ Recommendation Recommend(const TuningFacts& f) {
 
   // Guardrail — MapStatus: above minNumPartitionsToHighlyCompress the driver may not see skew.
   for (const ShuffleFacts& s : f.shuffles) {
-    if (!IsHighlyCompressed(s, c) || SkewOnlyInAggregate(f.not_applied, s.id)) continue;
+    if (!IsHighlyCompressed(s, c) || !SkewAqeCannotSplit(f.not_applied, s.id).empty()) continue;
     if (!SparkWouldSplit(s.true_max_bytes, s.true_median_bytes, c)) continue;
     if (SparkWouldSplit(s.seen_max_bytes, s.seen_median_bytes, c)) continue;
     r.warnings.push_back(s.id + " has " + std::to_string(s.num_partitions) +
@@ -316,23 +400,22 @@ Recommendation Recommend(const TuningFacts& f) {
         "one partition whatever spark.sql.shuffle.partitions is.");
   }
 
+  // Uneven task times that are the executors' start-up, not the data (models/engine/task_spread.h).
+  if (SeverityOf(f.worst_startup_skew_ratio) >= Severity::kSevere)
+    r.notes.push_back(
+        "The uneven task times of " + f.worst_startup_stage + " (slowest task " +
+        Fixed(f.worst_startup_skew_ratio, 1) +
+        "× the median) are executor start-up, not skew: its slowest tasks are the first on their "
+        "executors (a fresh JVM, the stage's code not yet compiled), and against tasks of the same warmth "
+        "the "
+        "slowest is " +
+        Fixed(f.worst_startup_data_ratio, 1) + "× the median; no partition setting changes them.");
+
   // Why AQE did not act where the user can do something about it (docs/aqe-behaviour.md §16).
   for (std::string& a : WhyNotAdvice(f.not_applied)) r.notes.push_back(std::move(a));
 
   if (!skewed.empty()) {
-    r.diagnosis =
-        "Skew: " + skewed.front()->id + "'s largest partition is " +
-        Fixed(static_cast<double>(skewed.front()->true_max_bytes) /
-                  static_cast<double>(std::max<int64_t>(skewed.front()->true_median_bytes, 1)),
-              1) +
-        "× its median, and the tasks reading it are " +
-        std::string(SeverityName(SeverityOf(
-            std::max(skewed.front()->read_skew_ratio_aqe_off, skewed.front()->read_skew_ratio_aqe_on)))) +
-        "ly unbalanced." +
-        (SkewOnlyInAggregate(f.not_applied, skewed.front()->id)
-             ? " An aggregate reads it, and AQE never splits an aggregate's partitions: salt the key or "
-               "pre-aggregate."
-             : "");
+    r.diagnosis = SkewDiagnosis(f, skewed);
   } else if (partitions_too_large) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
   } else if (r.Sets("spark.sql.adaptive.enabled")) {

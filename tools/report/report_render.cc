@@ -141,6 +141,15 @@ std::string SeverityBadge(double ratio) {
          std::string(SeverityName(s)) + "</span>";
 }
 
+/// A stage's skew cell: its max ÷ median and the severity of the spread its data explains; a
+/// spread that is its executors' start-up says so instead of a data severity.
+std::string StageSkewHtml(const StageRow& s) {
+  if (!s.startup_spread) return SeverityBadge(s.skew_ratio);
+  return "<span class=\"sev sev-none\" title=\"the slowest tasks are the first tasks on their executors "
+         "(fresh JVM, code not yet compiled); among tasks of the same warmth " +
+         Fixed(s.data_skew_ratio, 2) + "\">" + Fixed(s.skew_ratio, 2) + " start-up</span>";
+}
+
 std::string StageTableHtml(const RunResult& run) {
   std::string h =
       "<table><thead><tr><th>stage</th><th>name</th><th>tasks</th><th>duration s</th><th>median task s</th>"
@@ -150,7 +159,7 @@ std::string StageTableHtml(const RunResult& run) {
     h += "<tr><td>" + std::to_string(s.id) + "</td><td>" + Esc(s.name) + "</td><td>" +
          std::to_string(s.tasks) + "</td><td>" + Fixed(s.duration_seconds, 2) + "</td><td>" +
          Fixed(s.task_median_seconds, 2) + "</td><td>" + Fixed(s.task_max_seconds, 2) + "</td><td>" +
-         SeverityBadge(s.skew_ratio) + "</td><td>" + Esc(FormatBytes(s.shuffle_read_bytes)) + "</td><td" +
+         StageSkewHtml(s) + "</td><td>" + Esc(FormatBytes(s.shuffle_read_bytes)) + "</td><td" +
          (s.spill_bytes > 0 ? " class=\"warn\"" : "") + ">" + Esc(FormatBytes(s.spill_bytes)) +
          "</td></tr>\n";
   }
@@ -219,7 +228,10 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   h += VariantSectionHtml(in.variant_rows, charts);
   // Stages.
   h += "<section><h2>Stages</h2><p>Skew severity is the slowest task over the median task, in Dr. Elephant's "
-       "bands: low ≥ 1.33, moderate ≥ 1.78, severe ≥ 3.16, critical ≥ 10.</p>\n";
+       "bands: low ≥ 1.33, moderate ≥ 1.78, severe ≥ 3.16, critical ≥ 10. \"start-up\": the slowest tasks "
+       "are the first tasks on their executors (a fresh JVM, the stage's code not yet compiled), and tasks "
+       "of the "
+       "same warmth are more even, so the data is not to blame.</p>\n";
   if (facts.has_aqe_on) h += "<h3>AQE on</h3>\n" + StageTableHtml(*in.run_on);
   if (facts.has_aqe_off) h += "<h3>AQE off</h3>\n" + StageTableHtml(*in.run_off);
   h += "</section>\n";
@@ -390,19 +402,41 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
       ojson values = ojson::array();
       for (const auto& [ab, seconds] : best_by_pair)
         values.push_back({{"a", ab.first}, {"b", ab.second}, {"seconds", seconds}});
-      ojson spec = BaseSpec("Makespan with AQE on, " + keys[a] + " × " + keys[b] +
-                                (keys.size() > 2 ? " (best over the other keys)" : ""),
-                            260);
+      ojson spec = BaseSpec("", 260);
+      // One line per key: on one line two long keys made the title wider than the chart, and the
+      // page scrolled sideways (3 swept keys of skew-join.json: 148 characters).
+      spec["title"] = {
+          {"text", ojson::array({"Makespan with AQE on" +
+                                     std::string(keys.size() > 2 ? " (best over the other keys)" : ""),
+                                 keys[a] + " ×", keys[b]})}};
       spec["data"] = {{"values", values}};
       spec["mark"] = {{"type", "rect"}, {"tooltip", true}};
+      // Axis titles: the key's last part (the full keys are in the title; a 51-character key ran
+      // past the 260-pixel height and was cut). Colours span at least 2 % of the fastest (the
+      // recommender's "same" band): cells 3 ms apart were drawn purple against yellow.
+      auto short_name = [](const std::string& k) { return k.substr(k.rfind('.') + 1); };
+      double lo = 0, hi = 0;
+      for (const auto& [ab, seconds] : best_by_pair) {
+        lo = lo == 0 && hi == 0 ? seconds : std::min(lo, seconds);
+        hi = std::max(hi, seconds);
+      }
       spec["encoding"] = {
-          {"x", {{"field", "a"}, {"type", "ordinal"}, {"sort", info.grid[a].values}, {"title", keys[a]}}},
-          {"y", {{"field", "b"}, {"type", "ordinal"}, {"sort", info.grid[b].values}, {"title", keys[b]}}},
+          {"x",
+           {{"field", "a"},
+            {"type", "ordinal"},
+            {"sort", info.grid[a].values},
+            {"title", short_name(keys[a])}}},
+          {"y",
+           {{"field", "b"},
+            {"type", "ordinal"},
+            {"sort", info.grid[b].values},
+            {"title", short_name(keys[b])}}},
           {"color",
            {{"field", "seconds"},
             {"type", "quantitative"},
             {"title", "makespan, s"},
-            {"scale", {{"scheme", "viridis"}, {"reverse", true}}}}}};
+            {"scale",
+             {{"scheme", "viridis"}, {"reverse", true}, {"domain", {lo, std::max(hi, lo * 1.02)}}}}}}};
       h += charts->Add(spec);
     }
   }
@@ -455,7 +489,9 @@ std::string StageTableMd(const RunResult& run) {
     m += "| " + std::to_string(s.id) + " | " + MdEsc(s.name) + " | " + std::to_string(s.tasks) + " | " +
          Fixed(s.duration_seconds, 2) + " | " + Fixed(s.task_median_seconds, 2) + " | " +
          Fixed(s.task_max_seconds, 2) + " | " + Fixed(s.skew_ratio, 2) + " | " +
-         std::string(SeverityName(s.severity)) + " | " + FormatBytes(s.spill_bytes) + " |\n";
+         (s.startup_spread ? "start-up (same warmth: " + std::string(SeverityName(s.severity)) + ")"
+                           : std::string(SeverityName(s.severity))) +
+         " | " + FormatBytes(s.spill_bytes) + " |\n";
   }
   return m + "\n";
 }
@@ -524,9 +560,13 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   }
   m += "\n" + RecommendationMd(RecommendForRun(in, facts));
   m += VariantSectionMd(in.variant_rows);
-  m += "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "
-       "1.78, severe ≥ "
-       "3.16, critical ≥ 10).\n\n";
+  m +=
+      "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "
+      "1.78, severe ≥ "
+      "3.16, critical ≥ 10); \"start-up\": the slowest tasks are the first tasks on their executors (a fresh "
+      "JVM, the stage's code not yet compiled), and tasks of the same warmth are more even, so the data is "
+      "not to "
+      "blame.\n\n";
   if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(*in.run_on);
   if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(*in.run_off);
   if (in.scale)

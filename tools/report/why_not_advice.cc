@@ -23,6 +23,19 @@ std::string Advice(const NotApplied& n) {
            "suffix, aggregate, then aggregate again without it), pre-aggregate before the shuffle, or split "
            "the hot "
            "key out and aggregate it separately.";
+  if (r == "rangePartitioned")
+    return "No configuration key helps: a range partitioner keeps a key's rows in one partition and AQE "
+           "only coalesces a sort's partitions. Salt the sort key (sort by the key and a random salt where "
+           "the order within a key does not matter), or sort the hot key's rows apart and union them.";
+  if (r == "bucketedScan")
+    return n.message.find("(bucketed scan read by join") != std::string::npos
+               ? "Salt the key, or set spark.sql.sources.bucketing.enabled=false for this query: the join "
+                 "then "
+                 "shuffles the table, and OptimizeSkewedJoin can split the hot partition (at the price of "
+                 "the "
+                 "shuffle the bucketing saved)."
+               : "No configuration key helps: a bucketed table's bucket is one task. Salt the key or "
+                 "pre-aggregate, or re-bucket the table on a key that spreads its rows.";
   if (r == "joinTypeCannotSplit")
     return "No configuration key helps: Spark cannot split this side for this join type. Split the hot key "
            "out "
@@ -65,10 +78,10 @@ std::string Advice(const NotApplied& n) {
 
 }  // namespace
 
-bool SkewOnlyInAggregate(const std::vector<NotApplied>& not_applied, const std::string& exchange) {
+std::string SkewAqeCannotSplit(const std::vector<NotApplied>& not_applied, const std::string& exchange) {
   for (const NotApplied& n : not_applied)
-    if (n.reason == "notAJoin" && n.target == exchange) return true;
-  return false;
+    if ((n.reason == "notAJoin" || n.reason == "rangePartitioned") && n.target == exchange) return n.reason;
+  return "";
 }
 
 std::vector<std::string> WhyNotAdvice(const std::vector<NotApplied>& not_applied) {

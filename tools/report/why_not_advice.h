@@ -12,9 +12,10 @@
 
 namespace aqesim::report {
 
-/// Whether OptimizeSkewedJoin reported `exchange` as an aggregate's skewed input (notAJoin):
-/// no skew-join key can split it, so the report neither recommends nor simulates one for it.
-bool SkewOnlyInAggregate(const std::vector<NotApplied>& not_applied, const std::string& exchange);
+/// Why no AQE rule can split `exchange`'s skew, when OptimizeSkewedJoin said so: "notAJoin" (an
+/// aggregate's skewed input) or "rangePartitioned" (a sort's range exchange); "" otherwise. No
+/// skew-join key can split it, so the report neither recommends nor simulates one for it.
+std::string SkewAqeCannotSplit(const std::vector<NotApplied>& not_applied, const std::string& exchange);
 
 /// One sentence per entry a user can act on: the entry's message, then what to do ("" entries
 /// — not skewed, already at the target, broadcast disabled on purpose, ... — are left out).

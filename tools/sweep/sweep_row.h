@@ -37,7 +37,8 @@ struct PointMetrics {
   int64_t skew_splits = 0;
   /// Runtime JoinSelection decisions to BroadcastHashJoin (planning-time ones excluded).
   int64_t broadcast_conversions = 0;
-  /// Worst stage's max ÷ median task seconds (1 for stages of one task).
+  /// Worst stage's max ÷ median task seconds that its data explains: the executors' start-up
+  /// tasks left out of the max (models/engine/task_spread.h; 1 for stages of one task).
   double max_task_skew_ratio = 0;
   /// Failures Spark would raise in the AQE-on run (broadcast too large, timeout).
   int64_t failures = 0;
