@@ -10,13 +10,15 @@ namespace {
 
 /// Requires a clustered or all-tuples distribution of its children.
 bool HasInterestingPartition(const ExecNode& n) {
-  if (n.op == PlanOp::kAggregate || n.op == PlanOp::kWindow) return true;
+  if (n.op == PlanOp::kAggregate) return !(n.source && n.source->partial_aggregate);
+  if (n.op == PlanOp::kWindow) return true;
   return n.is_join() &&
          (n.join->strategy == JoinStrategy::kSortMerge || n.join->strategy == JoinStrategy::kShuffledHash);
 }
 
 bool IsAllowedUnary(const ExecNode& n) {
-  return n.op == PlanOp::kFilter || n.op == PlanOp::kProject || n.op == PlanOp::kSort;
+  return n.op == PlanOp::kFilter || n.op == PlanOp::kProject || n.op == PlanOp::kSort ||
+         (n.op == PlanOp::kAggregate && n.source && n.source->partial_aggregate);
 }
 
 class Disabler {

@@ -60,8 +60,10 @@ Required RequiredOf(const ExecNode& n) {
     return n.join->strategy == JoinStrategy::kSortMerge || n.join->strategy == JoinStrategy::kShuffledHash
                ? Required::kClustered
                : Required::kNone;
-  if (n.op == PlanOp::kAggregate)
+  if (n.op == PlanOp::kAggregate) {
+    if (n.source && n.source->partial_aggregate) return Required::kNone;
     return n.source && !n.source->grouped ? Required::kAllTuples : Required::kClustered;
+  }
   if (n.op == PlanOp::kWindow) return Required::kClustered;  // ClusteredDistribution(partitionSpec)
   if (n.op == PlanOp::kSort && n.source && n.source->global_sort) return Required::kOrdered;
   return Required::kNone;

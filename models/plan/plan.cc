@@ -143,6 +143,7 @@ std::unique_ptr<PlanNode> ClonePlan(const PlanNode& node) {
   copy->right_keys = node.right_keys;
   copy->grouped = node.grouped;
   copy->grouping_keys = node.grouping_keys;
+  copy->partial_aggregate = node.partial_aggregate;
   copy->children.reserve(node.children.size());
   for (const auto& child : node.children) copy->children.push_back(ClonePlan(*child));
   return copy;

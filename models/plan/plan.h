@@ -150,6 +150,12 @@ struct PlanNode {
   /// Grouping keys (JSON `keys`; a window's partition keys); empty: over a bucketed scan, taken
   /// to be its bucket keys.
   std::vector<std::string> grouping_keys;
+  /// Which half of Spark's two-phase aggregation (JSON `mode`): false = "final" (the default:
+  /// above its exchange, requiring the distribution above), true = "partial" (Spark's partial
+  /// HashAggregate in the map stage, requiredChildDistribution unspecified: EnsureRequirements
+  /// puts no exchange under it, and it needs no partitioning from below, so a local shuffle read
+  /// under it stays allowed and a bucketed scan under it is not kept for it).
+  bool partial_aggregate = false;
 
   const PlanNode& child(size_t i = 0) const { return *children[i]; }
   PlanNode& child(size_t i = 0) { return *children[i]; }

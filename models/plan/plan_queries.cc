@@ -23,7 +23,11 @@ bool PartitioningRequiredAbove(const ExecNode& n) {
   const ExecNode* cur = &n;
   for (const ExecNode* p = n.parent; p; cur = p, p = p->parent) {
     if (p->is_exchange()) return false;
-    if (p->op == PlanOp::kAggregate || p->op == PlanOp::kWindow) return true;
+    if (p->op == PlanOp::kAggregate) {
+      if (p->source && p->source->partial_aggregate) continue;  // needs no distribution
+      return true;
+    }
+    if (p->op == PlanOp::kWindow) return true;
     if (p->is_join()) {
       if (p->is_broadcast_join()) {
         // The streamed side's partitioning passes through; the build side is broadcast.

@@ -138,6 +138,18 @@ void ReadJoinKeys(const Json& v, PlanNode* join, DiagnosticSink* sink) {
   join->right_keys = std::move(*r);
 }
 
+void ReadAggregateMode(const Json& v, PlanNode* aggregate, DiagnosticSink* sink) {
+  if (!v.contains("mode")) return;
+  const std::string p = PointerAppend(aggregate->pointer, "mode");
+  if (auto m = ReadString(v["mode"], p, sink)) {
+    if (*m == "partial" || *m == "final") {
+      aggregate->partial_aggregate = *m == "partial";
+    } else {
+      sink->Error(p, "expected \"partial\" or \"final\", found " + DescribeJson(v["mode"]));
+    }
+  }
+}
+
 void ReadGroupingKeys(const Json& v, PlanNode* aggregate, DiagnosticSink* sink) {
   if (!v.contains("keys")) return;
   const std::string p = PointerAppend(aggregate->pointer, "keys");

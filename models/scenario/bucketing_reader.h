@@ -1,5 +1,6 @@
 // Reading what a scenario says about bucketed tables and keys (docs/aqe-behaviour.md §14):
-// a scan's `bucketing`, a join's `keys` / `leftKeys` / `rightKeys`, an aggregate's `keys`.
+// a scan's `bucketing`, a join's `keys` / `leftKeys` / `rightKeys`, an aggregate's `keys` and
+// `mode` (what it requires of its child's partitioning).
 #ifndef AQESIM_MODELS_SCENARIO_BUCKETING_READER_H_
 #define AQESIM_MODELS_SCENARIO_BUCKETING_READER_H_
 
@@ -20,6 +21,9 @@ void ReadJoinKeys(const Json& v, PlanNode* join, DiagnosticSink* sink);
 
 /// An aggregate's grouping `keys` (not with `grouped: false`).
 void ReadGroupingKeys(const Json& v, PlanNode* aggregate, DiagnosticSink* sink);
+
+/// An aggregate's `mode`: "final" (default) or "partial" (PlanNode::partial_aggregate).
+void ReadAggregateMode(const Json& v, PlanNode* aggregate, DiagnosticSink* sink);
 
 }  // namespace aqesim
 

@@ -48,7 +48,8 @@ const OpFields& FieldsOf(PlanOp op) {
          "estimatedBytes", "rows", "keys", "leftKeys", "rightKeys"},
         {"left", "right"}}},
       {PlanOp::kAggregate,
-       {{"op", "id", "child", "grouped", "keys", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
+       {{"op", "id", "child", "grouped", "keys", "mode", "selectivity", "estimatedBytes", "rows"},
+        {"child"}}},
       {PlanOp::kUnion, {{"op", "id", "children", "estimatedBytes"}, {"children"}}},
       {PlanOp::kFilter, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
       {PlanOp::kProject, {{"op", "id", "child", "selectivity", "estimatedBytes", "rows"}, {"child"}}},
@@ -195,6 +196,7 @@ class PlanReader {
           if (auto g = ReadBool(v["grouped"], PointerAppend(pointer, "grouped"), sink_)) node->grouped = *g;
         }
         ReadGroupingKeys(v, node.get(), sink_);
+        ReadAggregateMode(v, node.get(), sink_);
         break;
       case PlanOp::kWindow:
         ReadGroupingKeys(v, node.get(), sink_);  // the window's partition keys

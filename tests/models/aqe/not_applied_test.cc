@@ -214,6 +214,16 @@ TEST_CASE("Local read why not: what the stage needs of the probe side", "[aqe][l
           "p (probe side of j): an operator above j in the stage needs p's hash partitioning: a local "
           "read would need an extra shuffle");
   }
+  SECTION("a partial aggregate above needs nothing: the local read is made") {
+    PlanBuilder b;
+    auto plan = b.Unary(PlanOp::kAggregate, "agg", BroadcastJoin(b));
+    PlanBuilder::SourceOf(*plan).partial_aggregate = true;
+    const RuleOutcome out = OptimizeShuffleWithLocalRead().Apply(b.Context(), plan.get());
+    CHECK(out.not_applied.empty());
+    REQUIRE(out.decisions.size() == 1);
+    // 5 partitions over 2 mappers: 5 / 2 = 2 reducer ranges per mapper (Spark's local read specs).
+    CHECK(out.decisions[0].message == "p: local shuffle read (probe side of j), 5 → 4 tasks over 2 mappers");
+  }
   SECTION("a user repartition") {
     PlanBuilder b;
     auto plan = BroadcastJoin(b, ShuffleOrigin::kRepartitionByCol);

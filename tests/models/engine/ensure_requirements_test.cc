@@ -109,6 +109,14 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
     auto over_join = b.Unary(PlanOp::kWindow, "w2", std::move(join));
     CHECK(Ensure(over_join.get(), b.conf()).decisions.empty());
   }
+  SECTION("partial aggregate over a scan (mode partial): no required distribution, nothing inserted") {
+    auto plan = b.Unary(PlanOp::kAggregate, "agg", b.Scan("a", 1000, 4));
+    PlanBuilder::SourceOf(*plan).partial_aggregate = true;
+    CHECK(Ensure(plan.get(), b.conf()).decisions.empty());
+    CHECK(plan->child(0).op == PlanOp::kScan);
+    PlanBuilder::SourceOf(*plan).grouped = false;  // a partial global aggregate: no AllTuples either
+    CHECK(Ensure(plan.get(), b.conf()).decisions.empty());
+  }
   SECTION("broadcast hash join of two scans: nothing to insert") {
     auto plan = b.Join("j", JoinStrategy::kBroadcastHash, JoinType::kInner, b.Scan("a", 1000, 4),
                        b.Scan("b", 10, 1), BuildSide::kRight);
