@@ -185,6 +185,56 @@ TEST_CASE("scale: a decision lost between rows is a change, a target moved alone
   CHECK_THAT(t, !Catch::Contains("AQE decided differently at 4 executors"));
 }
 
+TEST_CASE("scale: a rise with the same AQE decisions is given with its row, size and cause", "[e2e][scale]") {
+  // One map task, then 2 reduce tasks, each costing its 1 s launch, on executors of one core; a
+  // fresh JVM's first task costs 10 s more (executorStartupSeconds), reduce locality and
+  // coalescing off. 1 executor: map 0–11 s (fresh), reducers 11–12, 12–13 = 13 s. 2 executors:
+  // map 0–11 on the first, reducers 11–12 there and 11–22 on the fresh second = 22 s: +9 s,
+  // +69.2 %. Without start-up costs 3 s and 2 s: start-up is the cause. 3 executors: still 22 s.
+  testing::TempDir dir("aqesim_scale");
+  json cost = testing::LaunchOnlyCost(1.0);
+  cost["executorStartupSeconds"] = 10;
+  json plan = {{"op", "aggregate"},
+               {"id", "agg"},
+               {"child",
+                {{"op", "exchange"},
+                 {"id", "e1"},
+                 {"numPartitions", 2},
+                 {"child", {{"op", "scan"}, {"id", "a"}, {"bytes", 1000}, {"tasks", 1}}},
+                 {"sizes", {{"matrix", {{1000, 1000}}}}}}}};
+  const json doc = {{"name", "start-up-rise"},
+                    {"cluster", testing::InstantIoCluster(1)},
+                    {"cost", cost},
+                    {"conf",
+                     {{"spark.shuffle.reduceLocality.enabled", false},
+                      {"spark.sql.adaptive.coalescePartitions.enabled", false}}},
+                    {"plan", plan}};
+  const std::string path = dir.Write("rise.json", doc.dump());
+  const json j = ScaleJson({path, "--percent", "100,200,300"});
+  const json& r = j["rows"];
+  REQUIRE(r.size() == 3);
+  CHECK(r[0]["makespanSeconds"].get<double>() == Approx(13));
+  CHECK(r[1]["makespanSeconds"].get<double>() == Approx(22));
+  CHECK(r[2]["makespanSeconds"].get<double>() == Approx(22));
+  CHECK_FALSE(r[0].contains("riseSeconds"));
+  CHECK(r[1]["riseSeconds"].get<double>() == Approx(9));
+  CHECK(r[1]["riseCause"] ==
+        "executor start-up: the added executors' fresh JVMs, first waves and cold code (without "
+        "executorStartupSeconds, executorStageWarmupSeconds and coldCodeSlowdown it does not rise)");
+  CHECK_FALSE(r[2].contains("riseSeconds"));
+  CHECK_FALSE(r[2].contains("riseCause"));
+
+  const CommandResult table = RunAqesim({"scale", path, "--percent", "100,200,300"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(
+      table.stdout_text,
+      Catch::Contains("makespan rises at 200 % (2 executors): 22.000 s, +9.000 s (+69.2 %) over 13.000 s "
+                      "at 1 executors, with the same AQE decisions: not AQE but executor start-up"));
+  CHECK_THAT(table.stdout_text,
+             Catch::Contains("more executors are not always faster here: 1 row is slower than the row before "
+                             "(above)"));
+}
+
 TEST_CASE("scale: the demo at Sparklens' percentages keeps its invariants", "[e2e][scale]") {
   const json j = ScaleJson({SourcePath("scenarios/demo.json")});
   const std::vector<int> executors = {1, 2, 5, 8, 10, 15, 20, 30, 50};  // of 10

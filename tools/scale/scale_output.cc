@@ -81,6 +81,8 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
     if (log) j["sparklensSeconds"] = row.sparklens_seconds ? ojson(*row.sparklens_seconds) : ojson(nullptr);
     j["decisionsChanged"] = row.decisions_changed;
     j["decisionsReplaced"] = row.decisions_replaced;
+    if (row.rise_seconds > 0) j["riseSeconds"] = row.rise_seconds;
+    if (row.rise_cause) j["riseCause"] = *row.rise_cause;
     rows.push_back(std::move(j));
   }
   ojson out = {{log ? "log" : "scenario", subject}, {"adaptive", r.adaptive},
@@ -144,6 +146,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
               "; within 10 %: " + ref(r.within_10_percent),
           2);
+  int rises = 0;
   for (size_t i = 1; i < r.rows.size(); ++i) {
     const ScaleRow& a = r.rows[i - 1];
     const ScaleRow& b = r.rows[i];
@@ -154,16 +157,22 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
       for (const std::string& d : b.decisions_replaced)
         wrapped("  before: " + d, 10);  // alone: no longer taken
     }
-    if (b.executors > a.executors && b.makespan_seconds > a.makespan_seconds) {
-      wrapped(
-          "makespan rises from " + Fixed(a.makespan_seconds, 3) + " s at " + std::to_string(a.executors) +
-              " to " + Fixed(b.makespan_seconds, 3) + " s at " + std::to_string(b.executors) + " executors" +
-              (!changed ? " with the same AQE decisions: not AQE but the schedule (each new executor's fresh "
-                          "JVM and cold code, reduce tasks waiting for their preferred executors)"
-                        : ": AQE decided differently (above)"),
-          2);
+    if (b.rise_seconds > 0) {
+      ++rises;
+      wrapped("makespan rises at " + Percent(b.percent) + " % (" + std::to_string(b.executors) +
+                  " executors): " + Fixed(b.makespan_seconds, 3) + " s, +" + Fixed(b.rise_seconds, 3) +
+                  " s (+" + Fixed(100 * b.rise_seconds / a.makespan_seconds, 1) + " %) over " +
+                  Fixed(a.makespan_seconds, 3) + " s at " + std::to_string(a.executors) + " executors" +
+                  (!changed ? ", with the same AQE decisions: not AQE but " +
+                                  b.rise_cause.value_or("the schedule (which task runs where and when)")
+                            : ": AQE decided differently (above)"),
+              2);
     }
   }
+  if (rises > 0)
+    wrapped("more executors are not always faster here: " + std::to_string(rises) +
+                (rises == 1 ? " row is" : " rows are") + " slower than the row before (above)",
+            2);
   wrapped("seconds: " + TrustText(r, log), 2);
   return out.str();
 }

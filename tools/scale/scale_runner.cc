@@ -45,9 +45,11 @@ struct PartBase {
 /// conf), with the band when a stage is modelled. nullopt with `*error` when it cannot.
 std::optional<PartRun> RunPart(const ScalePart& part, const PartBase& read,
                                const std::vector<std::pair<std::string, std::string>>& extra,
-                               std::optional<bool> adaptive, std::string* error) {
+                               std::optional<bool> adaptive, std::string* error,
+                               const std::vector<FieldOverride>& fields = {}) {
   ScenarioOverrides ov = read.overrides;
   for (const auto& kv : extra) ov.conf.push_back(kv);
+  for (const FieldOverride& f : fields) ov.fields.push_back(f);
   LoadResult loaded = BuildScenario(*read.base, ov);
   if (!loaded.errors.empty() || !loaded.scenario) {
     *error =
@@ -98,6 +100,44 @@ std::string DecisionOutcome(const std::string& prefix, const Decision& d) {
   return DecisionSubject(prefix, d) + " " + kept.dump();
 }
 
+/// A term of the model switched off to find why a row with more executors is slower ("rises" in
+/// scale_runner.h).
+struct RiseProbe {
+  const char* cause;
+  std::vector<std::pair<std::string, std::string>> conf;
+  std::vector<FieldOverride> fields;
+};
+
+std::vector<RiseProbe> RiseProbes() {
+  const std::vector<FieldOverride> startup = {{"cost", "executorStartupSeconds", Json(0)},
+                                              {"cost", "executorStageWarmupSeconds", Json(0)},
+                                              {"cost", "coldCodeSlowdown", Json(0)}};
+  // Every fetch as fast as a local one can be: no request cost, no bandwidth limit (1 PiB/s).
+  const std::vector<FieldOverride> fetch = {{"cost", "remoteFetchRequestSeconds", Json(0)},
+                                            {"cost", "localFetchRequestSeconds", Json(0)},
+                                            {"cluster", "networkBytesPerSecond", Json("1p")},
+                                            {"cluster", "diskBytesPerSecond", Json("1p")}};
+  const std::pair<std::string, std::string> no_locality = {"spark.shuffle.reduceLocality.enabled", "false"};
+  std::vector<FieldOverride> all = startup;
+  all.insert(all.end(), fetch.begin(), fetch.end());
+  return {{"executor start-up: the added executors' fresh JVMs, first waves and cold code (without "
+           "executorStartupSeconds, executorStageWarmupSeconds and coldCodeSlowdown it does not rise)",
+           {},
+           startup},
+          {"shuffle reads turning remote: the map output, spread over more executors, is fetched over the "
+           "network (with fetches free of request costs and of network and disk limits it does not rise)",
+           {},
+           fetch},
+          {"reduce-task locality: tasks waiting for the executors that hold their map output (without "
+           "spark.shuffle.reduceLocality.enabled it does not rise)",
+           {no_locality},
+           {}},
+          {"executor start-up, remote shuffle reads and reduce-task locality together (without any one "
+           "alone it still rises)",
+           {no_locality},
+           all}};
+}
+
 void AddBand(std::optional<MakespanBand>* sum, const std::optional<MakespanBand>& part, double point) {
   // A part without a band (every stage profiled) adds its own seconds to both ends.
   const MakespanBand b = part.value_or(MakespanBand{point, point});
@@ -133,6 +173,50 @@ void MarkAnswers(ScaleResult* result) {
   result->within_5_percent = fewest_within(1.05);
   result->within_10_percent = fewest_within(1.10);
 }
+
+namespace {
+
+/// The summed makespan of every part at `executors` with `probe`'s terms off; nullopt when a part
+/// does not run.
+std::optional<double> ProbedMakespan(const ScaleSpec& spec, const std::vector<PartBase>& read,
+                                     std::vector<std::pair<std::string, std::string>> extra, int executors,
+                                     const RiseProbe& probe) {
+  extra.emplace_back("spark.executor.instances", std::to_string(executors));
+  for (const auto& kv : probe.conf) extra.push_back(kv);
+  double sum = 0;
+  for (size_t p = 0; p < spec.parts.size(); ++p) {
+    std::string error;
+    const std::optional<PartRun> r =
+        RunPart(spec.parts[p], read[p], extra, spec.adaptive, &error, probe.fields);
+    if (!r) return std::nullopt;
+    sum += r->run.makespan_seconds;
+  }
+  return sum;
+}
+
+/// Sets rise_seconds on each row slower than the row before with more executors, and rise_cause
+/// when the decisions are the same.
+void ExplainRises(const ScaleSpec& spec, const std::vector<PartBase>& read,
+                  const std::vector<std::pair<std::string, std::string>>& static_conf, ScaleResult* result) {
+  for (size_t i = 1; i < result->rows.size(); ++i) {
+    const ScaleRow& a = result->rows[i - 1];
+    ScaleRow& b = result->rows[i];
+    if (b.executors <= a.executors || b.makespan_seconds <= a.makespan_seconds) continue;
+    b.rise_seconds = b.makespan_seconds - a.makespan_seconds;
+    if (b.decisions_changed_count > 0) continue;  // AQE decided differently: the row lists how
+    b.rise_cause = "the schedule: which task runs where and when (no term of the model alone explains it)";
+    for (const RiseProbe& probe : RiseProbes()) {
+      const std::optional<double> before = ProbedMakespan(spec, read, static_conf, a.executors, probe);
+      const std::optional<double> after = ProbedMakespan(spec, read, static_conf, b.executors, probe);
+      if (before && after && *after <= *before) {
+        b.rise_cause = probe.cause;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
 
 std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors) {
   ScaleResult result;
@@ -300,6 +384,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       }
     row.decisions_changed_count = static_cast<int>(subjects.size());
   }
+  ExplainRises(spec, read, static_conf, &result);
   MarkAnswers(&result);
   return result;
 }

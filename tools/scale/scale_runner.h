@@ -26,6 +26,19 @@
 //              medians, the advisory size —, minNumPartitions, a why-not's numbers, its time).
 //              A decision taken in one row only counts, so does one lost (q72's e1 coalesced at
 //              4 executors, not at 6); a coalescing 200 → 40 whose target moved does not
+//   rises      a row with more executors than the row before and a longer makespan is a rise;
+//              its size is the difference of the two makespans (riseSeconds). With the same
+//              decisions it is simulated again, with the row before, with each of the model's
+//              terms that depend on where tasks run switched off in turn: the executors' start-up
+//              (cost executorStartupSeconds, executorStageWarmupSeconds, coldCodeSlowdown at 0:
+//              a fresh JVM's first task, a stage's first wave on an executor, code not yet
+//              compiled there), then remote shuffle reads (fetch request costs at 0, network and
+//              disk at 1p bytes/s: the map output spread over more executors fetched remotely),
+//              then reduce-task locality (spark.shuffle.reduceLocality.enabled = false: delay
+//              scheduling for the executors holding a reducer's map output), then all three.
+//              The first under which the row is no longer slower names the cause; none: the
+//              rise is the schedule's (which task runs where and when). A rise explained is
+//              still a rise: scale prints each one, with its row, size and cause
 //   fastest    the row of the least makespan; "within 5 % / 10 %": the fewest executors whose
 //              makespan is at most 1.05 / 1.10 × the fastest
 #ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
@@ -89,6 +102,12 @@ struct ScaleRow {
   std::vector<std::string> decisions_replaced;
   /// How many decisions (rule and subject: a join, exchanges) are in either list: 0 = "same".
   int decisions_changed_count = 0;
+  /// More executors than the row before and a longer makespan: by how many seconds (see
+  /// "rises" above); 0 otherwise.
+  double rise_seconds = 0;
+  /// A rise with the same decisions: what makes the row slower (see "rises" above), e.g.
+  /// "executor start-up: the added executors' fresh JVMs, ...".
+  std::optional<std::string> rise_cause;
   double utilization() const { return available_core_hours > 0 ? used_core_hours / available_core_hours : 0; }
 };
 
