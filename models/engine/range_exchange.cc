@@ -112,6 +112,12 @@ RangeExchangePlan PlanRangeExchange(const ExecNode& exchange, int requested_part
                                    " map tasks"};
     const ExplicitKeys source(keys.task_keys);
     RangeSampling s = ComputeRangeBounds(source, requested_partitions, sample_hint, seed);
+    for (const std::vector<int64_t>& task : keys.task_keys) {
+      for (int64_t key : task) {
+        s.min_key = std::min(s.min_key.value_or(key), key);
+        s.max_key = std::max(s.max_key.value_or(key), key);
+      }
+    }
     out.reducers = s.partitions();
     SizeMatrix m(maps, out.reducers);
     for (int t = 0; t < maps; ++t) {
@@ -130,6 +136,10 @@ RangeExchangePlan PlanRangeExchange(const ExecNode& exchange, int requested_part
   const int64_t total_rows = rows_total.value_or(DataBytes(child) / kDefaultRowBytes);
   const GeneratedKeys source(model, SplitByLargestRemainder(total_rows, AsWeights(map_bytes)));
   RangeSampling s = ComputeRangeBounds(source, requested_partitions, sample_hint, seed);
+  if (total_rows > 0) {
+    s.min_key = 0;
+    s.max_key = keys.distinct_keys - 1;
+  }
   out.reducers = s.partitions();
   GenerateSizes g;
   g.map_tasks = maps;

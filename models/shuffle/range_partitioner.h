@@ -30,6 +30,7 @@
 #define AQESIM_MODELS_SHUFFLE_RANGE_PARTITIONER_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -83,6 +84,10 @@ struct RangeSampling {
   int64_t sketched_keys = 0;
   int64_t resampled_keys = 0;
   std::vector<int64_t> bounds;
+  /// The smallest and largest sort key of the input (generated keys: 0 and distinctKeys - 1;
+  /// explicit keys: their least and greatest), so that the first and the last range have both
+  /// ends; nullopt when the input has no rows. Set by the caller of ComputeRangeBounds.
+  std::optional<int64_t> min_key, max_key;
   int partitions() const { return static_cast<int>(bounds.size()) + 1; }
   bool has_sample_job() const { return sample_size_per_partition > 0; }
 };

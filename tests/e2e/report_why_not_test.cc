@@ -84,10 +84,14 @@ TEST_CASE("explain: a sort's hot key under range partitioning is never split", "
   CHECK(n.at("rule") == "OptimizeSkewedJoin");
   CHECK(n.at("target") == "t-exchange");
   CHECK(n.at("message") ==
-        "t-exchange (range partitioning for sort s): partition 0 is 1.2 GiB, 60.2× the median 21.0 MiB (skew "
-        "threshold 256.0 MiB): a range partitioner puts all rows of a key in one partition, and AQE never "
-        "splits "
-        "a sort's partitions; salt the sort key or sort the hot key's rows apart");
+        "t-exchange (range partitioning for sort s): partition 0 (the first range, sort key 0 only) is 1.2 "
+        "GiB, "
+        "60.2× the median 21.0 MiB (skew threshold 256.0 MiB): a range partitioner puts all rows of a key in "
+        "one "
+        "partition, and AQE never splits a sort's partitions; salt the sort key or sort the hot key's rows "
+        "apart");
+  // Key 0 alone: keys are 0 .. 10^6 - 1 and the first bound is 0.
+  CHECK(n.at("numbers").at("oneKey") == true);
   CHECK(n.at("numbers").at("bytes") == 1328322885);
   CHECK(n.at("numbers").at("skewThresholdBytes") == 268435456);
 }

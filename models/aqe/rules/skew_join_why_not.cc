@@ -113,6 +113,42 @@ std::string Times(int64_t bytes, int64_t median) {
   return buf;
 }
 
+/// The sort keys range partition `p` holds, integer keys: (bounds[p-1], bounds[p]], the first
+/// range from the input's least key, the last up to its greatest: "sort key 0 only", "sort keys
+/// 24 to 50", "sort keys up to 7" (least key unknown), "sort keys from 9".
+struct RangeEnds {
+  std::optional<int64_t> lo, hi;
+  bool one_key() const { return lo && hi && *lo == *hi; }
+};
+
+RangeEnds EndsOf(const RangeSampling& r, int p) {
+  const std::vector<int64_t>& bounds = r.bounds;
+  const bool first = p == 0, last = p >= static_cast<int>(bounds.size());
+  return {first ? r.min_key : std::optional<int64_t>(bounds[static_cast<size_t>(p) - 1] + 1),
+          last ? r.max_key : std::optional<int64_t>(bounds[static_cast<size_t>(p)])};
+}
+
+std::string RangeKeys(const RangeSampling& r, int p) {
+  const bool first = p == 0, last = p >= static_cast<int>(r.bounds.size());
+  const auto [lo, hi] = EndsOf(r, p);
+  const std::string where = first && last ? "the only range"
+                            : first       ? "the first range"
+                            : last        ? "the last range"
+                                          : "";
+  std::string keys;
+  if (EndsOf(r, p).one_key())
+    keys = "sort key " + std::to_string(*lo) + " only";
+  else if (lo && hi)
+    keys = "sort keys " + std::to_string(*lo) + " to " + std::to_string(*hi);
+  else if (hi)
+    keys = "sort keys up to " + std::to_string(*hi);
+  else if (lo)
+    keys = "sort keys from " + std::to_string(*lo);
+  else
+    keys = "every sort key";
+  return where.empty() ? keys : where + ", " + keys;
+}
+
 /// rangePartitioned: a sort reading (through filters and projects) a materialized range
 /// exchange whose largest partition is above the skew threshold. RangePartitioner gives every
 /// key one partition and AQE splits no sort's partitions (only coalesces them).
@@ -123,15 +159,13 @@ std::optional<NotApplied> SkewedRangeInput(const RuleContext& ctx, const ExecNod
   if (!ex || !IsMaterializedShuffle(*ex) || !ex->shuffle->data->range) return std::nullopt;
   const SideView s = ViewOf("", *ex->shuffle->data, params);
   if (!s.skewed()) return std::nullopt;
-  const std::vector<int64_t>& bounds = ex->shuffle->data->range->bounds;
+  const RangeSampling& range = *ex->shuffle->data->range;
   const int p = s.max_index;
-  // Integer keys: partition p holds the keys in (bounds[p-1], bounds[p]]; one key when they are adjacent.
-  const bool one_key = p > 0 && p < static_cast<int>(bounds.size()) && bounds[p] - bounds[p - 1] == 1;
   return Entry(ctx, ex->id, "rangePartitioned",
                ex->id + " (range partitioning for sort " + sort.id + "): partition " + std::to_string(p) +
-                   " is " + FormatBytes(s.max()) + ", " + Times(s.max(), s.median) + " the median " +
-                   FormatBytes(s.median) + " (skew threshold " + FormatBytes(s.threshold) + ")" +
-                   (one_key ? ", one sort key" : "") +
+                   " (" + RangeKeys(range, p) + ") is " + FormatBytes(s.max()) + ", " +
+                   Times(s.max(), s.median) + " the median " + FormatBytes(s.median) + " (skew threshold " +
+                   FormatBytes(s.threshold) + ")" +
                    ": a range partitioner puts all rows of a key in one partition, and AQE never splits a "
                    "sort's partitions; salt the sort key or sort the hot key's rows apart",
                {{"sort", sort.id},
@@ -139,7 +173,7 @@ std::optional<NotApplied> SkewedRangeInput(const RuleContext& ctx, const ExecNod
                 {"bytes", s.max()},
                 {"medianBytes", s.median},
                 {"skewThresholdBytes", s.threshold},
-                {"oneKey", one_key}});
+                {"oneKey", EndsOf(range, p).one_key()}});
 }
 
 /// bucketedScan: a join or aggregate reading (through filters and projects) a bucketed scan —

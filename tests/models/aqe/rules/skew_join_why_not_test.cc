@@ -4,6 +4,9 @@
 #include "models/aqe/rules/skew_join_why_not.h"
 
 #include <catch2/catch.hpp>
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "models/aqe/aqe_optimizer.h"
 #include "models/aqe/rules/optimize_skewed_join.h"
@@ -123,6 +126,61 @@ TEST_CASE("Skew join why not: an aggregate with a hot key is never split", "[aqe
   PlanBuilder u(SkewConf());
   auto flat = u.Unary(PlanOp::kAggregate, "agg", u.Shuffle("e", kUniform));
   CHECK(OptimizeSkewedJoin().Apply(u.Context(), flat.get()).not_applied.empty());
+}
+
+/// A sort over a range exchange `e` of five partitions (bounds 9, 19, 29, 39) whose maps write
+/// 1000 B into `hot` (4000 B = 3.9 KiB; the others 100 B), the input's keys `min_key` to `max_key`.
+NotApplied RangeEntry(int hot, std::optional<int64_t> min_key, std::optional<int64_t> max_key) {
+  Matrix m;
+  for (int map = 0; map < 4; ++map) {
+    m.push_back({25, 25, 25, 25, 25});
+    m.back()[static_cast<size_t>(hot)] = 1000;
+  }
+  PlanBuilder b(SkewConf());
+  auto e = b.Shuffle("e", m);
+  auto range = std::make_shared<RangeSampling>();
+  range->bounds = {9, 19, 29, 39};
+  range->min_key = min_key;
+  range->max_key = max_key;
+  e->shuffle->data->range = range;
+  auto plan = b.Unary(PlanOp::kSort, "s", std::move(e));
+  const NotApplied n = Only(OptimizeSkewedJoin().Apply(b.Context(), plan.get()), "e");
+  CHECK(n.reason == "rangePartitioned");
+  CHECK(n.numbers.at("partition") == hot);
+  return n;
+}
+
+TEST_CASE("Skew join why not: the keys of the first, a middle and the last range partition",
+          "[aqe][skew][whynot]") {
+  const std::string tail =
+      " is 3.9 KiB, 40.0× the median 100 B (skew threshold 500 B): a range partitioner puts all rows of a "
+      "key "
+      "in "
+      "one partition, and AQE never splits a sort's partitions; salt the sort key or sort the hot key's rows "
+      "apart";
+  // Partition 0 holds the keys up to the first bound: from the input's least key on.
+  NotApplied n = RangeEntry(0, 9, 99);
+  CHECK(n.message ==
+        "e (range partitioning for sort s): partition 0 (the first range, sort key 9 only)" + tail);
+  CHECK(n.numbers.at("oneKey") == true);
+  n = RangeEntry(0, 0, 99);
+  CHECK(n.message ==
+        "e (range partitioning for sort s): partition 0 (the first range, sort keys 0 to 9)" + tail);
+  CHECK(n.numbers.at("oneKey") == false);
+  CHECK(RangeEntry(0, std::nullopt, std::nullopt).message ==
+        "e (range partitioning for sort s): partition 0 (the first range, sort keys up to 9)" + tail);
+  // A middle partition: (bounds[p-1], bounds[p]].
+  CHECK(RangeEntry(2, 0, 99).message ==
+        "e (range partitioning for sort s): partition 2 (sort keys 20 to 29)" + tail);
+  // The last holds the keys above the last bound, up to the input's greatest.
+  n = RangeEntry(4, 0, 40);
+  CHECK(n.message ==
+        "e (range partitioning for sort s): partition 4 (the last range, sort key 40 only)" + tail);
+  CHECK(n.numbers.at("oneKey") == true);
+  CHECK(RangeEntry(4, 0, 99).message ==
+        "e (range partitioning for sort s): partition 4 (the last range, sort keys 40 to 99)" + tail);
+  CHECK(RangeEntry(4, std::nullopt, std::nullopt).message ==
+        "e (range partitioning for sort s): partition 4 (the last range, sort keys from 40)" + tail);
 }
 
 TEST_CASE("Skew join why not: one map task holds the whole skewed partition", "[aqe][skew][whynot]") {
