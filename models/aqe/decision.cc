@@ -21,4 +21,15 @@ std::string FormatBytes(int64_t bytes) {
   return buf;
 }
 
+std::string Counted(int64_t n, std::string_view singular, std::string_view plural) {
+  std::string out = std::to_string(n) + " ";
+  if (n == 1)
+    out += singular;
+  else if (plural.empty())
+    out.append(singular).append("s");
+  else
+    out += plural;
+  return out;
+}
+
 }  // namespace aqesim

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/units.h"
@@ -26,6 +27,10 @@ struct Decision {
 
 /// Formats a byte count for messages: "4.2 MiB", "600.0 KiB", "17 B".
 std::string FormatBytes(int64_t bytes);
+
+/// A count and its noun in agreement: "1 partition", "0 partitions", "3 skewed partitions";
+/// `plural` defaults to `singular` + "s" ("1 match", Counted(n, "match", "matches")).
+std::string Counted(int64_t n, std::string_view singular, std::string_view plural = {});
 
 }  // namespace aqesim
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/aqe/decision.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/planned_properties.h"
 
@@ -51,7 +52,7 @@ class Disabler {
     d.rule = "DisableUnnecessaryBucketedScan";
     d.message =
         scan->id + ": bucketed scan (" + std::to_string(buckets) + " buckets) read as a normal scan of " +
-        std::to_string(scan->planned_partitions) + " tasks (" +
+        Counted(scan->planned_partitions, "task") + " (" +
         (interesting ? "an exchange above it re-partitions it" : "no operator above needs its partitioning") +
         "; spark.sql.sources.bucketing.autoBucketedScan.enabled)";
     d.fields = {

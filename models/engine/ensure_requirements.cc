@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "models/aqe/decision.h"
 #include "models/plan/bucketed_scan.h"
 #include "models/plan/join_selection_helper.h"
 #include "models/plan/plan_error.h"
@@ -304,8 +305,8 @@ class Inserter {
     Decision d;
     d.rule = "EnsureRequirements";
     d.message = parent->id + ": ShuffleExchange " + ex.id + " on the " + SideName(*parent, i) +
-                " re-partitioned " + std::to_string(before) + " → " + std::to_string(count) +
-                " partitions (" + whence + ")";
+                " re-partitioned " + std::to_string(before) + " → " + Counted(count, "partition") + " (" +
+                whence + ")";
     d.fields = {{"node", parent->id},     {"exchange", ex.id}, {"side", SideName(*parent, i)},
                 {"numPartitions", count}, {"recounted", true}, {"static", true}};
     decisions_->push_back(std::move(d));
@@ -339,8 +340,8 @@ class Inserter {
     moved->parent = ex.get();
     ex->children.push_back(std::move(moved));
     ComputePlannedProperties(ex.get(), conf_);
-    const std::string partitions =
-        count ? std::to_string(*count) : std::to_string(conf_.InitialShufflePartitions());
+    const std::string partitions = Counted(count ? *count : conf_.InitialShufflePartitions(),
+                                           req == Required::kOrdered ? "range partition" : "partition");
     const std::string whence = req == Required::kAllTuples ? "SinglePartition"
                                : !source_of_count.empty()  ? source_of_count
                                : count                     ? "the other side's fixed count"
@@ -352,8 +353,7 @@ class Inserter {
     Decision d;
     d.rule = "EnsureRequirements";
     d.message = parent->id + ": ShuffleExchange " + p.id + " inserted on the " + SideName(*parent, i) + " (" +
-                why + "), " + partitions + (req == Required::kOrdered ? " range" : "") + " partitions (" +
-                whence + ")";
+                why + "), " + partitions + " (" + whence + ")";
     d.fields = {{"node", parent->id},
                 {"exchange", p.id},
                 {"side", SideName(*parent, i)},

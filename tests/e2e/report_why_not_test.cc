@@ -157,7 +157,7 @@ TEST_CASE("report: the headline names what limits the stage after AQE split the 
   CHECK(Contains(
       s.stdout_text,
       "**Skew that AQE already handles: e1's largest partition is 10.9× its median; without AQE the "
-      "tasks reading it are severely unbalanced (9.8×), with AQE on (1 skewed partitions split) within "
+      "tasks reading it are severely unbalanced (9.8×), with AQE on (1 skewed partition split) within "
       "1.0×. What stays uneven with AQE on: stage 0 (e1 map), slowest task 2.3× the median.**"));
 }
 

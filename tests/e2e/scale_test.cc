@@ -95,7 +95,7 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
 
   const CommandResult table = RunAqesim({"scale", path, "--percent", "50,100,150,500"});
   REQUIRE(table.exit_code == 0);
-  CHECK_THAT(table.stdout_text, Catch::Contains("100 % = 2 executors × 1 cores"));
+  CHECK_THAT(table.stdout_text, Catch::Contains("100 % = 2 executors × 1 core"));
   CHECK_THAT(table.stdout_text, Catch::Contains("critical path (infinite executors): 6.000 s (4–26 s)"));
   CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
 }
@@ -229,7 +229,7 @@ TEST_CASE("scale: a rise with the same AQE decisions is given with its row, size
   CHECK_THAT(
       table.stdout_text,
       Catch::Contains("makespan rises at 200 % (2 executors): 22.000 s, +9.000 s (+69.2 %) over 13.000 s "
-                      "at 1 executors, with the same AQE decisions: not AQE but executor start-up"));
+                      "at 1 executor, with the same AQE decisions: not AQE but executor start-up"));
   CHECK_THAT(table.stdout_text,
              Catch::Contains("more executors are not always faster here: 1 row is slower than the row before "
                              "(above)"));

@@ -194,8 +194,8 @@ void RegisterRun(CLI::App& app) {
       if (!variant_rows.empty()) j["variantComparison"] = VariantComparisonJson(variant_rows);
       text = j.dump(2) + "\n";
     } else {
-      text = "scenario " + scenario->name + " — " + std::to_string(scenario->cluster.executors) +
-             " executors × " + std::to_string(scenario->cluster.executor_cores) + " cores\n";
+      text = "scenario " + scenario->name + " — " + Counted(scenario->cluster.executors, "executor") + " × " +
+             Counted(scenario->cluster.executor_cores, "core") + "\n";
       for (size_t i = 0; i < runs.size(); ++i) text += "\n" + RunText(runs[i], bands[i]);
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "models/aqe/decision.h"
 #include "models/engine/simulated_band.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/text/table_text.h"
@@ -73,9 +74,9 @@ std::string VariantComparisonText(const std::vector<VariantRun>& rows) {
     char buf[160];
     const std::string band =
         row.band ? BandText(row.band->low_seconds, row.band->high_seconds) : " (profiled)";
-    std::snprintf(buf, sizeof buf, "  %-60s makespan %10.3f s%-14s  %7d tasks  %d skew join(s)\n",
+    std::snprintf(buf, sizeof buf, "  %-60s makespan %10.3f s%-14s  %7d tasks  %s\n",
                   Label(row.variants).c_str(), row.run.makespan_seconds, band.c_str(), TotalTasks(row.run),
-                  SkewJoins(row.run));
+                  Counted(SkewJoins(row.run), "skew join").c_str());
     out << buf;
     // Within 160 columns, as `run`'s decisions (a variant's skew split was one 302-column line).
     for (const Decision* d : ChangedByVariants(row.run))

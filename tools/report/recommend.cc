@@ -186,7 +186,7 @@ std::string SkewDiagnosis(const TuningFacts& f, const std::vector<const ShuffleF
       " its median; without AQE the tasks reading it are " +
       std::string(SeverityName(SeverityOf(s.read_skew_ratio_aqe_off))) + "ly unbalanced (" +
       Fixed(s.read_skew_ratio_aqe_off, 1) + "×), with AQE on" +
-      (f.skew_splits_aqe_on > 0 ? " (" + std::to_string(f.skew_splits_aqe_on) + " skewed partitions split)"
+      (f.skew_splits_aqe_on > 0 ? " (" + Counted(f.skew_splits_aqe_on, "skewed partition") + " split)"
                                 : std::string()) +
       " within " + Fixed(s.read_skew_ratio_aqe_on, 1) + "×.";
   if (SeverityOf(f.worst_aqe_on_skew_ratio) >= Severity::kModerate)
@@ -241,7 +241,7 @@ Recommendation Recommend(const TuningFacts& f) {
                }) == r.notes.end()) {
       r.notes.push_back(
           "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split " +
-          std::to_string(f.skew_splits_aqe_on) + " skewed partition(s) in the AQE run.");
+          Counted(f.skew_splits_aqe_on, "skewed partition") + " in the AQE run.");
     }
     if (s->read_skew_ratio_aqe_on < kSeveritySevere) continue;  // AQE already evens the tasks out
     // Why not split? The driver does not see it (below), or the thresholds are too high.

@@ -192,8 +192,8 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
   std::string h = "<h1>aqesim tuning report — " + Esc(in.scenario_name) + "</h1>\n";
   if (!in.description.empty()) h += "<p class=\"sub\">" + Esc(in.description) + "</p>\n";
   h += "<p class=\"sub\">Input: " + Esc(in.source) +
-       (in.cluster_known ? " · cluster " + std::to_string(in.cluster.executors) + " executors × " +
-                               std::to_string(in.cluster.executor_cores) + " cores, " +
+       (in.cluster_known ? " · cluster " + Counted(in.cluster.executors, "executor") + " × " +
+                               Counted(in.cluster.executor_cores, "core") + ", " +
                                FormatBytes(in.cluster.executor_memory_bytes) + " each"
                          : std::string()) +
        "</p>\n";
@@ -206,10 +206,12 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
               "speed-up with AQE");
   if (facts.has_aqe_on) {
     const DecisionCounts c = CountDecisions(*in.run_on);
-    h += Card(std::to_string(c.coalescings), "coalescings") +
-         Card(std::to_string(c.skew_splits), "skew splits") +
-         Card(std::to_string(c.broadcast_conversions), "runtime broadcast conversions") +
-         Card(std::to_string(c.local_reads), "local shuffle reads");
+    const auto card = [](int n, const char* one, const char* many) {
+      return Card(std::to_string(n), n == 1 ? one : many);
+    };
+    h += card(c.coalescings, "coalescing", "coalescings") + card(c.skew_splits, "skew split", "skew splits") +
+         card(c.broadcast_conversions, "runtime broadcast conversion", "runtime broadcast conversions") +
+         card(c.local_reads, "local shuffle read", "local shuffle reads");
   }
   h += "</div>\n";
   if (facts.has_aqe_off && facts.has_aqe_on) {
@@ -289,7 +291,7 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
       std::vector<std::pair<std::string, std::vector<int64_t>>> series = {{"true", r.true_bytes}};
       if (all_seen && !seen.empty()) series.push_back({"driver-seen", seen});
       h += charts->Add(SizesSpec("After AQE: read of " + r.exchange + " by stage " + std::to_string(r.stage) +
-                                     " (" + std::to_string(r.specs.size()) + " tasks)",
+                                     " (" + Counted(static_cast<int64_t>(r.specs.size()), "task") + ")",
                                  "task", series));
     }
   }
@@ -554,9 +556,10 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   if (facts.has_aqe_on) m += "- makespan with AQE on: " + Fixed(facts.makespan_seconds_aqe_on, 2) + " s\n";
   if (facts.has_aqe_on) {
     const DecisionCounts c = CountDecisions(*in.run_on);
-    m += "- decisions: " + std::to_string(c.coalescings) + " coalescings, " + std::to_string(c.skew_splits) +
-         " skew splits, " + std::to_string(c.broadcast_conversions) + " runtime broadcast conversions, " +
-         std::to_string(c.local_reads) + " local shuffle reads\n";
+    m += "- decisions: " + Counted(c.coalescings, "coalescing") + ", " +
+         Counted(c.skew_splits, "skew split") + ", " +
+         Counted(c.broadcast_conversions, "runtime broadcast conversion") + ", " +
+         Counted(c.local_reads, "local shuffle read") + "\n";
   }
   m += "\n" + RecommendationMd(RecommendForRun(in, facts));
   m += VariantSectionMd(in.variant_rows);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/aqe/decision.h"
 #include "tools/scale/scale_output.h"
 #include "tools/text/table_text.h"
 
@@ -32,7 +33,7 @@ std::string Percent(double p) {
 
 // "8 executors (100 %), 12.300 s (8.1–54 s)".
 std::string RowRef(const scale::ScaleRow& row) {
-  return Cat({std::to_string(row.executors), " executors (", Percent(row.percent), " %), ",
+  return Cat({Counted(row.executors, "executor"), " (", Percent(row.percent), " %), ",
               scale::SecondsWithBand(row.makespan_seconds, row.band)});
 }
 
@@ -40,8 +41,8 @@ std::string RowRef(const scale::ScaleRow& row) {
 std::vector<std::string> Facts(const scale::ScaleDocument& d) {
   const scale::ScaleResult& r = d.result;
   std::vector<std::string> out;
-  std::string base = Cat({"100 % = ", std::to_string(r.base_executors), " executors × ",
-                          std::to_string(r.executor_cores), " cores, AQE ", r.adaptive ? "on" : "off"});
+  std::string base = Cat({"100 % = ", Counted(r.base_executors, "executor"), " × ",
+                          Counted(r.executor_cores, "core"), ", AQE ", r.adaptive ? "on" : "off"});
   if (r.dynamic_allocation) base += " (the peak dynamic allocation reached; the rows run static executors)";
   if (r.timeline_replaced)
     base += " (the most executors present at once; the rows replace the recorded timeline)";
@@ -57,7 +58,7 @@ std::vector<std::string> Facts(const scale::ScaleDocument& d) {
     const scale::ScaleRow& a = r.rows[i - 1];
     const scale::ScaleRow& b = r.rows[i];
     if (b.decisions_changed.empty() && b.decisions_replaced.empty()) continue;
-    std::string s = Cat({"AQE decided differently at ", std::to_string(b.executors), " executors than at ",
+    std::string s = Cat({"AQE decided differently at ", Counted(b.executors, "executor"), " than at ",
                          std::to_string(a.executors), ":"});
     for (const std::string& x : b.decisions_changed) s += Cat({" now “", x, "”;"});
     for (const std::string& x : b.decisions_replaced) s += Cat({" before “", x, "”;"});

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "models/aqe/decision.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::scale {
@@ -107,8 +108,8 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
     out << WrapText(text, kTextColumns, indent) << "\n";
   };
   std::string title = "scale " + TerminalText(subject) + " — AQE " + (r.adaptive ? "on" : "off") +
-                      ", 100 % = " + std::to_string(r.base_executors) + " executors × " +
-                      std::to_string(r.executor_cores) + " cores";
+                      ", 100 % = " + Counted(r.base_executors, "executor") + " × " +
+                      Counted(r.executor_cores, "core");
   if (r.dynamic_allocation) title += " (the peak dynamic allocation reached; rows run static executors)";
   if (r.timeline_replaced) title += " (the most present at once; rows replace the recorded timeline)";
   wrapped(title, 2);
@@ -135,12 +136,12 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   const ScaleRow& cp = r.rows[r.critical_path_row];
   wrapped("critical path (infinite executors): " +
               SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band) + "; ideal at " +
-              std::to_string(r.rows[BaseRow(r)].executors) + " executors: " +
+              Counted(r.rows[BaseRow(r)].executors, "executor") + ": " +
               SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band),
           2);
   auto ref = [&](size_t i) {
     const ScaleRow& row = r.rows[i];
-    return std::to_string(row.executors) + " executors (" + Percent(row.percent) + " %), " +
+    return Counted(row.executors, "executor") + " (" + Percent(row.percent) + " %), " +
            Fixed(row.makespan_seconds, 3) + " s";
   };
   wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
@@ -152,17 +153,18 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
     const ScaleRow& b = r.rows[i];
     const bool changed = b.decisions_changed_count > 0;
     if (changed) {
-      out << "AQE decided differently at " << b.executors << " executors than at " << a.executors << ":\n";
+      out << "AQE decided differently at " << Counted(b.executors, "executor") << " than at " << a.executors
+          << ":\n";
       for (const std::string& d : b.decisions_changed) wrapped("  now:    " + d, 10);
       for (const std::string& d : b.decisions_replaced)
         wrapped("  before: " + d, 10);  // alone: no longer taken
     }
     if (b.rise_seconds > 0) {
       ++rises;
-      wrapped("makespan rises at " + Percent(b.percent) + " % (" + std::to_string(b.executors) +
-                  " executors): " + Fixed(b.makespan_seconds, 3) + " s, +" + Fixed(b.rise_seconds, 3) +
-                  " s (+" + Fixed(100 * b.rise_seconds / a.makespan_seconds, 1) + " %) over " +
-                  Fixed(a.makespan_seconds, 3) + " s at " + std::to_string(a.executors) + " executors" +
+      wrapped("makespan rises at " + Percent(b.percent) + " % (" + Counted(b.executors, "executor") +
+                  "): " + Fixed(b.makespan_seconds, 3) + " s, +" + Fixed(b.rise_seconds, 3) + " s (+" +
+                  Fixed(100 * b.rise_seconds / a.makespan_seconds, 1) + " %) over " +
+                  Fixed(a.makespan_seconds, 3) + " s at " + Counted(a.executors, "executor") +
                   (!changed ? ", with the same AQE decisions: not AQE but " +
                                   b.rise_cause.value_or("the schedule (which task runs where and when)")
                             : ": AQE decided differently (above)"),

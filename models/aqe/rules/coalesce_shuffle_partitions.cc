@@ -247,8 +247,8 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
                 numbers);
       } else {
         why_not(ids, "alreadyAtTarget",
-                ids + ": " + std::to_string(before) +
-                    " partitions already at the target: no two adjacent fit (" + pair + ")",
+                ids + ": " + Counted(before, "partition") + " already at the target: no two adjacent fit (" +
+                    pair + ")",
                 numbers);
       }
       continue;
@@ -272,7 +272,7 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
     if (!assign) {
       why_not(ids, "coalescingDisabled",
               ids + ": spark.sql.adaptive.coalescePartitions.enabled=false: would coalesce " +
-                  std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +
+                  std::to_string(before) + " → " + Counted(after, "partition") + " (target " +
                   FormatBytes(target) + ")",
               {{"partitionsBefore", before}, {"partitionsAfter", after}, {"targetSizeBytes", target}});
       continue;
@@ -281,13 +281,12 @@ RuleOutcome CoalesceShufflePartitions::Run(const RuleContext& ctx, ExecNode* pla
     Decision d;
     d.rule = std::string(name());
     const int64_t record_target = conf.variants.intel_target_post_shuffle_row_count;
-    d.message = ids + ": " + std::to_string(before) + " → " + std::to_string(after) + " partitions (target " +
+    d.message = ids + ": " + std::to_string(before) + " → " + Counted(after, "partition") + " (target " +
                 FormatBytes(target) +
                 (by_records ? ", at most " + std::to_string(record_target) + " records" : "") + ")";
     if (after != spark_after)
-      d.message +=
-          " — variant intel.rowCountTargets changed this decision (Spark: " + std::to_string(spark_after) +
-          " partitions)";
+      d.message += " — variant intel.rowCountTargets changed this decision (Spark: " +
+                   Counted(spark_after, "partition") + ")";
     d.at = ctx.now;
     nlohmann::json ex = nlohmann::json::array();
     for (ExecNode* r : g.reads) ex.push_back(r->id);

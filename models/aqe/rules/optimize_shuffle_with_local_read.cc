@@ -27,7 +27,7 @@ Decision LocalRead(const RuleContext& ctx, ExecNode* read, std::string_view rule
   Decision dec;
   dec.rule = std::string(rule);
   dec.message = read->id + ": local shuffle read (" + why + "), " + std::to_string(before) + " → " +
-                std::to_string(after) + " tasks over " + std::to_string(mappers) + " mappers";
+                Counted(after, "task") + " over " + Counted(mappers, "mapper");
   dec.at = ctx.now;
   dec.fields = {
       {"exchange", read->id}, {"partitionsBefore", before}, {"partitionsAfter", after}, {"mappers", mappers}};
@@ -60,8 +60,8 @@ std::vector<NotApplied> OptimizeShuffleWithLocalRead::WhatDisabledSkips(const Ru
         WhyNot(ctx, name(), *probe, "localReadDisabled",
                probe->id + " (probe side of " + n->id +
                    "): spark.sql.adaptive.localShuffleReader.enabled=false: would read its " +
-                   std::to_string(probe->shuffle->num_read_tasks()) + " partitions locally over " +
-                   std::to_string(mappers) + " mappers",
+                   Counted(probe->shuffle->num_read_tasks(), "partition") + " locally over " +
+                   Counted(mappers, "mapper"),
                {{"join", n->id}, {"partitions", probe->shuffle->num_read_tasks()}, {"mappers", mappers}}));
   });
   return out;

@@ -41,11 +41,11 @@ std::vector<NotApplied> OptimizeSkewInRebalancePartitions::WhatDisabledSkips(con
     n.rule = std::string(name());
     n.target = d.fields.value("exchange", "");
     n.reason = "rebalanceSkewDisabled";
-    n.message =
-        n.target + ": spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split " +
-        std::to_string(d.fields.value("skewedPartitions", 0)) + " partitions above the advisory size, " +
-        std::to_string(d.fields.value("partitionsBefore", 0)) + " → " +
-        std::to_string(d.fields.value("partitionsAfter", 0)) + " partitions";
+    n.message = n.target +
+                ": spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split " +
+                Counted(d.fields.value("skewedPartitions", 0), "partition") + " above the advisory size, " +
+                std::to_string(d.fields.value("partitionsBefore", 0)) + " → " +
+                Counted(d.fields.value("partitionsAfter", 0), "partition");
     n.at = ctx.now;
     n.numbers = {{"skewedPartitions", d.fields.value("skewedPartitions", 0)},
                  {"partitionsBefore", d.fields.value("partitionsBefore", 0)},
@@ -102,7 +102,7 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Run(const RuleContext& ctx, ExecN
                                               FormatBytes(bytes[largest]) + ") is above the advisory size " +
                                               FormatBytes(advisory) +
                                               " but its map outputs do not split into more than one range (" +
-                                              std::to_string(d.reported->num_maps()) + " map tasks)",
+                                              Counted(d.reported->num_maps(), "map task") + ")",
                                           {{"partition", largest},
                                            {"bytes", bytes[largest]},
                                            {"advisoryPartitionSizeBytes", advisory},
@@ -111,9 +111,9 @@ RuleOutcome OptimizeSkewInRebalancePartitions::Run(const RuleContext& ctx, ExecN
     }
     Decision dec;
     dec.rule = std::string(name());
-    dec.message = read->id + ": " + std::to_string(split) + " partitions above " + FormatBytes(advisory) +
-                  " split, " + std::to_string(bytes.size()) + " → " + std::to_string(specs.size()) +
-                  " partitions";
+    dec.message = read->id + ": " + Counted(split, "partition") + " above " + FormatBytes(advisory) +
+                  " split, " + std::to_string(bytes.size()) + " → " +
+                  Counted(static_cast<int64_t>(specs.size()), "partition");
     dec.at = ctx.now;
     dec.fields = {{"exchange", read->id},
                   {"skewedPartitions", split},

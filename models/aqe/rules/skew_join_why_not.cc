@@ -259,11 +259,11 @@ NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const Sk
         s.name == "left" ? result.meta.left_target_size_bytes : result.meta.right_target_size_bytes;
     numbers["targetSizeBytes"] = target;
     numbers["mapTasks"] = s.data->reported->num_maps();
-    return Entry(
-        ctx, j, "singleMapPartition",
-        j + ": " + above + " but its map outputs do not split into more than one range of the target " +
-            FormatBytes(target) + " (" + std::to_string(s.data->reported->num_maps()) + " map tasks)",
-        std::move(numbers));
+    return Entry(ctx, j, "singleMapPartition",
+                 j + ": " + above +
+                     " but its map outputs do not split into more than one range of the target " +
+                     FormatBytes(target) + " (" + Counted(s.data->reported->num_maps(), "map task") + ")",
+                 std::move(numbers));
   }
   // 3. Skew only the true sizes show.
   for (int i = 0; i < 2; ++i) {

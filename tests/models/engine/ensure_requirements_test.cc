@@ -92,7 +92,7 @@ TEST_CASE("EnsureRequirements: aggregates, broadcast joins and satisfied childre
     CHECK(
         e.decisions[0].message ==
         "agg: ShuffleExchange a-exchange inserted on the child (scan a does not satisfy AllTuples (a global "
-        "aggregate)), 1 partitions (SinglePartition)");
+        "aggregate)), 1 partition (SinglePartition)");
   }
   SECTION("window over a scan: ClusteredDistribution on its partition keys; over a join, none") {
     auto plan = b.Unary(PlanOp::kWindow, "w", b.Scan("a", 1000, 4));

@@ -68,14 +68,14 @@ TEST_CASE("Recommend: skew points at the skew settings, never at more partitions
       std::find(
           r.notes.begin(), r.notes.end(),
           "Keep spark.sql.adaptive.skewJoin.enabled on (Spark's default): OptimizeSkewedJoin split 1 skewed "
-          "partition(s) in the AQE run.") != r.notes.end());
+          "partition in the AQE run.") != r.notes.end());
   CHECK_FALSE(r.Sets("spark.sql.shuffle.partitions"));
   CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.initialPartitionNum"));
   // AQE evens e1's readers out (11.4 -> 1.13): the headline says AQE handles it (new-user finding 8).
   CHECK(r.diagnosis ==
         "Skew that AQE already handles: e1's largest partition is 6.8× its median; without AQE the tasks "
         "reading "
-        "it are critically unbalanced (11.4×), with AQE on (1 skewed partitions split) within 1.1×.");
+        "it are critically unbalanced (11.4×), with AQE on (1 skewed partition split) within 1.1×.");
   REQUIRE_FALSE(r.notes.empty());
   CHECK(r.notes.back().rfind("Not recommending more shuffle partitions", 0) == 0);
   // Turned off in the job: turning it on is the line.

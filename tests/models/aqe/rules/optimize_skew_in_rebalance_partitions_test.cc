@@ -40,7 +40,7 @@ TEST_CASE("OptimizeSkewInRebalancePartitions: fires, splitting a partition above
   CHECK(ToString(SpecsOf(*plan, "rb")) ==
         "[C(0,1,40) PR(1,0,1,60) PR(1,1,2,60) PR(1,2,3,60) PR(1,3,4,60) C(2,3,40)]");
   REQUIRE(out.decisions.size() == 1);
-  CHECK(out.decisions[0].message == "rb: 1 partitions above 100 B split, 3 → 6 partitions");
+  CHECK(out.decisions[0].message == "rb: 1 partition above 100 B split, 3 → 6 partitions");
 }
 
 TEST_CASE("OptimizeSkewInRebalancePartitions: a partition of exactly the advisory size is not split",
@@ -105,7 +105,7 @@ TEST_CASE("OptimizeSkewInRebalancePartitions why not: each early-out, word for w
     CHECK(
         out.not_applied[0].message ==
         "rb: partition 1 (500 B) is above the advisory size 100 B but its map outputs do not split into more "
-        "than one range (1 map tasks)");
+        "than one range (1 map task)");
   }
   SECTION("optimizeSkewsInRebalancePartitions.enabled=false says what it would have split") {
     SqlConf conf = RebalanceConf();
@@ -122,7 +122,7 @@ TEST_CASE("OptimizeSkewInRebalancePartitions why not: each early-out, word for w
     CHECK(not_applied[0].reason == "rebalanceSkewDisabled");
     CHECK(not_applied[0].target == "rb");
     CHECK(not_applied[0].message ==
-          "rb: spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split 1 partitions "
+          "rb: spark.sql.adaptive.optimizeSkewsInRebalancePartitions.enabled=false: would split 1 partition "
           "above the advisory size, 3 → 6 partitions");
     CHECK_FALSE(testing::Find(*plan, "rb").shuffle->read_specs.has_value());  // the plan is left as it was
   }
