@@ -149,7 +149,9 @@ TEST_CASE("report: the headline names what limits the stage after AQE split the 
       "tasks read split pieces), yet the tasks reading it stay severely unbalanced (3.4× the median "
       "task, AQE on): the largest task now reads 233.2 MiB, 4.1× the median task's, a whole partition "
       "under the skew threshold 256.0 MiB (max(skewedPartitionThresholdInBytes 256.0 MiB, "
-      "skewedPartitionFactor 5.0 × the median 17.6 MiB)), which is never split.**"));
+      "skewedPartitionFactor 5.0 × the median 17.6 MiB)), which is never split. Simulated, no setting gains "
+      "3% "
+      "here: nothing to set.**"));
   // skew-join.json: AQE evens the readers out (9.8× without it); the headline says so, and what
   // stays uneven is not e1's readers.
   const CommandResult s = RunAqesim({"report", SourcePath("scenarios/skew-join.json"), "--format", "md"});
@@ -159,6 +161,43 @@ TEST_CASE("report: the headline names what limits the stage after AQE split the 
       "**Skew that AQE already handles: e1's largest partition is 10.9× its median; without AQE the "
       "tasks reading it are severely unbalanced (9.8×), with AQE on (1 skewed partition split) within "
       "1.0×. What stays uneven with AQE on: stage 0 (e1 map), slowest task 2.3× the median.**"));
+}
+
+TEST_CASE("report: a join side within reach of the runtime broadcast threshold is tried and recommended",
+          "[e2e][report][whynot]") {
+  // The dimension is 24.6 MiB at run time, 2.5× the 10 MiB threshold: AQE keeps the sort-merge join.
+  // Was: "Partitions too large" alone, the broadcast threshold never tried.
+  const CommandResult r =
+      RunAqesim({"report", SourcePath("tests/data/scenarios/dimension-within-reach-of-broadcast.json"),
+                 "--format", "md"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(Contains(
+      r.stdout_text,
+      "**A join side within reach of the runtime broadcast threshold: dim-exchange (j's right side) is "
+      "24.6 MiB at run time, 2.5× spark.sql.adaptive.autoBroadcastJoinThreshold (unset: "
+      "spark.sql.autoBroadcastJoinThreshold 10.0 MiB), so j stays a sort-merge join. Its shuffle's "
+      "partitions are also far above the advisory size.**"));
+  CHECK(Contains(
+      r.stdout_text,
+      "# broadcasts dim-exchange (j's right side, 24.6 MiB at run time) instead of a sort-merge join: "
+      "AQE's join selection compares it with spark.sql.adaptive.autoBroadcastJoinThreshold (unset: "
+      "spark.sql.autoBroadcastJoinThreshold 10.0 MiB); within 2% of the sweep's fastest, with the fewest "
+      "changes (makespan 296.29 s → 119.97 s); alone: makespan 296.29 s → 166.95 s\n"
+      "spark.sql.adaptive.autoBroadcastJoinThreshold 32m\n"));
+  CHECK(Contains(r.stdout_text, "\nspark.sql.shuffle.partitions 8000\n"));
+  CHECK(Contains(
+      r.stdout_text,
+      "- Checked by simulation: with spark.sql.shuffle.partitions 8000, "
+      "spark.sql.adaptive.autoBroadcastJoinThreshold 32m the makespan goes from 296.29 s to 119.97 s."));
+  // The sweep it names holds the threshold at its own value (the static one, unset) and the proposal.
+  CHECK(Contains(r.stdout_text, "--grid spark.sql.adaptive.autoBroadcastJoinThreshold=10m,32m"));
+  CHECK(Contains(
+      r.stdout_text,
+      "Raising spark.sql.adaptive.autoBroadcastJoinThreshold (AQE's join selection on runtime sizes; "
+      "unset, it is spark.sql.autoBroadcastJoinThreshold) above 24.6 MiB would broadcast it at run time"));
+  // One recommendation: nothing says nothing is recommended.
+  CHECK_FALSE(Contains(r.stdout_text, "nothing is recommended"));
+  CHECK_FALSE(Contains(r.stdout_text, "No configuration change."));
 }
 
 }  // namespace

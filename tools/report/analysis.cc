@@ -138,6 +138,8 @@ TuningFacts FactsFromInput(const ReportInput& input) {
       *spill += s.spill_bytes;
     }
   };
+  if (input.explain_on)
+    for (const JoinExplain& j : input.explain_on->joins) f.join_final_strategies[j.id] = j.final_strategy;
   if (input.explain_on) {
     for (const ExchangeExplain& e : input.explain_on->exchanges) {
       ShuffleFacts s;

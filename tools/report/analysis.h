@@ -4,6 +4,7 @@
 #define AQESIM_TOOLS_REPORT_ANALYSIS_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -111,6 +112,8 @@ struct TuningFacts {
   std::vector<NotApplied> not_applied;
   std::vector<ShuffleFacts> shuffles;
   std::vector<BroadcastFacts> broadcasts;
+  /// Each join's strategy as the AQE-on run executed it (explain's joins: "SortMergeJoin", ...).
+  std::map<std::string, std::string> join_final_strategies;
   /// The worst stage of the runs given (AQE off and on): highest max÷median task seconds the
   /// data explains (StageRow::data_skew_ratio), and the spill of all stages; for a diagnosis
   /// when no shuffle facts are known.

@@ -30,6 +30,9 @@ std::optional<double> AsNumber(const std::string& s) {
 // when neither is a literal ("(none)", "(value of ...)").
 std::optional<std::string> OwnValue(const std::string& key, const RawConf& raw) {
   if (auto it = raw.find(key); it != raw.end()) return it->second;
+  // Unset, AQE's runtime broadcast threshold is the static one.
+  if (key == "spark.sql.adaptive.autoBroadcastJoinThreshold")
+    return OwnValue("spark.sql.autoBroadcastJoinThreshold", raw);
   for (const ConfKeyInfo& k : ConfKeyTable()) {
     if (k.key != key) continue;
     const std::string& d = k.doc.spark_default;

@@ -97,7 +97,51 @@ std::string UnsplittableText(const std::string& reason) {
   return "";
 }
 
+// "a sort-merge join" for a join strategy as explain writes it.
+std::string StrategyPhrase(const std::string& strategy) {
+  if (strategy == "SortMergeJoin") return "a sort-merge join";
+  if (strategy == "ShuffledHashJoin") return "a shuffled hash join";
+  if (strategy == "BroadcastNestedLoopJoin") return "a broadcast nested loop join";
+  if (strategy == "CartesianProduct") return "a cartesian product";
+  return strategy.empty() ? "a shuffle join" : strategy;
+}
+
 }  // namespace
+
+RuntimeBroadcastReach RuntimeBroadcastWithinReach(const TuningFacts& f) {
+  RuntimeBroadcastReach best;
+  for (const NotApplied& n : f.not_applied) {
+    if (n.rule != "JoinSelection" || n.reason != "aboveBroadcastThreshold") continue;
+    if (!n.numbers.value("runtime", false)) continue;  // an estimate: static planning, not AQE's
+    const int64_t bytes = n.numbers.value("bytes", int64_t{0});
+    const int64_t threshold = n.numbers.value("thresholdBytes", int64_t{0});
+    if (threshold <= 0 || bytes <= threshold || bytes > kBroadcastReachFactor * threshold) continue;
+    // The next power of two in MiB above the side, with a tenth of headroom (runs vary).
+    int64_t value = kMiB;
+    while (static_cast<double>(value) < 1.1 * static_cast<double>(bytes)) value *= 2;
+    if (f.executor_memory_bytes > 0 &&
+        static_cast<double>(value) >= kBroadcastMemoryFraction * static_cast<double>(f.executor_memory_bytes))
+      continue;  // the memory guardrail would refuse it
+    if (best.join.empty() || bytes < best.side_bytes) {
+      best.join = n.target;
+      best.side = n.numbers.value("side", std::string());
+      best.exchange = n.numbers.value("exchange", std::string());
+      best.side_bytes = bytes;
+      best.threshold_bytes = threshold;
+      best.value_bytes = value;
+      const auto it = f.join_final_strategies.find(n.target);
+      best.strategy = it != f.join_final_strategies.end() ? it->second : "";
+    }
+  }
+  return best;
+}
+
+std::string RuntimeBroadcastReach::ThresholdText(const SqlConf& c) const {
+  return c.adaptive_auto_broadcast_join_threshold_bytes
+             ? "spark.sql.adaptive.autoBroadcastJoinThreshold " + FormatBytes(threshold_bytes)
+             : "spark.sql.adaptive.autoBroadcastJoinThreshold (unset: spark.sql.autoBroadcastJoinThreshold " +
+                   FormatBytes(threshold_bytes) + ")";
+}
 
 std::string SparkByteString(int64_t bytes) {
   if (bytes > 0 && bytes % (1LL << 30) == 0) return std::to_string(bytes >> 30) + "g";
@@ -347,6 +391,18 @@ Recommendation Recommend(const TuningFacts& f) {
     }
   }
 
+  // Rule 4 — a join side within reach of the runtime broadcast threshold: AQE's JoinSelection
+  // compares a materialized side with spark.sql.adaptive.autoBroadcastJoinThreshold (falling back
+  // to spark.sql.autoBroadcastJoinThreshold); the runtime key moves only that decision, not static
+  // planning on estimates.
+  const RuntimeBroadcastReach reach = adaptive ? RuntimeBroadcastWithinReach(f) : RuntimeBroadcastReach{};
+  if (!reach.join.empty()) {
+    AddLine(&r, "spark.sql.adaptive.autoBroadcastJoinThreshold", SparkByteString(reach.value_bytes),
+            "broadcasts " + reach.exchange + " (" + reach.join + "'s " + reach.side + " side, " +
+                FormatBytes(reach.side_bytes) + " at run time) instead of " + StrategyPhrase(reach.strategy) +
+                ": AQE's join selection compares it with " + reach.ThresholdText(c));
+  }
+
   // Guardrail — MapStatus: above minNumPartitionsToHighlyCompress the driver may not see skew.
   for (const ShuffleFacts& s : f.shuffles) {
     if (!IsHighlyCompressed(s, c) || !SkewAqeCannotSplit(f.not_applied, s.id).empty()) continue;
@@ -416,6 +472,13 @@ Recommendation Recommend(const TuningFacts& f) {
 
   if (!skewed.empty()) {
     r.diagnosis = SkewDiagnosis(f, skewed);
+  } else if (!reach.join.empty()) {
+    r.diagnosis =
+        "A join side within reach of the runtime broadcast threshold: " + reach.exchange + " (" + reach.join +
+        "'s " + reach.side + " side) is " + FormatBytes(reach.side_bytes) + " at run time, " +
+        Fixed(static_cast<double>(reach.side_bytes) / static_cast<double>(reach.threshold_bytes), 1) + "× " +
+        reach.ThresholdText(c) + ", so " + reach.join + " stays " + StrategyPhrase(reach.strategy) + "." +
+        (partitions_too_large ? " Its shuffle's partitions are also far above the advisory size." : "");
   } else if (partitions_too_large) {
     r.diagnosis = "Partitions too large: the shuffle's partitions are far above the advisory size.";
   } else if (r.Sets("spark.sql.adaptive.enabled")) {
@@ -473,11 +536,26 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
       {"spark.sql.adaptive.skewJoin.skewedPartitionFactor", "5.0"},
       {"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "256m"},
       {"spark.sql.autoBroadcastJoinThreshold", "10m"},
+      {"spark.sql.adaptive.autoBroadcastJoinThreshold", "10m"},  // unset: the static threshold
       {"spark.shuffle.minNumPartitionsToHighlyCompress", "2000"},
       {"spark.shuffle.accurateBlockThreshold", "100m"},
   };
+  // The scenario's own value of a key it may not sweep: its --conf, then its conf.
+  auto scenario_value = [&](const std::string& key) -> std::optional<std::string> {
+    std::optional<std::string> v;
+    if (info.scenario_conf)
+      if (auto it = info.scenario_conf->find(key); it != info.scenario_conf->end()) v = it->second;
+    for (const std::string& kv : info.conf)
+      if (kv.rfind(key + "=", 0) == 0) v = kv.substr(key.size() + 1);
+    return v;
+  };
   auto baseline_value = [&](const std::string& key) -> std::optional<std::string> {
     if (auto it = info.baseline.find(key); it != info.baseline.end()) return it->second;
+    // Unset, AQE's runtime broadcast threshold is the static one.
+    if (key == "spark.sql.adaptive.autoBroadcastJoinThreshold") {
+      if (std::optional<std::string> v = scenario_value("spark.sql.autoBroadcastJoinThreshold")) return v;
+      return kDefaults.at("spark.sql.autoBroadcastJoinThreshold");
+    }
     auto it = kDefaults.find(key);
     if (it != kDefaults.end()) return it->second;
     return SparkDefaultOf(key);

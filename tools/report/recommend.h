@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tools/report/analysis.h"
+#include "tools/report/why_not_advice.h"
 #include "tools/sweep/sweep_output.h"
 #include "tools/tune/recommendation.h"
 
@@ -50,6 +51,19 @@ bool IsSizeSkewed(const ShuffleFacts& s, int64_t advisory_bytes);
 /// Whether skew makes the run slow: a size-skewed shuffle whose reading stage has a
 /// severe (>= 3.16) max÷median task time with AQE off or on.
 bool IsSlowedBySkew(const ShuffleFacts& s, int64_t advisory_bytes);
+
+/// The smallest join side AQE's JoinSelection found above the runtime broadcast threshold
+/// (explain's notApplied aboveBroadcastThreshold with runtime statistics) by at most
+/// kBroadcastReachFactor (why_not_advice.h), with a threshold value that would broadcast it and stays under
+/// the memory guardrail; `join` empty when none.
+struct RuntimeBroadcastReach {
+  std::string join, side, exchange, strategy;  // strategy as executed ("SortMergeJoin")
+  int64_t side_bytes = 0, threshold_bytes = 0;
+  int64_t value_bytes = 0;  // the next power of two MiB above 1.1 × side_bytes
+  /// "spark.sql.adaptive.autoBroadcastJoinThreshold (unset: spark.sql.autoBroadcastJoinThreshold 10.0 MiB)".
+  std::string ThresholdText(const SqlConf& conf) const;
+};
+RuntimeBroadcastReach RuntimeBroadcastWithinReach(const TuningFacts& facts);
 
 /// Rules for one configuration (a scenario or RESULT.json).
 Recommendation Recommend(const TuningFacts& facts);

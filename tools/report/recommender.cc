@@ -7,6 +7,7 @@
 
 #include "models/conf/property_value.h"
 #include "tools/report/probe_grid.h"
+#include "tools/text/table_text.h"
 
 namespace aqesim::report {
 
@@ -40,7 +41,19 @@ Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const Make
   Recommendation rec = RecommendFromSweep(sweep, best);
   if (!makespan_with || rec.lines.empty()) return rec;
   const SimulatedMakespan now = makespan_with({});
-  if (now.seconds) CheckBySimulation(&rec, *now.seconds, makespan_with);
+  if (!now.seconds) return rec;
+  CheckBySimulation(&rec, *now.seconds, makespan_with);
+  if (rec.lines.empty()) {
+    // Withdrawn: the pick's own note and diagnosis would contradict "nothing is recommended".
+    rec.notes.erase(std::remove_if(rec.notes.begin(), rec.notes.end(),
+                                   [](const std::string& n) {
+                                     return StartsWith(n, "Point ") &&
+                                            n.find("it is the one recommended") != std::string::npos;
+                                   }),
+                    rec.notes.end());
+    rec.diagnosis = "No change recommended: simulated on the scenario, the sweep's pick gains less than " +
+                    Fixed(100 * kMinGain, 0) + "%.";
+  }
   return rec;
 }
 
@@ -68,6 +81,9 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
   r.diagnosis = rules.diagnosis;
   if (!picked.lines.empty() && (rules.lines.empty() || StartsWith(rules.diagnosis, "Nothing to change")))
     r.diagnosis = picked.diagnosis;
+  // What limits the run stays said; that nothing is to be set must be too (one recommendation).
+  if (picked.lines.empty() && !rules.lines.empty())
+    r.diagnosis += " Simulated, no setting gains " + Fixed(100 * kMinGain, 0) + "% here: nothing to set.";
   r.warnings = rules.warnings;
   for (ConfLine line : picked.lines) {
     for (const ConfLine& proposed : rules.lines) {

@@ -65,8 +65,15 @@ std::string Advice(const NotApplied& n) {
            "broadcast it anyway (a broadcast of mostly empty partitions may still be cheaper).";
   if (r == "aboveBroadcastThreshold") {
     const int64_t bytes = Number(n, "bytes"), threshold = Number(n, "thresholdBytes");
-    // Within 4x of the threshold: raising it is a real option; far above, it is not.
-    if (threshold <= 0 || bytes > 4 * threshold) return "";
+    // Within reach of the threshold: raising it is a real option; far above, it is not.
+    if (threshold <= 0 || bytes > kBroadcastReachFactor * threshold) return "";
+    // Runtime statistics meet AQE's threshold, which falls back to the static one: its own key
+    // moves only the decision at run time.
+    if (n.numbers.value("runtime", false))
+      return "Raising spark.sql.adaptive.autoBroadcastJoinThreshold (AQE's join selection on runtime sizes; "
+             "unset, it is spark.sql.autoBroadcastJoinThreshold) above " +
+             FormatBytes(bytes) +
+             " would broadcast it at run time (every executor then holds it: mind executor memory).";
     const auto it = n.numbers.find("thresholdKey");
     const std::string key =
         it != n.numbers.end() && it->is_string() ? it->get<std::string>() : "the threshold";

@@ -5,12 +5,17 @@
 #ifndef AQESIM_TOOLS_REPORT_WHY_NOT_ADVICE_H_
 #define AQESIM_TOOLS_REPORT_WHY_NOT_ADVICE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "models/aqe/not_applied.h"
 
 namespace aqesim::report {
+
+/// A join side above the broadcast threshold by at most this factor is "within reach": raising
+/// the threshold is a real option (the advice here and recommend.h's RuntimeBroadcastWithinReach agree).
+inline constexpr int64_t kBroadcastReachFactor = 4;
 
 /// Why no AQE rule can split `exchange`'s skew, when OptimizeSkewedJoin said so: "notAJoin" (an
 /// aggregate's skewed input) or "rangePartitioned" (a sort's range exchange); "" otherwise. No
