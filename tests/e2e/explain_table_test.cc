@@ -42,5 +42,19 @@ TEST_CASE("explain --format table: skew-join's split and the exchange it came fr
   CHECK(r.stdout_text.find("  j1: SortMergeJoin, skew join\n") != std::string::npos);
 }
 
+TEST_CASE("explain --format table: the true and the driver-seen size ratios say which they are",
+          "[e2e][explain]") {
+  // range-sort-hot-key: the true max ÷ median of t-exchange is 62.7×, the driver sees 60.2× (MapStatus
+  // rounds each block up); both were printed unlabelled.
+  const CommandResult r =
+      RunAqesim({"explain", SourcePath("scenarios/variants/range-sort-hot-key.json"), "--format", "table"});
+  REQUIRE(r.exit_code == 0);
+  CheckWithin160(r.stdout_text);
+  CHECK(r.stdout_text.find("true min / med / max          true max÷med\n") != std::string::npos);
+  CHECK(r.stdout_text.find("5.9 KiB / 19.6 MiB / 1.2 GiB         62.7×\n") != std::string::npos);
+  CHECK(r.stdout_text.find("1.2 GiB, 60.2× the median\n    21.0 MiB (driver-seen MapStatus sizes; skew "
+                           "threshold 256.0 MiB)") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

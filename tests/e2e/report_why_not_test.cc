@@ -86,7 +86,8 @@ TEST_CASE("explain: a sort's hot key under range partitioning is never split", "
   CHECK(n.at("message") ==
         "t-exchange (range partitioning for sort s): partition 0 (the first range, sort key 0 only) is 1.2 "
         "GiB, "
-        "60.2× the median 21.0 MiB (skew threshold 256.0 MiB): a range partitioner puts all rows of a key in "
+        "60.2× the median 21.0 MiB (driver-seen MapStatus sizes; skew threshold 256.0 MiB): a range "
+        "partitioner puts all rows of a key in "
         "one "
         "partition, and AQE never splits a sort's partitions; salt the sort key or sort the hot key's rows "
         "apart");
@@ -145,7 +146,8 @@ TEST_CASE("report: the headline names what limits the stage after AQE split the 
   REQUIRE(r.exit_code == 0);
   CHECK(Contains(
       r.stdout_text,
-      "**Skew: e1's largest partition is 159.4× its median and AQE's skew join split it (115 of its 259 "
+      "**Skew: e1's largest partition is 159.4× its median (true sizes) and AQE's skew join split it (115 of "
+      "its 259 "
       "tasks read split pieces), yet the tasks reading it stay severely unbalanced (3.4× the median "
       "task, AQE on): the largest task now reads 233.2 MiB, 4.1× the median task's, a whole partition "
       "under the skew threshold 256.0 MiB (max(skewedPartitionThresholdInBytes 256.0 MiB, "
@@ -158,7 +160,8 @@ TEST_CASE("report: the headline names what limits the stage after AQE split the 
   REQUIRE(s.exit_code == 0);
   CHECK(Contains(
       s.stdout_text,
-      "**Skew that AQE already handles: e1's largest partition is 10.9× its median; without AQE the "
+      "**Skew that AQE already handles: e1's largest partition is 10.9× its median (true sizes); without AQE "
+      "the "
       "tasks reading it are severely unbalanced (9.8×), with AQE on (1 skewed partition split) within "
       "1.0×. What stays uneven with AQE on: stage 0 (e1 map), slowest task 2.3× the median.**"));
 }

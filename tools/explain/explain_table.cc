@@ -64,7 +64,7 @@ std::string ExchangesSection(const RunResult& run) {
          "written, as the driver saw them in MapStatus and as they are):\n" +
          Indented(TextTableWithin(kWidth - 2, 0, 8,
                                   {"exchange", "maps", "partitions", "MapStatus", "dataSize",
-                                   "seen min / med / max", "true min / med / max", "max÷med"},
+                                   "seen min / med / max", "true min / med / max", "true max÷med"},
                                   std::move(rows),
                                   [](size_t i) { return i == 1 || i == 2 || i == 4 || i == 7; }));
 }
@@ -90,7 +90,7 @@ std::string ReadsSection(const RunResult& run) {
   return "Reads (one task per spec; true bytes each task reads):\n" +
          Indented(TextTableWithin(kWidth - 2, 0, 8,
                                   {"exchange", "stage", "tasks", "coalesced", "skew splits", "local",
-                                   "true min / med / max", "max÷med"},
+                                   "true min / med / max", "true max÷med"},
                                   std::move(rows), [](size_t i) { return (i >= 1 && i <= 5) || i == 7; }));
 }
 

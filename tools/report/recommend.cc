@@ -211,8 +211,9 @@ std::string SkewDiagnosis(const TuningFacts& f, const std::vector<const ShuffleF
                 FactorString(c.skewed_partition_factor) + " × the median " +
                 FormatBytes(still->seen_median_bytes) + ")), which is never split";
       return "Skew: " + still->id + "'s largest partition is " + times(*still) +
-             " its median and AQE's skew join split it (" + std::to_string(still->aqe_on_split_tasks) +
-             " of its " + std::to_string(still->aqe_on_read_tasks) +
+             " its median (true sizes) and AQE's skew join split it (" +
+             std::to_string(still->aqe_on_split_tasks) + " of its " +
+             std::to_string(still->aqe_on_read_tasks) +
              " tasks read split pieces), yet the tasks reading it stay " + severity +
              ": the largest task now reads " + FormatBytes(still->aqe_on_largest_task_bytes) + ", " +
              Fixed(static_cast<double>(still->aqe_on_largest_task_bytes) /
@@ -221,13 +222,13 @@ std::string SkewDiagnosis(const TuningFacts& f, const std::vector<const ShuffleF
              "× the median task's, " + what + ".";
     }
     return "Skew: " + still->id + "'s largest partition is " + times(*still) +
-           " its median, and the tasks reading it are " + severity + "." +
+           " its median (true sizes), and the tasks reading it are " + severity + "." +
            UnsplittableText(SkewAqeCannotSplit(f.not_applied, still->id));
   }
   const ShuffleFacts& s = *skewed.front();
   std::string d =
       "Skew that AQE already handles: " + s.id + "'s largest partition is " + times(s) +
-      " its median; without AQE the tasks reading it are " +
+      " its median (true sizes); without AQE the tasks reading it are " +
       std::string(SeverityName(SeverityOf(s.read_skew_ratio_aqe_off))) + "ly unbalanced (" +
       Fixed(s.read_skew_ratio_aqe_off, 1) + "×), with AQE on" +
       (f.skew_splits_aqe_on > 0 ? " (" + Counted(f.skew_splits_aqe_on, "skewed partition") + " split)"

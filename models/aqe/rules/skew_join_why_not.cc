@@ -164,8 +164,8 @@ std::optional<NotApplied> SkewedRangeInput(const RuleContext& ctx, const ExecNod
   return Entry(ctx, ex->id, "rangePartitioned",
                ex->id + " (range partitioning for sort " + sort.id + "): partition " + std::to_string(p) +
                    " (" + RangeKeys(range, p) + ") is " + FormatBytes(s.max()) + ", " +
-                   Times(s.max(), s.median) + " the median " + FormatBytes(s.median) + " (skew threshold " +
-                   FormatBytes(s.threshold) + ")" +
+                   Times(s.max(), s.median) + " the median " + FormatBytes(s.median) +
+                   " (driver-seen MapStatus sizes; skew threshold " + FormatBytes(s.threshold) + ")" +
                    ": a range partitioner puts all rows of a key in one partition, and AQE never splits a "
                    "sort's partitions; salt the sort key or sort the hot key's rows apart",
                {{"sort", sort.id},
@@ -347,8 +347,9 @@ std::vector<NotApplied> SkewedAggregateInputs(const RuleContext& ctx, ExecNode* 
     if (!seen) sizes += " (the driver sees " + FormatBytes(s.reported[p]) + ")";
     out.push_back(Entry(ctx, ex->id, "notAJoin",
                         ex->id + " (read by " + op + " " + n->id + "): partition " + std::to_string(p) +
-                            " is " + sizes + ", " + times + "× the median " + FormatBytes(median) +
-                            " (skew threshold " + FormatBytes(threshold) + "): AQE never splits " +
+                            " is " + sizes + ", " + times + "× the median " + FormatBytes(median) + " (" +
+                            (seen ? "driver-seen MapStatus sizes" : "true sizes") + "; skew threshold " +
+                            FormatBytes(threshold) + "): AQE never splits " +
                             (n->op == PlanOp::kWindow ? "a window's" : "an aggregate's") +
                             " partitions; salt the key or pre-aggregate",
                         {{op, n->id},

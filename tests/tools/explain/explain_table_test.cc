@@ -55,10 +55,11 @@ TEST_CASE("ExplainTable: exchanges, reads, joins, decisions and why not", "[expl
   // One unit for the three when they share it (the row stays within 160 columns on the bundled
   // scenarios: c01 and las-split-by-exact-totals were 163 and 162).
   CHECK(text.find("  e1           4           4  HighlyCompressedMapStatus   4.0 KiB  100 "
-                  "/ 100 / 100 B     10 / 30 / 300 B         10.0×\n") != std::string::npos);
+                  "/ 100 / 100 B     10 / 30 / 300 B              10.0×\n") != std::string::npos);
   // Three tasks: one coalesced range, two skew splits; 60 B / 150 B / 150 B, max 1.0× the median.
   CHECK(
-      text.find("  e1            2      3          1            2         60 / 150 / 150 B         1.0×\n") !=
+      text.find(
+          "  e1            2      3          1            2         60 / 150 / 150 B              1.0×\n") !=
       std::string::npos);
   CHECK(text.find("Joins (as planned → as run):\n  j1: SortMergeJoin, skew join\n") != std::string::npos);
   CHECK(text.find("Decisions (in the order AQE took them):\n  OptimizeSkewedJoin: j1: split 1 partition\n") !=

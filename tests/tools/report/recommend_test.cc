@@ -75,7 +75,8 @@ TEST_CASE("Recommend: skew points at the skew settings, never at more partitions
   CHECK_FALSE(r.Sets("spark.sql.adaptive.coalescePartitions.initialPartitionNum"));
   // AQE evens e1's readers out (11.4 -> 1.13): the headline says AQE handles it (new-user finding 8).
   CHECK(r.diagnosis ==
-        "Skew that AQE already handles: e1's largest partition is 6.8× its median; without AQE the tasks "
+        "Skew that AQE already handles: e1's largest partition is 6.8× its median (true sizes); without AQE "
+        "the tasks "
         "reading "
         "it are critically unbalanced (11.4×), with AQE on (1 skewed partition split) within 1.1×.");
   REQUIRE_FALSE(r.notes.empty());

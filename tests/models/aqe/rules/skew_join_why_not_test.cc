@@ -118,7 +118,9 @@ TEST_CASE("Skew join why not: an aggregate with a hot key is never split", "[aqe
   const NotApplied n = Only(out, "e");
   CHECK(n.reason == "notAJoin");
   CHECK(n.message ==
-        "e (read by aggregate agg): partition 2 is 1000 B, 10.0× the median 100 B (skew threshold 500 B): "
+        "e (read by aggregate agg): partition 2 is 1000 B, 10.0× the median 100 B (driver-seen MapStatus "
+        "sizes; skew "
+        "threshold 500 B): "
         "AQE never "
         "splits an aggregate's partitions; salt the key or pre-aggregate");
   CHECK(n.numbers.at("aggregate") == "agg");
@@ -153,7 +155,8 @@ NotApplied RangeEntry(int hot, std::optional<int64_t> min_key, std::optional<int
 TEST_CASE("Skew join why not: the keys of the first, a middle and the last range partition",
           "[aqe][skew][whynot]") {
   const std::string tail =
-      " is 3.9 KiB, 40.0× the median 100 B (skew threshold 500 B): a range partitioner puts all rows of a "
+      " is 3.9 KiB, 40.0× the median 100 B (driver-seen MapStatus sizes; skew threshold 500 B): a range "
+      "partitioner puts all rows of a "
       "key "
       "in "
       "one partition, and AQE never splits a sort's partitions; salt the sort key or sort the hot key's rows "
