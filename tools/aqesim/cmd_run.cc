@@ -16,6 +16,7 @@
 #include "tools/aqesim/scenario_args.h"
 #include "tools/aqesim/simulate.h"
 #include "tools/aqesim/variant_comparison.h"
+#include "tools/text/aqe_slowdown_text.h"
 #include "tools/text/shared_limits_text.h"
 #include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
@@ -200,6 +201,9 @@ void RegisterRun(CLI::App& app) {
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
+        if (const std::optional<std::string> why =
+                AqeSlowdownText(runs[0], runs[1], runs[1].resources.peak_cores))
+          text += WrapText(*why, kTableColumns, 2) + "\n";
       }
       if (!variant_rows.empty()) text += "\n" + VariantComparisonText(variant_rows);
     }

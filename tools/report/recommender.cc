@@ -7,6 +7,7 @@
 
 #include "models/conf/property_value.h"
 #include "tools/report/probe_grid.h"
+#include "tools/text/aqe_slowdown_text.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::report {
@@ -61,7 +62,9 @@ Recommendation RecommendForSweep(const ReportInput& in, SweepBest* best) {
   return RecommendFromPoints(in.sweep, in.makespan_with, best);
 }
 
-Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) {
+namespace {
+
+Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& facts) {
   Recommendation rules = Recommend(facts);
   if (!in.sweep_with) return CheckedRules(in, facts, std::move(rules));
   const std::vector<sweep::GridAxis> grid = ProbeGrid(facts, in.conf, rules);
@@ -106,6 +109,18 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
                     " points over " + keys +
                     " (the scenario's own values, the rules' proposals and around them); " +
                     "aqesim report on its JSON recommends the same: " + SweepCommand(swept->info));
+  return r;
+}
+
+}  // namespace
+
+Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) {
+  Recommendation r = RecommendForRunAlone(in, facts);
+  // AQE on slower than off: why, first (tools/text/aqe_slowdown_text.h).
+  if (in.run_off && in.run_on)
+    if (std::optional<std::string> why =
+            AqeSlowdownText(*in.run_off, *in.run_on, in.run_on->resources.peak_cores))
+      r.notes.insert(r.notes.begin(), *why + ".");
   return r;
 }
 
