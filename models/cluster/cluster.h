@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "models/cluster/allocation_state.h"
+
 namespace aqesim {
 
 /// One executor of a timeline: seconds from the start of the simulation (the query's
@@ -90,6 +92,23 @@ struct ClusterSpec {
   /// driver's request for an executor to its registration (the cluster manager's container or
   /// pod start and the JVM's start). JSON `executorStartSeconds`, in [0, 3600], default 0.
   double executor_start_seconds = 0;
+  /// Dynamic allocation: seconds from the driver's request to the cluster manager granting the
+  /// executor's container. A request granted is no longer cancelled when the target drops: YARN's
+  /// allocator (YarnAllocator.updateResourceRequests) cancels only container requests the
+  /// ResourceManager has not allocated yet; an allocated container is launched and its executor
+  /// registers. JSON `executorGrantSeconds`, in [0, 3600]; unset: a request can be cancelled
+  /// until its executor registers. Capped by executorStartSeconds.
+  std::optional<double> executor_grant_seconds;
+  /// Dynamic allocation: seconds from the driver killing an idle executor to the cluster manager
+  /// reporting it gone (SparkListenerExecutorRemoved). Meanwhile it takes no task but the driver
+  /// counts its cores (defaultParallelism, CoarseGrainedSchedulerBackend.totalCoreCount) and
+  /// runs[].executors counts it, as the log's ExecutorAdded / ExecutorRemoved do. JSON
+  /// `executorRemoveSeconds`, in [0, 3600], default 0.
+  double executor_remove_seconds = 0;
+  /// Dynamic allocation: where the application's allocation manager stood before the query
+  /// (models/cluster/allocation_state.h; JSON `allocationAtStart`). Unset: it starts as Spark's
+  /// does at the application's start (initialExecutors).
+  std::optional<AllocationState> allocation_at_start;
   /// Static cluster: executors [0, warm_executors) have JVMs that already ran tasks before the
   /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
   /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/engine/allocation_carry_over.h"
 #include "models/engine/static_planner.h"
 #include "models/plan/plan_error.h"
 
@@ -41,6 +42,10 @@ ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s,
   settings.slots_per_executor = slots_per_executor;
   settings.start_seconds = s.cluster.executor_start_seconds;
   settings.launch_seconds = s.cluster.executor_launch_seconds;
+  settings.grant_seconds = s.cluster.executor_grant_seconds;
+  settings.remove_seconds = s.cluster.executor_remove_seconds;
+  if (s.cluster.allocation_at_start)
+    settings.at_start = CarryAcrossGap(*s.cluster.allocation_at_start, settings);
   return settings;
 }
 
@@ -50,8 +55,10 @@ int DynamicAllocationCapacity(const Scenario& s, const ExecNode& static_plan, in
   const int64_t needed = (tasks + slots - 1) / slots;
   const ExecutorAllocationManager::Settings settings = DynamicAllocationSettings(s, slots_per_executor);
   const int64_t most = std::min<int64_t>(needed, settings.conf.max_executors.value_or(kMaxExecutors));
-  return static_cast<int>(
-      std::clamp<int64_t>(std::max<int64_t>(most, settings.initial_executors), 1, kMaxExecutors));
+  int64_t at_start = settings.initial_executors;
+  if (settings.at_start)
+    at_start = static_cast<int64_t>(settings.at_start->executors.size() + settings.at_start->requests.size());
+  return static_cast<int>(std::clamp<int64_t>(std::max<int64_t>(most, at_start), 1, kMaxExecutors));
 }
 
 TaskScheduler MakeClusterScheduler(Simulator& sim, const Scenario& s, int dynamic_capacity) {

@@ -23,10 +23,12 @@ namespace aqesim {
 bool DynamicAllocationSimulated(const Scenario& s);
 
 /// The policy's settings for `s` (initial executors: max(minExecutors, initialExecutors,
-/// spark.executor.instances), as Spark's Utils.getDynamicAllocationInitialExecutors).
+/// spark.executor.instances), as Spark's Utils.getDynamicAllocationInitialExecutors; or the
+/// cluster's allocationAtStart, carried across its gap: allocation_carry_over.h).
 ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s, int slots_per_executor);
 
-/// Executors the scheduler holds under dynamic allocation: the initial ones, or more up to
+/// Executors the scheduler holds under dynamic allocation: the initial ones (or the executors and
+/// requests of allocationAtStart after its gap), or more up to
 /// maxExecutors (unset: Spark's "unbounded") but never more than the plan's tasks could fill —
 /// PlannedRunTasks (static_planner.h) ÷ slots per executor, which no target (pending + running
 /// tasks ÷ slots) exceeds but for skew splits.

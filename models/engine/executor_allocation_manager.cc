@@ -15,12 +15,72 @@ ExecutorAllocationManager::ExecutorAllocationManager(Simulator& sim, TaskSchedul
 }
 
 void ExecutorAllocationManager::Start() {
+  if (s_.at_start) {
+    StartFrom(*s_.at_start);
+    return;
+  }
   target_ = s_.initial_executors;
   const int initial = std::min(s_.initial_executors, static_cast<int>(executors_.size()));
   next_fresh_ = initial;
   for (int e = 0; e < initial; ++e) Register(e);
   Record();
   sim_.ScheduleAt(SimTime::Zero(), TaskScheduler::kTaskEndTier, [this] { Tick(); });
+}
+
+void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
+  const SimTime zero = SimTime::Zero();
+  const int capacity = static_cast<int>(executors_.size());
+  target_ = state.target;
+  initializing_ = false;
+  int e = 0;
+  for (const AllocationState::Executor& x : state.executors) {
+    if (e >= capacity) break;
+    Register(e);
+    executors_[e].idle_since = zero - SimTime::Seconds(x.idle_seconds);
+    executors_[e].holds_shuffle = x.holds_shuffle;
+    executors_[e].warm = x.warm;
+    ++e;
+  }
+  const SimTime start = SimTime::Seconds(s_.start_seconds + s_.launch_seconds);
+  for (const AllocationState::Request& r : state.requests) {
+    if (e >= capacity) break;
+    const SimTime since = SimTime::Seconds(r.seconds_since_request);
+    requested_.insert(e);
+    executors_[e].requested_at = zero - since;
+    ScheduleRegistration(e, since < start ? start - since : zero);
+    ++e;
+  }
+  next_fresh_ = e;
+  for (const AllocationState::Removing& r : state.removing) {  // killed before the start
+    const SimTime at = SimTime::Seconds(r.seconds_until_removed);
+    carried_removing_.insert(at);
+    sim_.ScheduleAt(at, TaskScheduler::kTaskEndTier, [this, at] {
+      carried_removing_.erase(carried_removing_.find(at));
+      Record();
+    });
+  }
+  Record();
+  sim_.ScheduleAt(zero, TaskScheduler::kTaskEndTier, [this] { Tick(); });
+}
+
+AllocationState ExecutorAllocationManager::StateNow() const {
+  const SimTime now = sim_.Now();
+  AllocationState state;
+  state.target = target_;
+  for (int e : registered_) {
+    const Executor& x = executors_[e];
+    state.executors.push_back(
+        {x.running > 0 ? 0.0 : (now - x.idle_since).seconds(), x.holds_shuffle, x.warm});
+  }
+  std::vector<SimTime> requested;
+  for (int e : requested_) requested.push_back(executors_[e].requested_at);
+  std::sort(requested.begin(), requested.end());
+  for (SimTime at : requested) state.requests.push_back({(now - at).seconds()});
+  std::vector<SimTime> removals(carried_removing_.begin(), carried_removing_.end());
+  for (int e : removing_) removals.push_back(executors_[e].removal_at);
+  std::sort(removals.begin(), removals.end());
+  for (SimTime at : removals) state.removing.push_back({std::max(0.0, (at - now).seconds())});
+  return state;
 }
 
 void ExecutorAllocationManager::OnStageSubmitted(int num_tasks) {
@@ -45,6 +105,7 @@ void ExecutorAllocationManager::OnTaskEnd(int executor, bool wrote_shuffle_outpu
   e.running = std::max(0, e.running - 1);
   running_ = std::max<int64_t>(0, running_ - 1);
   e.holds_shuffle = e.holds_shuffle || wrote_shuffle_output;
+  e.warm = true;
   if (e.running == 0) e.idle_since = sim_.Now();
 }
 
@@ -85,7 +146,9 @@ void ExecutorAllocationManager::UpdateTarget(SimTime now) {
     return;
   }
   const int old_target = target_;
-  int target = std::max(target_, static_cast<int>(registered_.size())) + to_add_;
+  // At least the executors the manager has (ExecutorMonitor.executorCount: a killed executor
+  // counts until its removal is reported); the requests are for the live ones that are missing.
+  int target = std::max(target_, RegisteredForDriver()) + to_add_;
   target = std::min(target, max_needed);
   target = std::max(std::min(target, max_executors), s_.conf.min_executors);
   const int delta = target - old_target;
@@ -119,18 +182,31 @@ void ExecutorAllocationManager::Request(int count) {
     Executor& e = executors_[pick];
     e = Executor{};
     requested_.insert(pick);
-    e.registration = sim_.ScheduleIn(SimTime::Seconds(s_.start_seconds + s_.launch_seconds),
-                                     TaskScheduler::kTaskEndTier, [this, pick] {
-                                       requested_.erase(pick);
-                                       Register(pick);
-                                       Record();
-                                     });
+    e.requested_at = sim_.Now();
+    ScheduleRegistration(pick, SimTime::Seconds(s_.start_seconds + s_.launch_seconds));
   }
 }
 
+void ExecutorAllocationManager::ScheduleRegistration(int executor, SimTime in) {
+  executors_[executor].registration = sim_.ScheduleIn(in, TaskScheduler::kTaskEndTier, [this, executor] {
+    requested_.erase(executor);
+    Register(executor);
+    Record();
+  });
+}
+
 void ExecutorAllocationManager::CancelRequests(int count) {
-  while (count-- > 0 && !requested_.empty()) {  // the latest indexes first
-    const int e = *requested_.rbegin();
+  if (count <= 0) return;
+  // Granted: the cluster manager allocated the container (YARN), it will register.
+  const double grant = std::min(s_.grant_seconds.value_or(std::numeric_limits<double>::infinity()),
+                                s_.start_seconds + s_.launch_seconds);
+  const SimTime now = sim_.Now();
+  std::vector<int> cancel;
+  for (auto it = requested_.rbegin(); it != requested_.rend() && static_cast<int>(cancel.size()) < count;
+       ++it) {  // the latest indexes first
+    if (now - executors_[*it].requested_at < SimTime::Seconds(grant)) cancel.push_back(*it);
+  }
+  for (int e : cancel) {
     sim_.Cancel(executors_[e].registration);
     requested_.erase(e);
     cancelled_.insert(e);
@@ -164,15 +240,25 @@ void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
       continue;
     }
     it = registered_.erase(it);
-    removed_.insert(e);
-    scheduler_.SetExecutorPresent(e, false);
+    scheduler_.SetExecutorPresent(e, false);  // killed: no task from now on
+    if (s_.remove_seconds <= 0) {
+      removed_.insert(e);
+      continue;
+    }
+    removing_.insert(e);  // registered for the driver until the cluster manager reports it gone
+    executors_[e].removal_at = now + SimTime::Seconds(s_.remove_seconds);
+    sim_.ScheduleIn(SimTime::Seconds(s_.remove_seconds), TaskScheduler::kTaskEndTier, [this, e] {
+      removing_.erase(e);
+      removed_.insert(e);
+      Record();
+    });
   }
   if (registered_.size() != before) Record();
 }
 
 void ExecutorAllocationManager::Record() {
   const double now = sim_.Now().seconds();
-  const int registered = static_cast<int>(registered_.size());
+  const int registered = RegisteredForDriver();
   if (!history_.empty() && history_.back().executors == registered) return;
   if (!history_.empty() && history_.back().seconds == now) {  // several changes at one instant
     history_.pop_back();

@@ -23,6 +23,25 @@
 // requested executor registers executorStartSeconds after the request and takes tasks executorLaunchSeconds
 // later (models/cluster/cluster.h).
 //
+// A request is granted by the cluster manager executorGrantSeconds after it is made; from then on
+// it is not cancelled when the target drops (YarnAllocator cancels only the container requests
+// the ResourceManager has not allocated: an allocated container is launched and registers).
+// Unset: a request can be cancelled until its executor registers.
+//
+// Started from an AllocationState (a query of an application that ran others before it), the
+// manager begins with that state's executors (indexes 0..n-1, idle as long as it says), requests
+// (the next indexes, registering when their start time is up) and target, and is past its
+// initializing phase (stages ran before).
+//
+// An executor killed for its idle timeout takes no task from then on, but the driver counts it
+// registered (its cores in defaultParallelism, CoarseGrainedSchedulerBackend.totalCoreCount)
+// until the cluster manager reports it gone, executorRemoveSeconds later (YARN: the container's
+// completion, at an ApplicationMaster heartbeat after the executor shut down). The manager
+// counts it too (ExecutorMonitor.executorCount): a ramp's target starts from at least the
+// executors it has, killed ones included, while requests are made for the live executors
+// missing (YarnAllocator: target − pending − starting − running). A state's `removing`
+// executors (killed before the start) count the same until their removal.
+//
 // The scheduler is built with `capacity` executors, all absent; the manager registers and
 // removes them. A new executor takes the lowest index never used, else the lowest removed one
 // (a fresh JVM: `on_replaced` is called so that its warmth is reset).
@@ -35,6 +54,7 @@
 #include <set>
 #include <vector>
 
+#include "models/cluster/allocation_state.h"
 #include "models/conf/dynamic_allocation.h"
 #include "models/engine/run_result.h"
 #include "sim/simulator.h"
@@ -46,10 +66,13 @@ class ExecutorAllocationManager {
  public:
   struct Settings {
     DynamicAllocationConf conf;
-    int initial_executors = 0;   // max(minExecutors, initialExecutors, spark.executor.instances)
-    int slots_per_executor = 1;  // task slots of one executor (> 0)
-    double start_seconds = 0;    // request → registration (cluster.executorStartSeconds)
-    double launch_seconds = 0;   // registration → first task (cluster.executorLaunchSeconds)
+    int initial_executors = 0;            // max(minExecutors, initialExecutors, spark.executor.instances)
+    int slots_per_executor = 1;           // task slots of one executor (> 0)
+    double start_seconds = 0;             // request → registration (cluster.executorStartSeconds)
+    double launch_seconds = 0;            // registration → first task (cluster.executorLaunchSeconds)
+    std::optional<double> grant_seconds;  // request → granted (cluster.executorGrantSeconds)
+    double remove_seconds = 0;  // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
+    std::optional<AllocationState> at_start;  // where the application stood (its gap already passed)
   };
   /// Spark's schedule interval (ExecutorAllocationManager.intervalMillis).
   static constexpr double kIntervalSeconds = 0.1;
@@ -70,11 +93,24 @@ class ExecutorAllocationManager {
   /// A task ended on `executor`; `wrote_shuffle_output`: a map task (its output stays there).
   void OnTaskEnd(int executor, bool wrote_shuffle_output);
 
+  /// The executors' count over time as the driver sees them registered (a killed one until its
+  /// removal is reported: executorRemoveSeconds).
   const std::vector<ExecutorCountChange>& history() const { return history_; }
+  /// Executors the driver counts as registered now (CoarseGrainedSchedulerBackend: their cores
+  /// are in defaultParallelism): those taking tasks and those killed, not yet reported gone.
+  int RegisteredForDriver() const {
+    return static_cast<int>(registered_.size() + removing_.size() + carried_removing_.size());
+  }
+  /// Where the manager stands now: the registered executors (index order), the outstanding
+  /// requests (oldest first) and the target.
+  AllocationState StateNow() const;
 
  private:
   struct Executor {
     EventId registration;        // while requested
+    SimTime requested_at;        // while requested: when (negative: before the start)
+    SimTime removal_at;          // while removing: when its removal is reported
+    bool warm = false;           // its JVM finished a task
     SimTime idle_since;          // registered: when its last task ended (or it registered)
     int running = 0;             // tasks running on it (a removed one drains its own)
     bool holds_shuffle = false;  // ran a map task (shuffle tracking)
@@ -83,6 +119,9 @@ class ExecutorAllocationManager {
   void Tick();
   void UpdateTarget(SimTime now);
   void Request(int count);
+  void StartFrom(const AllocationState& state);
+  void ScheduleRegistration(int executor, SimTime at);
+  /// Cancels up to `count` requests the cluster manager has not granted yet, the latest first.
   void CancelRequests(int count);
   void Register(int executor);
   void RemoveTimedOut(SimTime now);
@@ -101,8 +140,10 @@ class ExecutorAllocationManager {
   std::set<int> registered_;  // taking tasks (sets: ordered, so removals and cancellations are too)
   std::set<int> requested_;   // requested, not registered yet
   std::set<int> cancelled_;   // requested, then cancelled before registering: as good as fresh
-  std::set<int> removed_;     // removed after an idle timeout
-  int next_fresh_ = 0;        // indexes from here on were never used
+  std::set<int> removing_;    // killed after an idle timeout, their removal not reported yet
+  std::multiset<SimTime> carried_removing_;  // killed before the start: when each removal is reported
+  std::set<int> removed_;                    // removed after an idle timeout
+  int next_fresh_ = 0;                       // indexes from here on were never used
   int target_ = 0;
   int to_add_ = 1;
   int64_t ticks_ = 0;

@@ -47,6 +47,11 @@ class ExecutorState {
   void TaskEnded(CodeState* code, int executor);
   /// A new executor took `executor`'s index (dynamic allocation): a fresh JVM that has run no code.
   void Replace(int executor);
+  /// `executor`'s JVM ran tasks before the start (dynamic allocation: an executor carried from
+  /// the application's earlier queries).
+  void MarkJvmWarm(int executor) {
+    if (Valid(executor, jvm_warm_.size())) jvm_warm_[static_cast<size_t>(executor)] = 1;
+  }
 
  private:
   static bool Valid(int executor, size_t size) {

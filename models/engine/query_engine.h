@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "models/cost/cost_model.h"
@@ -82,14 +83,16 @@ class QueryEngine {
   RunResultBuilder result_;
   AdaptivePlanner planner_;  // AQE on: creates the stages as their inputs materialize
   std::unique_ptr<ExecutorAllocationManager> allocation_;  // dynamic allocation, when simulated
-  int next_stage_id_ = 0;                                  // (AQE) Spark's stage ids, in submission order
-  std::unique_ptr<SubqueryJobs> subqueries_;               // the scenario's subqueries, when it has any
-  std::vector<QueryStage*> held_;          // created stages held for a stage of their waitsFor
-  std::unique_ptr<ExecNode> static_plan_;  // AQE off: the plan, every stage created up front
-  bool job_failed_ = false;                // a stage stopped: the query's job failed
-  bool take_planned_ = false;              // collectLimit: executeTake's jobs computed
-  std::vector<TakeJob> take_jobs_;         // collectLimit: executeTake's jobs, in order
-  size_t take_next_ = 0;                   // the next job to run
+  /// Dynamic allocation: its state when the latest stage completed (or the job failed), and when.
+  std::optional<std::pair<SimTime, AllocationState>> allocation_at_last_stage_;
+  int next_stage_id_ = 0;                     // (AQE) Spark's stage ids, in submission order
+  std::unique_ptr<SubqueryJobs> subqueries_;  // the scenario's subqueries, when it has any
+  std::vector<QueryStage*> held_;             // created stages held for a stage of their waitsFor
+  std::unique_ptr<ExecNode> static_plan_;     // AQE off: the plan, every stage created up front
+  bool job_failed_ = false;                   // a stage stopped: the query's job failed
+  bool take_planned_ = false;                 // collectLimit: executeTake's jobs computed
+  std::vector<TakeJob> take_jobs_;            // collectLimit: executeTake's jobs, in order
+  size_t take_next_ = 0;                      // the next job to run
 };
 
 }  // namespace aqesim

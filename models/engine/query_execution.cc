@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/aqe/aqe_optimizer.h"
+#include "models/engine/allocation_carry_over.h"
 #include "models/engine/cluster_scheduler.h"
 #include "models/engine/query_engine.h"
 #include "models/engine/resource_usage.h"
@@ -63,7 +64,14 @@ QueryEngine::QueryEngine(const Scenario& s, bool adaptive)
 
 RunResult QueryEngine::Run() {
   StaticPlan& sp = planned_;
-  if (allocation_) allocation_->Start();
+  if (allocation_) {
+    allocation_->Start();
+    if (s_.cluster.allocation_at_start) {  // the executors carried from earlier queries keep their warm JVMs
+      const ExecutorAllocationManager::Settings settings = DynamicAllocationSettings(s_, slots_per_executor_);
+      for (size_t e = 0; e < settings.at_start->executors.size(); ++e)
+        if (settings.at_start->executors[e].warm) executors_.MarkJvmWarm(static_cast<int>(e));
+    }
+  }
   result_.AddDecisions(std::move(sp.decisions));
   for (std::string& w : sp.warnings) result_.AddWarning(std::move(w));
   if (conf_.adaptive_enabled) {
@@ -83,12 +91,20 @@ RunResult QueryEngine::Run() {
       result_.Finish(&graph_, final_plan, &work_, conf_, s_.cost.map_status_aggregate_seconds_per_block,
                      s_.driver.end_seconds.value_or(0));
   if (subqueries_) subqueries_->Summarize(graph_, &out);
+  if (allocation_at_last_stage_) {
+    // Where the application's allocation manager stands at the makespan: its state when the last
+    // stage completed, carried over the driver's time after it (the simulation may run on past
+    // the makespan, until an executor requested during the query registers).
+    auto& [at, end] = *allocation_at_last_stage_;
+    end.gap_seconds = std::max(0.0, out.makespan_seconds - at.seconds());
+    out.allocation_at_end = CarryAcrossGap(end, DynamicAllocationSettings(s_, slots_per_executor_));
+  }
   return out;
 }
 
 std::optional<int> QueryEngine::RegisteredCores() const {
   if (!allocation_) return std::nullopt;
-  return scheduler_.slots().present_executors() * s_.cluster.executor_cores;
+  return allocation_->RegisteredForDriver() * s_.cluster.executor_cores;
 }
 
 SqlConf QueryEngine::WithAdaptive(SqlConf c, bool adaptive) {
@@ -112,6 +128,7 @@ void QueryEngine::Submit(QueryStage* st) {
 
 void QueryEngine::FailJob(QueryStage* st, JobFailure failure) {
   st->complete = sim_.Now();
+  if (allocation_ && !job_failed_) allocation_at_last_stage_.emplace(sim_.Now(), allocation_->StateNow());
   if (job_failed_) return;
   job_failed_ = true;
   result_.FailJob(failure, JobFailureMessage(failure, MaxTaskFailures(conf_)));
@@ -120,6 +137,7 @@ void QueryEngine::FailJob(QueryStage* st, JobFailure failure) {
 void QueryEngine::StageDone(QueryStage* st, double driver_seconds) {
   st->done = true;
   st->complete = sim_.Now();
+  if (allocation_ && !job_failed_) allocation_at_last_stage_.emplace(sim_.Now(), allocation_->StateNow());
   if (job_failed_) return;
   // Stages held for a stage of their waitsFor: submitted now, or held for the next one.
   std::vector<QueryStage*> held;

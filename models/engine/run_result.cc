@@ -147,6 +147,21 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
       executors.push_back({{"seconds", c.seconds}, {"executors", c.executors}});
     out["executors"] = std::move(executors);
   }
+  if (const std::optional<AllocationState>& a = run.allocation_at_end) {
+    json executors = json::array(), requests = json::array();
+    for (const AllocationState::Executor& e : a->executors)
+      executors.push_back(
+          {{"idleSeconds", e.idle_seconds}, {"holdsShuffle", e.holds_shuffle}, {"warm", e.warm}});
+    for (const AllocationState::Request& r : a->requests)
+      requests.push_back({{"secondsSinceRequest", r.seconds_since_request}});
+    json removing = json::array();
+    for (const AllocationState::Removing& r : a->removing)
+      removing.push_back({{"secondsUntilRemoved", r.seconds_until_removed}});
+    out["allocationAtEnd"] = {{"target", a->target},
+                              {"executors", std::move(executors)},
+                              {"requests", std::move(requests)},
+                              {"removing", std::move(removing)}};
+  }
   return out;
 }
 

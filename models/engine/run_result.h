@@ -13,6 +13,7 @@
 
 #include "models/aqe/decision.h"
 #include "models/aqe/not_applied.h"
+#include "models/cluster/allocation_state.h"
 #include "models/engine/resource_usage.h"
 #include "models/engine/shared_limit_use.h"
 #include "models/shuffle/partition_spec.h"
@@ -178,6 +179,9 @@ struct RunResult {
   /// Dynamic allocation (spark.dynamicAllocation.enabled, no recorded timeline): the executor
   /// count over time, first entry at 0; empty for a static cluster or a recorded timeline.
   std::vector<ExecutorCountChange> executors;
+  /// Dynamic allocation simulated: where the application's allocation manager stands at the
+  /// makespan (JSON `allocationAtEnd`; a later query's cluster.allocationAtStart).
+  std::optional<AllocationState> allocation_at_end;
   /// Core-hours available / used / idle, the critical path and the ideal time
   /// (resource_usage.h); set by SimulateQuery.
   ResourceUsage resources;

@@ -225,6 +225,39 @@ void ReadExchange(const Json& e, const std::string& at, Problems* p, ExchangeExp
 
 }  // namespace
 
+namespace {
+
+/// runs[].allocationAtEnd (models/cluster/allocation_state.h), as RunToJson writes it.
+void ReadAllocationAtEnd(const Json& a, const std::string& at, Problems* p, AllocationState* out) {
+  p->Read(a, "target", at, &out->target);
+  if (const Json* executors = p->Array(a, "executors", at)) {
+    for (size_t i = 0; i < executors->size(); ++i) {
+      const std::string ei = at + "/executors/" + std::to_string(i);
+      if (!p->Object((*executors)[i], ei)) continue;
+      AllocationState::Executor& e = out->executors.emplace_back();
+      p->Read((*executors)[i], "idleSeconds", ei, &e.idle_seconds);
+      p->Read((*executors)[i], "holdsShuffle", ei, &e.holds_shuffle);
+      p->Read((*executors)[i], "warm", ei, &e.warm);
+    }
+  }
+  if (const Json* requests = p->Array(a, "requests", at)) {
+    for (size_t i = 0; i < requests->size(); ++i) {
+      const std::string ri = at + "/requests/" + std::to_string(i);
+      if (!p->Object((*requests)[i], ri)) continue;
+      p->Read((*requests)[i], "secondsSinceRequest", ri, &out->requests.emplace_back().seconds_since_request);
+    }
+  }
+  if (const Json* removing = p->Array(a, "removing", at)) {
+    for (size_t i = 0; i < removing->size(); ++i) {
+      const std::string ri = at + "/removing/" + std::to_string(i);
+      if (!p->Object((*removing)[i], ri)) continue;
+      p->Read((*removing)[i], "secondsUntilRemoved", ri, &out->removing.emplace_back().seconds_until_removed);
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, const std::string& pointer,
                                      std::vector<std::string>* errors) {
   Problems p(path, errors);
@@ -268,6 +301,9 @@ std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, con
       p.Read((*executors)[i], "executors", ei, &c.executors);
     }
   }
+  if (Problems::Member(r, "allocationAtEnd") && p.Object(r["allocationAtEnd"], pointer + "/allocationAtEnd"))
+    ReadAllocationAtEnd(r["allocationAtEnd"], pointer + "/allocationAtEnd", &p,
+                        &run.allocation_at_end.emplace());
   if (p.any()) return std::nullopt;
   return run;
 }

@@ -45,7 +45,8 @@ class Reconciler {
     if (asked == nullptr) return;
     int warm = 0, warm_code = 0;
     for (const ExecutorLifetime& e : c.executor_timeline) {
-      if (e.add_seconds > 0) continue;
+      // A policy started from allocationAtStart: that state says which executors are warm.
+      if (e.add_seconds > 0 || (dynamic && c.allocation_at_start)) continue;
       warm += e.warm || e.warm_code;
       warm_code += e.warm_code;
     }

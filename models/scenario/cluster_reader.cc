@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "models/scenario/allocation_state_reader.h"
 #include "models/scenario/resource_profiles_reader.h"
 
 namespace aqesim {
@@ -28,7 +29,10 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "executorStartSeconds",
                                                  "storageBytesPerSecond",
                                                  "driverSecondsPerTask",
-                                                 "driverSecondsPerStage"};
+                                                 "driverSecondsPerStage",
+                                                 "executorGrantSeconds",
+                                                 "executorRemoveSeconds",
+                                                 "allocationAtStart"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -185,6 +189,7 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   for (auto [name, dest, most] :
        {std::tuple{"executorLaunchSeconds", &cluster->executor_launch_seconds, 3600.0},
         std::tuple{"executorStartSeconds", &cluster->executor_start_seconds, 3600.0},
+        std::tuple{"executorRemoveSeconds", &cluster->executor_remove_seconds, 3600.0},
         std::tuple{"driverSecondsPerTask", &cluster->driver_seconds_per_task, 60.0},
         std::tuple{"driverSecondsPerStage", &cluster->driver_seconds_per_stage, 3600.0}}) {
     if (!v.contains(name)) continue;
@@ -194,6 +199,15 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             most > 60 ? "a number of seconds in [0, 3600]" : "a number of seconds in [0, 60]", sink))
       *dest = *d;
   }
+  if (v.contains("executorGrantSeconds")) {
+    cluster->executor_grant_seconds = ReadNumber(
+        v["executorGrantSeconds"], field("executorGrantSeconds"),
+        [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; }, "a number of seconds in [0, 3600]",
+        sink);
+  }
+  if (v.contains("allocationAtStart"))
+    cluster->allocation_at_start =
+        ReadAllocationState(v["allocationAtStart"], field("allocationAtStart"), sink);
   // Profiles first: the timeline's entries refer to them.
   if (v.contains("resourceProfiles"))
     ReadResourceProfiles(v["resourceProfiles"], field("resourceProfiles"), &cluster->resource_profiles, sink);

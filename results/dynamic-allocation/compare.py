@@ -4,9 +4,18 @@
 For every SQL execution (or, without SQL, every job) of an event log that ran stages:
   timeline  the imported scenario as it is: the recorded executor timeline (aqesim validate's replay)
   policy    the same scenario with Spark's dynamic-allocation keys from the log's properties given as
-            --conf (which replaces the recorded timeline by ExecutorAllocationManager's policy), the
-            executors present at the selection's start as spark.executor.instances (the policy's
-            starting target), and cluster.executorStartSeconds as the importer measured it
+            --conf (which replaces the recorded timeline by ExecutorAllocationManager's policy),
+            cluster.executorStartSeconds as the importer measured it, and the executors present at
+            the selection's start as spark.executor.instances (the policy's starting target): each
+            selection on its own
+  chained   the same, but the application's one allocation manager carried from selection to
+            selection: cluster.executorGrantSeconds (GRANT_SECONDS, below),
+            cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds), and
+              the first selection: the executors present at its start as spark.executor.instances;
+              every later one: the previous selection's chained run's allocationAtEnd as
+                cluster.allocationAtStart, with gapSeconds the recorded gap between the two
+                selections (the executors, the requests not registered yet, the executors killed
+                whose removal is not reported yet, the target)
 and writes, per log, the recorded and simulated executor curves side by side (CSV) and a summary
 row (peak executors, makespan errors) to stdout as JSON lines.
 
@@ -17,6 +26,13 @@ import os
 import subprocess
 import sys
 import tempfile
+
+# cluster.executorGrantSeconds: request -> the cluster manager grants the container, after which
+# the request is no longer cancelled (YarnAllocator cancels only requests the ResourceManager has
+# not allocated). YARN allocates at NodeManager heartbeats (yarn.resourcemanager.nodemanagers.
+# heartbeat-interval-ms, 1 s by default) and the ApplicationMaster polls every 200 ms while
+# requests are outstanding (spark.yarn.scheduler.initial-allocation.interval): about 1 s.
+GRANT_SECONDS = 1.0
 
 
 def events(path):
@@ -33,13 +49,15 @@ def events(path):
 def selections(path):
     """(kind, id, start_ms, end_ms, properties) of the log's SQL executions, else its jobs."""
     props, sql, jobs, job_stages, stage_tasks = {}, {}, {}, {}, {}
-    executors = {}  # id -> [added ms, removed ms or None]
+    executors = {}  # id -> [added ms, removed ms or None, removal reason, killed ms or None (killed_at)]
+    busy = {}  # id -> [(task launch ms, task finish ms)]
     for e in events(path):
         ev = e["Event"]
         if ev == "SparkListenerExecutorAdded":
-            executors[e["Executor ID"]] = [e["Timestamp"], None]
+            executors[e["Executor ID"]] = [e["Timestamp"], None, ""]
         elif ev == "SparkListenerExecutorRemoved" and e["Executor ID"] in executors:
             executors[e["Executor ID"]][1] = e["Timestamp"]
+            executors[e["Executor ID"]][2] = e.get("Removed Reason", "")
         elif ev == "SparkListenerEnvironmentUpdate":
             props = e["Spark Properties"]
             if isinstance(props, list):
@@ -55,11 +73,50 @@ def selections(path):
             jobs[e["Job ID"]][1] = e["Completion Time"]
         elif ev == "SparkListenerTaskEnd":
             stage_tasks[e["Stage ID"]] = stage_tasks.get(e["Stage ID"], 0) + 1
+            info = e["Task Info"]
+            busy.setdefault(info["Executor ID"], []).append((info["Launch Time"], info["Finish Time"]))
     ran = {j for j, st in job_stages.items() if any(stage_tasks.get(s) for s in st)}
+    timeout_ms = 1000 * seconds(props.get("spark.dynamicAllocation.executorIdleTimeout", "60s"))
+    for eid, entry in executors.items():
+        entry.append(killed_at(entry, busy.get(eid, []), timeout_ms))
     if sql:
         ids = sorted({int(jobs[j][2]) for j in ran if jobs[j][2] is not None})
         return [("execution", i, sql[i][0], sql[i][1], props, executors) for i in ids if sql.get(i) and sql[i][1]]
     return [("job", j, jobs[j][0], jobs[j][1], props, executors) for j in sorted(ran) if jobs[j][1]]
+
+
+def seconds(text):
+    """A Spark time string ("10s", "2min", "500ms", bare seconds) in seconds."""
+    text = str(text).strip().lower()
+    for suffix, scale in (("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600)):
+        if text.endswith(suffix):
+            return float(text[: -len(suffix)]) * scale
+    return float(text)
+
+
+def killed_at(entry, busy, timeout_ms):
+    """When the driver decided to remove an executor the log says it killed ("Executor killed by
+    driver"): the first moment it had been idle executorIdleTimeout after registering or after its
+    last task (the allocation manager's decision). The log's ExecutorRemoved comes when the cluster
+    manager reports the container gone, later (12-34 s on the dynamic_alloc log's YARN cluster);
+    the executor takes no task in between. None when not killed by the driver."""
+    added, removed = entry[0], entry[1]
+    if removed is None or "killed by driver" not in entry[2].lower():
+        return None
+    idle_from = added
+    for launch, finish in sorted(busy):
+        if launch - idle_from >= timeout_ms:
+            break
+        idle_from = max(idle_from, finish)
+    return min(removed, idle_from + timeout_ms)
+
+
+def removal_lag_seconds(executors):
+    """cluster.executorRemoveSeconds as the log shows it: the median, over the executors the
+    driver killed, of ExecutorRemoved − the allocation manager's decision (killed_at); None when
+    no executor was killed."""
+    lags = sorted((e[1] - e[3]) / 1000.0 for e in executors.values() if e[3] is not None)
+    return lags[len(lags) // 2] if lags else None
 
 
 def aqesim(binary, *args):
@@ -69,17 +126,19 @@ def aqesim(binary, *args):
     return r.stdout
 
 
-def recorded_curve(executors, start, end):
+def recorded_curve(executors, start, end, until_killed=False):
     """(seconds from `start`, executors registered) at every change within [start, end], as the
-    log's ExecutorAdded / ExecutorRemoved events say."""
+    log's ExecutorAdded / ExecutorRemoved events say; `until_killed`: an executor the driver killed
+    counts until the allocation manager removed it (killed_at), as the simulated curve counts."""
+    spans = [(e[0], (e[3] if until_killed and e[3] is not None else e[1])) for e in executors.values()]
     points = {start}
-    for added, removed in executors.values():
+    for added, removed in spans:
         for t in (added, removed):
             if t is not None and start < t <= end:
                 points.add(t)
     out = []
     for t in sorted(points):
-        n = sum(1 for a, r in executors.values() if a <= t and (r is None or t < r))
+        n = sum(1 for a, r in spans if a <= t and (r is None or t < r))
         if not out or out[-1][1] != n:
             out.append(((t - start) / 1000.0, n))
     return out
@@ -88,8 +147,10 @@ def recorded_curve(executors, start, end):
 def main():
     binary, log, prefix = sys.argv[1:4]
     rows, curve_rows = [], []
-    total = {"recorded": 0.0, "timeline": 0.0, "policy": 0.0}
-    peak = {"recorded": 0, "policy": 0}
+    total = {"recorded": 0.0, "timeline": 0.0, "policy": 0.0, "chained": 0.0}
+    peak = {"recorded": 0, "live": 0, "policy": 0, "chained": 0}
+    carried = None  # the previous selection's chained run's allocationAtEnd, and its recorded end (ms)
+    remove_seconds = removal_lag_seconds(selections(log)[0][5]) if selections(log) else None
     with tempfile.TemporaryDirectory() as tmp:
         for kind, sid, start, end, props, executors in selections(log):
             scenario = os.path.join(tmp, f"{kind}{sid}.json")
@@ -106,33 +167,68 @@ def main():
                 if timeline else int(doc["cluster"]["executors"])
             conf = [f"{k}={v}" for k, v in sorted(props.items())
                     if k.startswith("spark.dynamicAllocation.") or k == "spark.shuffle.service.enabled"]
-            conf.append(f"spark.executor.instances={present}")
             args = ["run", scenario, "--aqe", aqe, "--format", "json"]
             base = json.loads(aqesim(binary, *args))["runs"][0]
-            policy_args = args[:]
-            for c in conf:
-                policy_args += ["--conf", c]
-            policy = json.loads(aqesim(binary, *policy_args))["runs"][0]
+
+            def run_policy(name, cluster_extra, conf_extra):
+                policy_doc = json.loads(json.dumps(doc))
+                policy_doc["cluster"].update(cluster_extra)
+                path = os.path.join(tmp, f"{kind}{sid}-{name}.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(policy_doc, f)
+                policy_args = ["run", path, "--aqe", aqe, "--format", "json"]
+                for c in conf + conf_extra:
+                    policy_args += ["--conf", c]
+                return json.loads(aqesim(binary, *policy_args))["runs"][0]
+
+            # policy: this selection alone, from the executors its replay has at its start.
+            policy = run_policy("policy", {}, [f"spark.executor.instances={present}"])
+            # chained: the application's one allocation manager, carried from the selection before.
+            chained_cluster = {"executorGrantSeconds": GRANT_SECONDS}
+            if remove_seconds is not None:
+                chained_cluster["executorRemoveSeconds"] = remove_seconds
+            if carried is None:
+                chained = run_policy("chained", chained_cluster, [f"spark.executor.instances={present}"])
+            else:
+                state, previous_end = carried
+                chained_cluster["allocationAtStart"] = dict(state, gapSeconds=max(0.0, (start - previous_end) / 1000.0))
+                chained = run_policy("chained", chained_cluster, [])
+            carried = (chained["allocationAtEnd"], end) if "allocationAtEnd" in chained else None
             recorded_s = (end - start) / 1000.0
             rec_curve = recorded_curve(executors, start, end)
-            sim_curve = [(c["seconds"], c["executors"]) for c in policy.get("executors", [])]
+            live_curve = recorded_curve(executors, start, end, until_killed=True)
             label = f"{'SQL execution' if kind == 'execution' else 'job'} {sid}"
             for t, n in rec_curve:
                 curve_rows.append((label, "recorded", t, n))
-            for t, n in sim_curve:
-                curve_rows.append((label, "policy", t, n))
+            for t, n in live_curve:
+                curve_rows.append((label, "recorded until killed", t, n))
+            sim_peaks = {}
+            for name, run in (("policy", policy), ("chained", chained)):
+                # Within the run, as the recorded curve is within the selection (an executor
+                # requested during the query may register after its end).
+                curve = [(c["seconds"], c["executors"]) for c in run.get("executors", [])
+                         if c["seconds"] <= run["makespanSeconds"]]
+                for t, n in curve:
+                    curve_rows.append((label, name, t, n))
+                sim_peaks[name] = max((n for _, n in curve), default=0)
+                sim_peaks[name + "Start"] = curve[0][1] if curve else present
+                peak[name] = max(peak[name], sim_peaks[name])
+                total[name] += run["makespanSeconds"]
             rec_peak = max((n for _, n in rec_curve), default=0)
-            sim_peak = max((n for _, n in sim_curve), default=0)
+            live_peak = max((n for _, n in live_curve), default=0)
+            peak["live"] = max(peak["live"], live_peak)
             peak["recorded"] = max(peak["recorded"], rec_peak)
-            peak["policy"] = max(peak["policy"], sim_peak)
             total["recorded"] += recorded_s
             total["timeline"] += base["makespanSeconds"]
-            total["policy"] += policy["makespanSeconds"]
             rows.append({"selection": label, "recordedSeconds": recorded_s,
                          "timelineSeconds": base["makespanSeconds"], "policySeconds": policy["makespanSeconds"],
-                         "recordedPeakExecutors": rec_peak, "policyPeakExecutors": sim_peak,
+                         "chainedSeconds": chained["makespanSeconds"],
+                         "recordedPeakExecutors": rec_peak, "recordedLivePeakExecutors": live_peak,
+                         "policyPeakExecutors": sim_peaks["policy"], "chainedPeakExecutors": sim_peaks["chained"],
                          "executorStartSeconds": doc["cluster"].get("executorStartSeconds"),
-                         "startingExecutors": present, "conf": conf})
+                         "executorRemoveSeconds": remove_seconds,
+                         "startingExecutors": sim_peaks["policyStart"],
+                         "chainedStartingExecutors": sim_peaks["chainedStart"], "conf": conf})
     with open(prefix + "-curves.csv", "w", encoding="utf-8") as f:
         f.write("selection,source,seconds,executors\n")
         for label, source, t, n in curve_rows:
@@ -141,8 +237,10 @@ def main():
     summary = {"log": os.path.basename(log), "selections": rows,
                "recordedSeconds": total["recorded"], "timelineSeconds": total["timeline"],
                "policySeconds": total["policy"], "timelineError": err(total["timeline"]),
-               "policyError": err(total["policy"]), "recordedPeakExecutors": peak["recorded"],
-               "policyPeakExecutors": peak["policy"]}
+               "policyError": err(total["policy"]), "chainedSeconds": total["chained"],
+               "chainedError": err(total["chained"]), "recordedPeakExecutors": peak["recorded"],
+               "recordedLivePeakExecutors": peak["live"],
+               "policyPeakExecutors": peak["policy"], "chainedPeakExecutors": peak["chained"]}
     with open(prefix + "-summary.json", "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
