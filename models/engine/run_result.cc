@@ -123,6 +123,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
                          {"shuffleReadBytes", t.shuffle_read_bytes},
                          {"shuffleWriteBytes", t.shuffle_write_bytes},
                          {"spillBytes", t.spill_bytes}});
+        if (t.startup_seconds > 0) tasks.back()["startupSeconds"] = t.startup_seconds;
       }
       st["taskList"] = std::move(tasks);
     }

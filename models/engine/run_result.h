@@ -31,6 +31,12 @@ struct TaskResult {
   int64_t shuffle_read_bytes = 0;
   int64_t shuffle_write_bytes = 0;
   int64_t spill_bytes = 0;
+  /// Of its seconds, what its executor's start-up cost it: executorStartupSeconds on a fresh JVM,
+  /// executorStageWarmupSeconds in its stage's first wave there, coldCodeSlowdown while the
+  /// stage's code was not yet compiled there (models/engine/executor_state.h). 0 for a warm task
+  /// and for a profiled stage's (its recorded times carry their own). JSON `startupSeconds`,
+  /// present when above 0.
+  double startup_seconds = 0;
 };
 
 struct StageResult {

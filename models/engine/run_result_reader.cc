@@ -106,6 +106,7 @@ void ReadTask(const Json& t, const std::string& at, Problems* p, TaskResult* tas
   p->Read(t, "shuffleReadBytes", at, &task->shuffle_read_bytes);
   p->Read(t, "shuffleWriteBytes", at, &task->shuffle_write_bytes);
   p->Read(t, "spillBytes", at, &task->spill_bytes);
+  if (Problems::Member(t, "startupSeconds")) p->Read(t, "startupSeconds", at, &task->startup_seconds);
 }
 
 void ReadStage(const Json& s, const std::string& at, Problems* p, StageResult* stage) {

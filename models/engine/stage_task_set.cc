@@ -118,6 +118,13 @@ SimTime QueryEngine::RunTask(QueryStage* st, StageRun* run, ExecutorState::CodeS
                                 static_cast<uint64_t>(st->id), static_cast<uint64_t>(task));
   executors_.PrepareTask(*code, executor, &ev.work);
   TaskCost c = cost_.EstimateTask(ev.work, seed);
+  t.startup_seconds = 0;
+  if (ev.work.fresh_executor || ev.work.first_wave_on_executor || ev.work.cold_work_limit_seconds > 0) {
+    TaskWork warm = ev.work;  // the same task on an executor already warm for this stage's code
+    warm.fresh_executor = warm.first_wave_on_executor = false;
+    warm.cold_work_limit_seconds = 0;
+    t.startup_seconds = std::max(0.0, c.total_seconds() - cost_.EstimateTask(warm, seed).total_seconds());
+  }
   limits_.LimitScan(ev.work.scan_bytes, sim_.Now(), &c, run);
   executors_.TaskStarted(code, executor, c.cold_work_seconds);
   t.spill_bytes = c.spill_bytes.count();

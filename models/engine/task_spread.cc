@@ -43,11 +43,11 @@ TaskSpread TaskSpreadOf(const StageResult& s) {
       first_wave.push_back(secs);
       if (heavy) heavy_first_max = std::max(heavy_first_max, secs);
     } else {
-      later_max = std::max(later_max, secs);
+      later_max = std::max(later_max, secs - t.startup_seconds);
     }
     if (secs > slowest) {
       slowest = secs;
-      out.slowest_is_startup = first && !heavy;
+      out.slowest_is_startup = !heavy && (first || t.startup_seconds >= 0.5 * secs);
     }
   }
   // A heavy first task against the other first tasks (they share its start-up), a later task

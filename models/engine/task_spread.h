@@ -5,10 +5,11 @@
 //
 // A first task started on its executor before any task of the same stage had finished there (the
 // stage's first wave there); it is a start-up task unless it moves more bytes (input + shuffle
-// read + shuffle write) than kStartupBytesFactor × the median task. The data's ratio is the
-// largest of: a later task's seconds ÷ the stage's median, a heavy first task's seconds ÷ the
-// first tasks' median (they share its start-up), 1. Without task records (a run read without
-// --tasks) it is the time ratio.
+// read + shuffle write) than kStartupBytesFactor × the median task. A later task still running
+// the stage's code cold (TaskResult::startup_seconds, at least half its seconds) is one too. The
+// data's ratio is the largest of: a later task's seconds less its start-up seconds ÷ the stage's
+// median, a heavy first task's seconds ÷ the first tasks' median (they share its start-up), 1.
+// Without task records (a run read without --tasks) it is the time ratio.
 #ifndef AQESIM_MODELS_ENGINE_TASK_SPREAD_H_
 #define AQESIM_MODELS_ENGINE_TASK_SPREAD_H_
 

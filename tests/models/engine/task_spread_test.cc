@@ -78,5 +78,31 @@ TEST_CASE("TaskSpread: without task records it is the time ratio", "[engine][tas
   CHECK_FALSE(t.slowest_is_startup);
 }
 
+TEST_CASE("TaskSpread: a later task still running the stage's code cold is start-up",
+          "[engine][taskspread]") {
+  // warmup-uniform.json's map stage in small: first tasks 4 s; the last executor's third task
+  // 4 s, of which 3 s are start-up (its code still cold there): warm, it is 1 s like the others.
+  StageResult s = Executors({4, 4, 4}, 4.0);
+  s.task_results.back().startup_seconds = 3.0;
+  const TaskSpread t = TaskSpreadOf(s);
+  CHECK(t.ratio == 4.0);
+  CHECK(t.slowest_is_startup);  // the first of the 4 s tasks met; all of them start-up
+  CHECK(t.data_ratio == 1.0);   // the later task counts as 4 − 3 = 1 s
+  SECTION("without its start-up seconds it is the data's: 4 ÷ the median 1") {
+    s.task_results.back().startup_seconds = 0;
+    CHECK(TaskSpreadOf(s).data_ratio == 4.0);
+  }
+  SECTION("slowest alone and mostly cold: start-up; mostly warm: the data's") {
+    s.task_results.back().end_seconds += 1.0;  // 5 s, the slowest
+    s.task_results.back().startup_seconds = 3.0;
+    s.task_max_seconds = 5.0;
+    CHECK(TaskSpreadOf(s).slowest_is_startup);  // 3 of 5 s
+    CHECK(TaskSpreadOf(s).data_ratio == 2.0);   // (5 − 3) ÷ 1
+    s.task_results.back().startup_seconds = 2.0;
+    CHECK_FALSE(TaskSpreadOf(s).slowest_is_startup);  // 2 of 5 s
+    CHECK(TaskSpreadOf(s).data_ratio == 3.0);
+  }
+}
+
 }  // namespace
 }  // namespace aqesim
