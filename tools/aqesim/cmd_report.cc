@@ -30,6 +30,7 @@
 #include "tools/report/report_render.h"
 #include "tools/scale/scale_runner.h"
 #include "tools/sweep/sweep_runner.h"
+#include "tools/tune/objective.h"
 
 namespace aqesim::cli {
 
@@ -57,6 +58,26 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
       out.error = base->path + ": " + e.what();
     }
     return out;
+  };
+}
+
+// Judges extra settings on `base` as `aqesim tune` (makespan, its guardrails) would: the worst
+// ratio over the copies. The current configuration is simulated on them once, at the first call.
+report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read) {
+  auto objective = std::make_shared<tune::TuneObjective>(std::move(base), std::move(read),
+                                                         tune::ObjectiveSpec{}, tune::Guardrails());
+  auto prepared = std::make_shared<std::optional<std::string>>();  // Prepare()'s error, once
+  return [objective,
+          prepared](const std::vector<report::ConfLine>& extra) -> std::optional<report::GuardrailWorst> {
+    if (!*prepared) *prepared = objective->Prepare();
+    if (!(*prepared)->empty()) return std::nullopt;
+    tune::Settings settings;
+    for (const report::ConfLine& l : extra) settings.emplace_back(l.key, l.value);
+    const tune::Evaluation e = objective->Evaluate(settings);
+    if (!e.error.empty() || e.ratios.size() != objective->Perturbations().size()) return std::nullopt;
+    const size_t worst =
+        static_cast<size_t>(std::max_element(e.ratios.begin(), e.ratios.end()) - e.ratios.begin());
+    return report::GuardrailWorst{e.ratios[worst], objective->Perturbations()[worst].label};
   };
 }
 
@@ -97,25 +118,29 @@ report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& over
 // The scenario a sweep ran, with its --conf, --properties-file and --cost, when it still loads
 // as it did (its path as the sweep recorded it); empty otherwise — the sweep report then stands on
 // its rows alone. Its files join `inputs` (never overwritten by the report).
-report::MakespanWith SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* inputs) {
+// Sets `input`'s makespan_with and guardrails_with to the swept scenario's (left empty when it
+// can no longer be read).
+void SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* inputs,
+                   report::ReportInput* input) {
   ConfOverrides ov;
   ov.files = std::make_shared<InputFiles>();
   ov.properties_file = info.properties_file;
   ov.cost_file = info.cost_file;
   for (const std::string& kv : info.conf) {
     const size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) return {};
+    if (eq == std::string::npos || eq == 0) return;
     ov.conf.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
   std::vector<Diagnostic> unread;
   std::shared_ptr<const ScenarioBase> base =
       ReadScenarioBaseFile(info.scenario_file, ov.files.get(), &unread);
-  if (!base) return {};
+  if (!base) return;
   ScenarioOverrides read = ReadOverrides(ov);
   const LoadResult check = BuildScenario(*base, read);
-  if (!check.errors.empty()) return {};
+  if (!check.errors.empty()) return;
   inputs->insert(inputs->end(), check.scenario->input_files.begin(), check.scenario->input_files.end());
-  return MakespanWithOf(base, std::move(read));
+  input->makespan_with = MakespanWithOf(base, read);
+  input->guardrails_with = GuardrailsWithOf(base, std::move(read));
 }
 
 }  // namespace
@@ -201,6 +226,7 @@ void RegisterReport(CLI::App& app) {
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
       input.makespan_with = MakespanWithOf(base, ReadOverrides(overrides));
+      input.guardrails_with = GuardrailsWithOf(base, ReadOverrides(overrides));
       input.sweep_with = SweepWithOf(o->scenario.path, overrides);
       // How many executors: `aqesim scale`'s rows on the same scenario and settings.
       scale::ScaleSpec spec;
@@ -222,8 +248,7 @@ void RegisterReport(CLI::App& app) {
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
       if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
-      if (input.kind == report::InputKind::kSweep)
-        input.makespan_with = SweptScenario(input.sweep.info, &inputs);
+      if (input.kind == report::InputKind::kSweep) SweptScenario(input.sweep.info, &inputs, &input);
     }
     WriteOutputAtomically(
         o->output, format == "md" ? report::RenderMarkdownReport(input) : report::RenderHtmlReport(input),

@@ -828,7 +828,8 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
   return r;
 }
 
-void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with) {
+void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with,
+                       const GuardrailsWith& guardrails_with) {
   if (r->lines.empty() || !makespan_with) return;
   const auto keys_of = [](const std::vector<ConfLine>& lines) {
     std::string keys;
@@ -852,6 +853,21 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
                        " gain (aqesim tune's least gain too), so nothing is recommended.");
     r->lines.clear();
     return;
+  }
+  if (guardrails_with) {  // as tune judges it: it must win on every copy, not only as given
+    const std::optional<GuardrailWorst> worst = guardrails_with(r->lines);
+    if (worst && !(worst->ratio < keep_ratio)) {
+      const double change = 100 * (1 - worst->ratio);
+      r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
+                         Fixed(current_seconds, 2) +
+                         " s now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 "
+                         "and ×2, a hotter and a flatter skew) its worst case, " +
+                         worst->label + ", " + (change >= 0 ? "gains " : "loses ") +
+                         Fixed(std::abs(change), 1) + "%, less than a " + min_gain +
+                         " gain, so nothing is recommended.");
+      r->lines.clear();
+      return;
+    }
   }
   // Each line must earn its place: taken out (in order), the others alone must lose at least
   // kMinGain, or it goes, like tune's minimal diff. The kept ones say what each gives alone.

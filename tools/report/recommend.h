@@ -90,9 +90,12 @@ inline constexpr double kMinGain = tune::kDefaultMinGain;
 /// simulated gain), and each line only when the others without it lose kMinGain (a note names a
 /// line dropped); with several lines each one's reason ends with its makespan applied alone;
 /// otherwise — or when the scenario does not run with them — they are
-/// withdrawn and a note says what the simulation gave. Warnings are kept either way: they
-/// are about risk, not speed.
-void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with);
+/// withdrawn and a note says what the simulation gave. With `guardrails_with`, the lines that
+/// pass are also judged as aqesim tune judges a change: in the worst case over its guardrails
+/// they must gain kMinGain, or they are withdrawn with a note naming that case. Warnings are kept
+/// either way: they are about risk, not speed.
+void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with,
+                       const GuardrailsWith& guardrails_with = {});
 
 /// "64m"-style rendering Spark accepts for a byte count (binary units, exact when possible).
 std::string SparkByteString(int64_t bytes);

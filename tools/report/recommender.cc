@@ -31,19 +31,19 @@ Recommendation CheckedRules(const ReportInput& in, const TuningFacts& facts, Rec
   const bool adaptive = facts.conf.adaptive_enabled;
   if ((adaptive && facts.has_aqe_on) || (!adaptive && facts.has_aqe_off))
     CheckBySimulation(&rules, adaptive ? facts.makespan_seconds_aqe_on : facts.makespan_seconds_aqe_off,
-                      in.makespan_with);
+                      in.makespan_with, in.guardrails_with);
   return rules;
 }
 
 }  // namespace
 
 Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const MakespanWith& makespan_with,
-                                   SweepBest* best) {
+                                   SweepBest* best, const GuardrailsWith& guardrails_with) {
   Recommendation rec = RecommendFromSweep(sweep, best);
   if (!makespan_with || rec.lines.empty()) return rec;
   const SimulatedMakespan now = makespan_with({});
   if (!now.seconds) return rec;
-  CheckBySimulation(&rec, *now.seconds, makespan_with);
+  CheckBySimulation(&rec, *now.seconds, makespan_with, guardrails_with);
   if (rec.lines.empty()) {
     // Withdrawn: the pick's own note and diagnosis would contradict "nothing is recommended".
     rec.notes.erase(std::remove_if(rec.notes.begin(), rec.notes.end(),
@@ -53,13 +53,14 @@ Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const Make
                                    }),
                     rec.notes.end());
     rec.diagnosis = "No change recommended: simulated on the scenario, the sweep's pick gains less than " +
-                    Fixed(100 * kMinGain, 0) + "%.";
+                    Fixed(100 * kMinGain, 0) + "%" +
+                    (guardrails_with ? " as given or in tune's worst case." : ".");
   }
   return rec;
 }
 
 Recommendation RecommendForSweep(const ReportInput& in, SweepBest* best) {
-  return RecommendFromPoints(in.sweep, in.makespan_with, best);
+  return RecommendFromPoints(in.sweep, in.makespan_with, best, in.guardrails_with);
 }
 
 namespace {
@@ -77,7 +78,7 @@ Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& fa
     return CheckedRules(in, facts, std::move(rules));
   }
   SweepBest best;
-  Recommendation picked = RecommendFromPoints(*swept, in.makespan_with, &best);
+  Recommendation picked = RecommendFromPoints(*swept, in.makespan_with, &best, in.guardrails_with);
   // What limits the run, the warnings and the "why not" advice stay the rules'; what to set is
   // the sweep's pick. A picked line the rules proposed keeps the rules' reason.
   Recommendation r;

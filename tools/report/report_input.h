@@ -46,6 +46,15 @@ struct SimulatedMakespan {
 /// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
 /// with AQE on or off as the settings leave spark.sql.adaptive.enabled.
 using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>& extra)>;
+/// The worst case of extra settings over aqesim tune's guardrails (tools/tune/objective.h: the
+/// scenario as given, seed+1, data ×0.5 and ×2, a hotter and a flatter skew): the largest ratio
+/// of the makespan with them to the current configuration's on the same copy, and that copy.
+struct GuardrailWorst {
+  double ratio = 1;
+  std::string label;  // "data ×2"
+};
+/// nullopt when the settings cannot be judged so (a copy does not run).
+using GuardrailsWith = std::function<std::optional<GuardrailWorst>(const std::vector<ConfLine>& extra)>;
 /// Sweeps the report's scenario over `axes` exactly as `aqesim sweep` does (same points, same
 /// rows, same `sweep` object); nullopt with `*error` when the sweep cannot be prepared.
 using SweepWith = std::function<std::optional<sweep::SweepDocument>(const std::vector<sweep::GridAxis>& axes,
@@ -94,6 +103,9 @@ struct ReportInput {
   /// For a scenario input: re-simulates it with extra settings, so that a recommendation is
   /// checked before it is made (CheckBySimulation). Empty for RESULT.json and sweeps.
   MakespanWith makespan_with;
+  /// Beside makespan_with: the recommendation judged on tune's guardrails too, so that the report
+  /// and `aqesim tune` agree on what is worth a change. Empty for RESULT.json.
+  GuardrailsWith guardrails_with;
   /// For a scenario input: sweeps it, so that the report recommends what a sweep of the keys
   /// that matter would (recommender.h). Empty for RESULT.json and sweeps.
   SweepWith sweep_with;
