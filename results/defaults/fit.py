@@ -21,11 +21,21 @@ import math
 import sys
 
 # The adopted variant (results/defaults.md "Method").
-FITTED = ["remoteFetchRequestSeconds", "joinProbeSecondsPerByte", "aggregateSecondsPerByte"]
+FITTED = ["remoteFetchRequestSeconds", "joinProbeSecondsPerByte", "aggregateSecondsPerByte", "sortSecondsPerByte"]
 MEASURED = ["taskLaunchSeconds", "executorStartupSeconds", "executorStageWarmupSeconds", "stageOverheadSeconds",
             "replanSeconds"]
 MAKESPAN_WEIGHT = 0.0
 OBJECTIVE = "log"
+# Upper bounds: no fitted rate may be slower than Spark's operators plausibly run. Unbounded, the
+# logs' unmodelled time (Python workers, JVM start-up, tiny tasks) drives the per-byte rates to
+# 12 MB/s (join probe) and 1.7 MB/s (aggregate) a core and a fetch round to 22 ms: rates that
+# fit the small public logs and charge a TPC-DS join chain 2-3x its time (results/defaults.md
+# "Bounds"). A bound of 30 MB/s a core (3.3e-8 s/B) of compressed shuffle or scan bytes is a
+# conservative floor for Tungsten's hash join probe, hash aggregate and sort (about 100 MB/s a
+# core of uncompressed rows at a 3x compression ratio); 10 ms a round of fetch requests is a disk
+# seek plus a datacenter round trip with margin.
+UPPER = {"remoteFetchRequestSeconds": 0.01, "joinProbeSecondsPerByte": 3.3e-8, "aggregateSecondsPerByte": 3.3e-8,
+         "sortSecondsPerByte": 3.3e-8}
 
 
 def solve(M, v):
@@ -103,7 +113,25 @@ def predict(row, theta):
     return max(c + sum(f * t for f, t in zip(fs, theta)), 1e-6)
 
 
-def fit(logs, fixed, fitted, objective=OBJECTIVE):
+def fit(logs, fixed, fitted, objective=OBJECTIVE, upper=None):
+    """The rates of `fitted` (same order), each within [0, upper[p]] (UPPER by default): the
+    unbounded fit, then the rate furthest over its bound pinned at it (a given term from then on)
+    and the others fitted again, until none is over."""
+    upper = UPPER if upper is None else upper
+    pinned = {}
+    while True:
+        free = [p for p in fitted if p not in pinned]
+        theta = fit_unbounded(logs, {**fixed, **pinned}, free, objective) if free else []
+        values = dict(zip(free, theta))
+        over = [p for p in free if p in upper and values[p] > upper[p]]
+        if not over:
+            values.update(pinned)
+            return [values[p] for p in fitted]
+        worst = max(over, key=lambda p: values[p] / upper[p])
+        pinned[worst] = upper[worst]
+
+
+def fit_unbounded(logs, fixed, fitted, objective=OBJECTIVE):
     rows = [r for log in logs for r in rows_of(log, fixed, fitted)]
     # Relative least squares first: also the start of the log-ratio iterations.
     A = [[f * math.sqrt(w) / rec for f in fs] for rec, c, fs, w in rows]

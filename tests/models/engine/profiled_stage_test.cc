@@ -215,7 +215,7 @@ TEST_CASE("QueryExecution: a resized profile is marked and carries the band", "[
   // the rate B' = 0.1 ms per row-operation and the warm overhead 0.05 s (LogResizeRates).
   // Run as 8 tasks of 250 kB (x4): U = 250, Ū = 1,000. First wave (tasks 0, 1): C = 1.0 -
   // 1e-4 x 1,000 = 0.9, T = 0.2 + 0.9 + 0.025 = 1.125; later (2..7): T = 0.05 + 0.025 = 0.075,
-  // three per slot after 1.125: the stage completes at 1.35. Band: every task x 0.66 and x 4.4
+  // three per slot after 1.125: the stage completes at 1.35. Band: every task x 0.79 and x 7.6
   // (one stage, no driver gaps): 0.891 and 5.94.
   const nlohmann::json result_profile = {{"tasks", 2},
                                          {"inputBytes", 2000000},
@@ -249,8 +249,8 @@ TEST_CASE("QueryExecution: a resized profile is marked and carries the band", "[
   CHECK(r.makespan_seconds == Approx(1.35));
   const std::optional<MakespanBand> band = SimulateBand(s.get(), r);
   REQUIRE(band);
-  CHECK(band->low_seconds == Approx(1.35 * 0.66));
-  CHECK(band->high_seconds == Approx(1.35 * 4.4));
+  CHECK(band->low_seconds == Approx(1.35 * 0.79));
+  CHECK(band->high_seconds == Approx(1.35 * 7.6));
 
   // At the recorded count (2 tasks of 1 MB): O + A = 1.2 s each, not marked, no band.
   doc["plan"]["taskBytes"] = {1000000, 1000000};
