@@ -2,7 +2,8 @@
 // time grew most after CoalesceShufflePartitions left it fewer, larger tasks — a partial second
 // wave, or one wave whose slowest task sets the end where many small tasks balanced over several
 // waves — and the key that keeps more partitions (CoalesceShufflePartitions takes at least
-// spark.sql.adaptive.coalescePartitions.minPartitionNum partitions: two full waves of slots).
+// spark.sql.adaptive.coalescePartitions.minPartitionNum partitions: full waves of slots, at least
+// two, and more than the stage runs now, so that the advice never repeats the current value).
 //   AQE on is slower (33.926 s → 37.581 s): stage 1 (result) runs 40 tasks on 40 slots after
 //   coalescing (200 before), one wave of tasks 5.0× larger whose slowest (12.02 s, median 6.02 s)
 //   sets its end, where AQE off balanced 200 smaller tasks over 5 waves (the stage: 8.44 s →
@@ -11,6 +12,7 @@
 #ifndef AQESIM_TOOLS_TEXT_AQE_SLOWDOWN_TEXT_H_
 #define AQESIM_TOOLS_TEXT_AQE_SLOWDOWN_TEXT_H_
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -64,7 +66,8 @@ inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const Ru
          Counted(waves_off, "wave") + " (the stage: " + Fixed(o.complete_seconds - o.submit_seconds, 2) +
          " s → " + Fixed(s.complete_seconds - s.submit_seconds, 2) +
          " s); keep more partitions than slots: spark.sql.adaptive.coalescePartitions.minPartitionNum " +
-         std::to_string(2 * slots) + " (or a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes)";
+         std::to_string(std::max(2, s.tasks / slots + 1) * slots) +
+         " (or a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes)";
   return why;
 }
 
