@@ -8,10 +8,6 @@
 namespace aqesim::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_CASE("run: a coalescing to one partition and a local read of one task are singular", "[e2e][text]") {
   // broadcast-at-runtime: e2's 2 MiB coalesce into one partition, then read locally by one task.
   const CommandResult r =

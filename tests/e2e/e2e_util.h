@@ -30,6 +30,11 @@ std::string SourcePath(const std::string& relative);
 CommandResult RunAqesim(const std::vector<std::string>& args,
                         const std::map<std::string, std::optional<std::string>>& env = {});
 
+/// `part` occurs in `text` (an output checked line by line, word for word).
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 /// `aqesim explain SCENARIO --conf K=V ...`; the parsed stdout. Throws std::runtime_error
 /// (with the exit code and stderr in the message) if the command fails or prints no JSON.
 nlohmann::json Explain(const std::string& scenario_relative_path, const std::vector<std::string>& confs = {});

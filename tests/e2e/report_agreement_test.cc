@@ -18,10 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // The "key value" lines of a Markdown report's spark-defaults.conf block, comments left out.
 std::vector<std::string> ConfLines(const std::string& md) {
   std::vector<std::string> out;

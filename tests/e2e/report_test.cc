@@ -8,10 +8,6 @@
 namespace aqesim::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_CASE("report: a join side with a fixed partition count gets no spark.sql.shuffle.partitions",
           "[e2e][report]") {
   // Was: the report recommended spark.sql.shuffle.partitions for the larger, fixed side,

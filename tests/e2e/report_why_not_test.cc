@@ -11,10 +11,6 @@
 namespace aqesim::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 /// Characters (UTF-8 code points) of the longest line.
 size_t WidestLine(const std::string& text) {
   std::istringstream in(text);

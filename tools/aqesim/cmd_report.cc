@@ -225,8 +225,9 @@ void RegisterReport(CLI::App& app) {
       std::shared_ptr<const ScenarioBase> base =
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
-      input.makespan_with = MakespanWithOf(base, ReadOverrides(overrides));
-      input.guardrails_with = GuardrailsWithOf(base, ReadOverrides(overrides));
+      ScenarioOverrides read = ReadOverrides(overrides);
+      input.makespan_with = MakespanWithOf(base, read);
+      input.guardrails_with = GuardrailsWithOf(base, std::move(read));
       input.sweep_with = SweepWithOf(o->scenario.path, overrides);
       // How many executors: `aqesim scale`'s rows on the same scenario and settings.
       scale::ScaleSpec spec;
