@@ -53,7 +53,9 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
       return out;
     }
     try {
-      out.seconds = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled).makespan_seconds;
+      RunResult run = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled);
+      out.seconds = run.makespan_seconds;
+      out.decisions = std::move(run.decisions);
     } catch (const PlanError& e) {
       out.error = base->path + ": " + e.what();
     }

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "models/aqe/decision.h"
+#include "models/aqe/not_applied.h"
 #include "models/conf/conf_key_table.h"
 #include "tools/report/why_not_advice.h"
 #include "tools/text/table_text.h"
@@ -828,6 +829,63 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
   return r;
 }
 
+namespace {
+
+// A decision's message without its reasons, for one short clause: parentheses, a " — " note and
+// anything after a second ": " go ("j: SortMergeJoin → BroadcastHashJoin BuildRight (runtime size
+// ...)" → "j: SortMergeJoin → BroadcastHashJoin BuildRight").
+std::string ShortDecision(const std::string& message) {
+  std::string out;
+  int depth = 0;
+  for (size_t i = 0; i < message.size(); ++i) {
+    const char c = message[i];
+    if (c == '(') ++depth;
+    if (depth == 0) out += c;
+    if (c == ')' && depth > 0) --depth;
+  }
+  if (const size_t dash = out.find(" — "); dash != std::string::npos) out.resize(dash);
+  if (const size_t colon = out.find(": "); colon != std::string::npos)
+    if (const size_t second = out.find(": ", colon + 2); second != std::string::npos) out.resize(second);
+  std::string squeezed;  // the spaces and commas the parentheses left
+  for (const char c : out) {
+    if (c == ' ' && (squeezed.empty() || squeezed.back() == ' ')) continue;
+    if (c == ',' && !squeezed.empty() && squeezed.back() == ' ') squeezed.pop_back();
+    squeezed += c;
+  }
+  while (!squeezed.empty() && (squeezed.back() == ' ' || squeezed.back() == ',')) squeezed.pop_back();
+  return squeezed;
+}
+
+}  // namespace
+
+std::string DecisionsChanged(const std::vector<Decision>& before, const std::vector<Decision>& after) {
+  // A decision is matched by rule and target; its message, shortened, is what changed.
+  const auto key = [](const Decision& d) { return d.rule + " " + DecisionTarget(d); };
+  std::vector<std::string> out;
+  for (const Decision& d : after) {
+    if (d.rule == "EnsureRequirements" || DecisionTarget(d).empty()) continue;
+    const auto b =
+        std::find_if(before.begin(), before.end(), [&](const Decision& x) { return key(x) == key(d); });
+    const std::string now = ShortDecision(d.message);
+    if (b == before.end()) {
+      out.push_back(now);
+    } else if (const std::string was = ShortDecision(b->message); was != now) {
+      const size_t colon = was.find(": ");  // the target is said once
+      out.push_back(now + " instead of " + (colon == std::string::npos ? was : was.substr(colon + 2)));
+    }
+  }
+  for (const Decision& b : before) {
+    if (b.rule == "EnsureRequirements" || DecisionTarget(b).empty()) continue;
+    if (std::none_of(after.begin(), after.end(), [&](const Decision& x) { return key(x) == key(b); }))
+      out.push_back("no longer " + ShortDecision(b.message));
+  }
+  if (out.empty()) return "";
+  std::string text = out[0];
+  if (out.size() > 1) text += "; " + out[1];
+  if (out.size() > 2) text += "; and " + Counted(static_cast<int64_t>(out.size() - 2), "other change");
+  return text;
+}
+
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with,
                        const GuardrailsWith& guardrails_with) {
   if (r->lines.empty() || !makespan_with) return;
@@ -886,12 +944,17 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
       ++i;
     }
   }
-  if (r->lines.size() > 1) {
-    for (ConfLine& l : r->lines) {
-      const SimulatedMakespan alone = makespan_with({l});
-      if (alone.seconds)
-        l.reason +=
-            "; alone: makespan " + Fixed(current_seconds, 2) + " s → " + Fixed(*alone.seconds, 2) + " s";
+  // Each kept line names the decision it changes (applied alone against the scenario as it is).
+  const SimulatedMakespan now = makespan_with({});
+  for (ConfLine& l : r->lines) {
+    const SimulatedMakespan alone = makespan_with({l});
+    if (!alone.seconds) continue;
+    if (r->lines.size() > 1)
+      l.reason +=
+          "; alone: makespan " + Fixed(current_seconds, 2) + " s → " + Fixed(*alone.seconds, 2) + " s";
+    if (now.seconds) {
+      const std::string changed = DecisionsChanged(now.decisions, alone.decisions);
+      if (!changed.empty()) l.reason = "changes " + changed + "; " + l.reason;
     }
   }
   r->notes.push_back("Checked by simulation: with " + keys_of(r->lines) + " the makespan goes from " +

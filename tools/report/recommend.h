@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aqe/decision.h"
 #include "tools/report/analysis.h"
 #include "tools/report/why_not_advice.h"
 #include "tools/sweep/sweep_output.h"
@@ -96,6 +97,13 @@ inline constexpr double kMinGain = tune::kDefaultMinGain;
 /// either way: they are about risk, not speed.
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with,
                        const GuardrailsWith& guardrails_with = {});
+
+/// What the decisions `after` change from `before` (matched by rule and target), one short clause
+/// each (the message without its reasons in parentheses): "e1: 200 → 100 partitions instead of
+/// 200 → 40 partitions", a new decision as it reads ("j: SortMergeJoin → BroadcastHashJoin
+/// BuildRight") or "no longer ..."; at most two, then "and N other changes"; "" when none differs.
+/// EnsureRequirements' planning is left out.
+std::string DecisionsChanged(const std::vector<Decision>& before, const std::vector<Decision>& after);
 
 /// "64m"-style rendering Spark accepts for a byte count (binary units, exact when possible).
 std::string SparkByteString(int64_t bytes);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aqe/decision.h"
 #include "models/cluster/cluster.h"
 #include "models/conf/spark_conf.h"
 #include "models/cost/defaults_band.h"
@@ -42,6 +43,8 @@ struct ConfLine;  // recommend.h
 struct SimulatedMakespan {
   std::optional<double> seconds;
   std::string error;
+  /// The run's adaptive decisions (rule, message), so a recommendation can name what it changes.
+  std::vector<Decision> decisions;
 };
 /// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
 /// with AQE on or off as the settings leave spark.sql.adaptive.enabled.

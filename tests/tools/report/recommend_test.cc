@@ -109,7 +109,7 @@ TEST_CASE(
   std::vector<ConfLine> asked;
   CheckBySimulation(&r, 32.46, [&](const std::vector<ConfLine>& extra) {
     asked = extra;
-    return SimulatedMakespan{32.56, ""};
+    return SimulatedMakespan{32.56, "", {}};
   });
   REQUIRE(asked.size() == 1);
   CHECK(asked[0].value == "80m");
@@ -122,7 +122,9 @@ TEST_CASE(
 
   Recommendation kept;
   kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
-  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) { return SimulatedMakespan{96.9, ""}; });
+  CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) {
+    return SimulatedMakespan{96.9, "", {}};
+  });
   CHECK(kept.lines.size() == 1);
   REQUIRE(kept.notes.size() == 1);
   CHECK(kept.notes[0] ==
@@ -134,7 +136,7 @@ TEST_CASE(
     Recommendation r2;
     r2.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
     CheckBySimulation(&r2, 100.0, [&](const std::vector<ConfLine>&) {
-      return SimulatedMakespan{seconds, ""};
+      return SimulatedMakespan{seconds, "", {}};
     });
     CHECK(r2.lines.empty());
   }
@@ -144,7 +146,7 @@ TEST_CASE("CheckBySimulation: a change that gains as given but not in tune's wor
           "[report][recommend]") {
   // demo.json's skew threshold 88m: 5.3 % faster as given, but tune's guardrails find a copy
   // where it gains under 3 %: both say keep the current configuration.
-  const auto as_given = [](const std::vector<ConfLine>&) { return SimulatedMakespan{66.63, ""}; };
+  const auto as_given = [](const std::vector<ConfLine>&) { return SimulatedMakespan{66.63, "", {}}; };
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "88m", "why"});
   std::vector<ConfLine> judged;
@@ -197,7 +199,12 @@ TEST_CASE("CheckBySimulation: each line is kept only for its own gain, and says 
       factor |= l.key == "spark.shuffle.accurateBlockSkewedFactor";
       advisory |= l.key == "spark.sql.adaptive.advisoryPartitionSizeInBytes";
     }
-    return SimulatedMakespan{factor && advisory ? 54.93 : factor ? 56.20 : advisory ? 590.00 : 598.96, ""};
+    return SimulatedMakespan{factor && advisory ? 54.93
+                             : factor           ? 56.20
+                             : advisory         ? 590.00
+                                                : 598.96,
+                             "",
+                             {}};
   };
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.advisoryPartitionSizeInBytes", "256m", "fastest"});
@@ -218,7 +225,12 @@ TEST_CASE("CheckBySimulation: each line is kept only for its own gain, and says 
   both.lines.push_back({"a", "1", "x"});
   both.lines.push_back({"b", "2", "y"});
   CheckBySimulation(&both, 100.0, [](const std::vector<ConfLine>& lines) {
-    return SimulatedMakespan{lines.size() == 2 ? 50.0 : lines[0].key == "a" ? 80.0 : 70.0, ""};
+    return SimulatedMakespan{lines.empty()         ? 100.0
+                             : lines.size() == 2   ? 50.0
+                             : lines[0].key == "a" ? 80.0
+                                                   : 70.0,
+                             "",
+                             {}};
   });
   REQUIRE(both.lines.size() == 2);
   CHECK(both.lines[0].reason == "x; alone: makespan 100.00 s → 80.00 s");
@@ -230,7 +242,7 @@ TEST_CASE("CheckBySimulation: settings the scenario does not run with are withdr
   r.lines.push_back({"spark.sql.shuffle.partitions", "640", "why"});
   r.warnings.push_back("risk");
   CheckBySimulation(&r, 50.0, [](const std::vector<ConfLine>&) {
-    return SimulatedMakespan{std::nullopt, "s.json: /plan: join sides have different partition counts"};
+    return SimulatedMakespan{std::nullopt, "s.json: /plan: join sides have different partition counts", {}};
   });
   CHECK(r.lines.empty());
   CHECK(r.warnings.size() == 1);
@@ -584,7 +596,7 @@ TEST_CASE("RecommendFromPoints: a pick the simulation withdraws leaves no note t
       OneKeySweep("spark.sql.shuffle.partitions", {"200", "400", "800"}, "200",
                   {SweepPoint(0, "200", 100.0), SweepPoint(1, "400", 97.5), SweepPoint(2, "800", 97.0)});
   const auto makespan = [](const std::vector<ConfLine>& lines) {
-    return SimulatedMakespan{lines.empty() ? 100.0 : 97.5, ""};
+    return SimulatedMakespan{lines.empty() ? 100.0 : 97.5, "", {}};
   };
   SweepBest best;
   const Recommendation r = RecommendFromPoints(doc, makespan, &best);
@@ -596,6 +608,41 @@ TEST_CASE("RecommendFromPoints: a pick the simulation withdraws leaves no note t
             "gain (aqesim tune's least gain too), so nothing is recommended.") != r.notes.end());
   CHECK(r.diagnosis ==
         "No change recommended: simulated on the scenario, the sweep's pick gains less than 3%.");
+}
+
+TEST_CASE("DecisionsChanged: names what a setting changes", "[report][recommend]") {
+  Decision before;
+  before.rule = "CoalesceShufflePartitions";
+  before.message = "e3: 200 → 8 partitions (target 64.0 MiB)";
+  before.fields = {{"exchanges", "e3"}};
+  Decision after = before;
+  after.message = "e3: 200 → 40 partitions (target 13.6 MiB)";
+  CHECK(DecisionsChanged({before}, {after}) == "e3: 200 → 40 partitions instead of 200 → 8 partitions");
+  CHECK(DecisionsChanged({}, {after}) == "e3: 200 → 40 partitions");
+  CHECK(DecisionsChanged({before}, {}) == "no longer e3: 200 → 8 partitions");
+  Decision join;  // reasons in parentheses go; a third change is counted
+  join.rule = "JoinSelection";
+  join.message =
+      "j: SortMergeJoin → BroadcastHashJoin BuildRight (runtime size 24.6 MiB <= adaptive broadcast "
+      "threshold "
+      "32.0 MiB)";
+  join.fields = {{"join", "j"}};
+  Decision local;
+  local.rule = "OptimizeShuffleWithLocalRead";
+  local.message = "e2: local shuffle read (broadcast build side), 200 → 4 tasks over 4 mappers";
+  local.fields = {{"exchange", "e2"}};
+  CHECK(DecisionsChanged({before}, {join, local, after}) ==
+        "j: SortMergeJoin → BroadcastHashJoin BuildRight; e2: local shuffle read, 200 → 4 tasks over 4 "
+        "mappers; and 1 other change");
+  CHECK(DecisionsChanged({before}, {before}).empty());
+  // Each kept line says it: simulated with the line, the coalescing differs.
+  Recommendation r;
+  r.lines.push_back({"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m", "fastest"});
+  CheckBySimulation(&r, 100.0, [&](const std::vector<ConfLine>& lines) {
+    return lines.empty() ? SimulatedMakespan{100.0, "", {before}} : SimulatedMakespan{80.0, "", {after}};
+  });
+  REQUIRE(r.lines.size() == 1);
+  CHECK(r.lines[0].reason == "changes e3: 200 → 40 partitions instead of 200 → 8 partitions; fastest");
 }
 
 }  // namespace
