@@ -154,7 +154,10 @@ double LaunchDelaySeconds(const RecordedApplication& app, const RecordedStage& s
     if ((ex.executor_id == "driver") != app.local_mode || ex.resource_profile_id != st.resource_profile_id)
       continue;
     const std::optional<int64_t> until = app.OffersTasksUntilMs(ex);
-    const int64_t ready = ex.executor_id == "driver" ? ex.added_time_ms : ex.added_time_ms + launch_ms;
+    // launch_ms is the log's median: an executor that registered before the first launch but
+    // whose median launch ends after it was ready by then (the first launch may be its own).
+    int64_t ready = ex.executor_id == "driver" ? ex.added_time_ms : ex.added_time_ms + launch_ms;
+    if (ex.added_time_ms <= first_launch_ms) ready = std::min(ready, first_launch_ms);
     if (until && *until <= submit_ms) continue;
     if (ready > submit_ms) {
       latest(ready);

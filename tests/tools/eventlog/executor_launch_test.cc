@@ -123,5 +123,35 @@ TEST_CASE("ImportScenario: executorLaunchSeconds, and a stage's launch delay net
   CHECK(scenario.at("profiles").at("result").at("launchDelaySeconds").get<double>() == Approx(0.01));
 }
 
+TEST_CASE("ImportScenario: an executor launched sooner than the median launch time is no wait",
+          "[eventlog][cluster][profile]") {
+  // Samples: executor 1 200 ms (job 0), executor 2 150 ms (job 1), executor 3 250 ms (job 2):
+  // median 200 ms. Job 1 is submitted at 5000 with no executor; executor 2 registers at 6000
+  // and runs the stage's first task at 6150, before 6000 + 200: it was ready by then, so the
+  // stage's launch delay is 0, not the 1150 ms from submission (the recorded wait for an
+  // executor stayed in the stage's profile, and a replay on executors present from the start
+  // waited for it again).
+  RecordedApplication app;
+  app.spark_properties.emplace("spark.master", "yarn");
+  AddExecutor(&app, "1", 100);
+  app.executors.back().removed_time_ms = 4000;
+  AddExecutor(&app, "2", 6000);
+  app.executors.back().removed_time_ms = 8000;
+  AddExecutor(&app, "3", 9000);
+  AddJob(&app, 0, 0, "1", 300, 900);
+  AddJob(&app, 1, 5000, "2", 6150, 7000);
+  AddJob(&app, 2, 8500, "3", 9250, 9900);
+  app.max_concurrent_executors = 1;
+  app.executor_cores = 4;
+  CHECK(ExecutorLaunchMs(app) == 200);
+
+  ImportOptions options;
+  options.job_id = 1;
+  std::vector<std::string> warnings;
+  const ImportedScenario imported = ImportScenario(app, options, &warnings);
+  INFO(imported.scenario.dump());
+  CHECK(imported.scenario.at("profiles").at("result").at("launchDelaySeconds").get<double>() == 0.0);
+}
+
 }  // namespace
 }  // namespace aqesim::eventlog
