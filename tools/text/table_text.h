@@ -44,9 +44,24 @@ inline std::string TwoDigits(double v) {
   return buf;
 }
 
-/// " (6.1–25 s)": a modelled time's band (models/cost/defaults_band.h), printed after it.
+/// `v` >= 0 to 2 significant digits rounded down (`up` false) or up, never in exponent form
+/// (0.0617 -> "0.061" / "0.062", 498.2 -> "490" / "500"): a band's ends, whose third digit means
+/// nothing, rounded outwards so that the printed band still holds what it bounds.
+inline std::string TwoDigitsOutwards(double v, bool up) {
+  if (!(v > 0) || !std::isfinite(v)) return TwoDigits(v);
+  const int exponent = static_cast<int>(std::floor(std::log10(v))) - 1;
+  const double unit = std::pow(10.0, exponent);
+  const double x = v / unit;  // in [10, 100)
+  const double rounded = (up ? std::ceil(x - 1e-9) : std::floor(x + 1e-9)) * unit;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, -exponent), rounded);
+  return buf;
+}
+
+/// " (6.1–25 s)": a modelled time's band (models/cost/defaults_band.h), printed after it; the
+/// low end rounded down and the high end up (TwoDigitsOutwards).
 inline std::string BandText(double low_seconds, double high_seconds) {
-  return " (" + TwoDigits(low_seconds) + "–" + TwoDigits(high_seconds) + " s)";
+  return " (" + TwoDigitsOutwards(low_seconds, false) + "–" + TwoDigitsOutwards(high_seconds, true) + " s)";
 }
 
 /// Code points of a UTF-8 string (bytes that do not continue a sequence).

@@ -18,6 +18,23 @@ TEST_CASE("TwoDigits: two significant digits without exponent", "[text]") {
   CHECK(BandText(6.1, 25) == " (6.1–25 s)");
 }
 
+TEST_CASE("BandText: the low end rounded down, the high end up, so the band holds its value", "[text]") {
+  // q72's 10 % scale row: 498.201 s with a band of 497.39–514.6 s printed "(500–520 s)", which
+  // left the value outside its own band.
+  CHECK(BandText(497.388867, 514.6) == " (490–520 s)");
+  CHECK(TwoDigitsOutwards(0.0617, false) == "0.061");
+  CHECK(TwoDigitsOutwards(0.0617, true) == "0.062");
+  CHECK(TwoDigitsOutwards(6.14, true) == "6.2");
+  CHECK(TwoDigitsOutwards(55.6, false) == "55");
+  CHECK(TwoDigitsOutwards(99.2, true) == "100");
+  CHECK(TwoDigitsOutwards(1092.6, false) == "1000");
+  CHECK(TwoDigitsOutwards(1092.6, true) == "1100");
+  CHECK(TwoDigitsOutwards(25, false) == "25");  // exact values stay
+  CHECK(TwoDigitsOutwards(25, true) == "25");
+  CHECK(TwoDigitsOutwards(0.3, true) == "0.30");
+  CHECK(TwoDigitsOutwards(0, false) == "0");
+}
+
 TEST_CASE("Ellipsize: cut at code points, the last one an ellipsis", "[text]") {
   CHECK(Ellipsize("SortMergeJoin", 20) == "SortMergeJoin");
   CHECK(Ellipsize("SortMergeJoin", 13) == "SortMergeJoin");
