@@ -131,6 +131,24 @@ TEST_CASE("scale: an imported dynamic-allocation log's rows run N static executo
   CHECK(j["fewestExecutorsWithin5Percent"]["executors"] == 3);
 }
 
+TEST_CASE("scale: 100 % counts the executors of the stages' resource profile only", "[e2e][scale]") {
+  // rp_sql in small: two default-profile executors and three started for profile 1 (stage-level
+  // scheduling), all present at once. The stages run on the two only, so 100 % is 2 executors
+  // (the hand-computed 8 s of the schedule above), not 5 (6 s).
+  testing::TempDir dir("aqesim_scale");
+  json doc = HandScenario(2);
+  doc["cluster"]["resourceProfiles"] = {
+      {{"id", 1}, {"executorCores", 2}, {"taskCpus", 2}, {"executorGpus", 2}, {"taskGpus", 2}}};
+  json timeline = json::array();
+  for (int profile : {1, 0, 1, 0, 1}) timeline.push_back({{"add", 0}, {"resourceProfile", profile}});
+  doc["cluster"]["executorTimeline"] = timeline;
+  doc["cluster"].erase("executors");
+  const json j = ScaleJson({dir.Write("rp.json", doc.dump()), "--percent", "100"});
+  CHECK(j["baseExecutors"] == 2);
+  CHECK(j["rows"][0]["executors"] == 2);
+  CHECK(j["rows"][0]["makespanSeconds"].get<double>() == Approx(8.0));
+}
+
 TEST_CASE("scale: a decision lost between rows is a change, a target moved alone is not", "[e2e][scale]") {
   // One shuffle of 6 partitions, 1, 1, 1, 4, 4, 4 MiB (15.27 MiB in all with the rows' framing),
   // coalesced at a target of total ÷ defaultParallelism (max(cores, 2); 1 MiB at least):
@@ -291,6 +309,8 @@ TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread
   CHECK(j["baseExecutors"] == 6);
   CHECK(j["rows"][1]["executors"] == 6);
   CHECK(j["executorTimelineReplaced"] == true);
+  // The five SQL executions' recorded wall times, summed (validate's "recorded 54.727 s").
+  CHECK(j["recordedSeconds"].get<double>() == Approx(54.727));
   for (const json& row : j["rows"]) {
     INFO(row.dump());
     REQUIRE(row["sparklensSeconds"].is_number());

@@ -98,6 +98,7 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
   out["fewestExecutorsWithin10Percent"] = RowRef(r.rows[r.within_10_percent]);
   out["dynamicAllocationReplaced"] = r.dynamic_allocation;
   out["executorTimelineReplaced"] = r.timeline_replaced;
+  if (r.recorded_seconds) out["recordedSeconds"] = *r.recorded_seconds;
   return out;
 }
 
@@ -139,6 +140,12 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
               Counted(r.rows[BaseRow(r)].executors, "executor") + ": " +
               SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band),
           2);
+  if (r.recorded_seconds)
+    wrapped("recorded: " + Fixed(*r.recorded_seconds, 3) +
+                " s on the log's own executors as they came and went (the rows have theirs from the start: " +
+                Counted(r.rows[BaseRow(r)].executors, "executor") + ", " +
+                Fixed(r.rows[BaseRow(r)].makespan_seconds, 3) + " s)",
+            2);
   auto ref = [&](size_t i) {
     const ScaleRow& row = r.rows[i];
     return Counted(row.executors, "executor") + " (" + Percent(row.percent) + " %), " +

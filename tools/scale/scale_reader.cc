@@ -173,6 +173,7 @@ std::optional<ScaleDocument> ScaleFromJson(const nlohmann::json& doc, const std:
   }
   res.dynamic_allocation = r.Bool(doc, "", "dynamicAllocationReplaced");
   res.timeline_replaced = r.Bool(doc, "", "executorTimelineReplaced");
+  if (out.log && doc.contains("recordedSeconds")) res.recorded_seconds = r.Number(doc, "", "recordedSeconds");
   const Json& rows = doc["rows"];
   if (!rows.is_array() || rows.empty() || rows.size() > kMaxScaleRows) {
     r.Fail("/rows", "expected an array of 1 to " + std::to_string(kMaxScaleRows) + " rows");

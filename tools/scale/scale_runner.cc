@@ -12,6 +12,7 @@
 #include "models/engine/query_execution.h"
 #include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
+#include "models/scenario/cluster_reader.h"
 #include "models/scenario/scenario_base.h"
 #include "models/scenario/scenario_overrides.h"
 #include "models/scenario/shown_pointer.h"
@@ -244,7 +245,16 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       return std::nullopt;
     }
     int base = s.cluster.executors;
-    if (!s.cluster.executor_timeline.empty()) result.timeline_replaced = true;
+    if (!s.cluster.executor_timeline.empty()) {
+      result.timeline_replaced = true;
+      // The rows' executors are of the default resource profile, the one the stages run on:
+      // executors started for another profile (stage-level scheduling) never ran them.
+      std::vector<ExecutorLifetime> default_profile;
+      for (const ExecutorLifetime& e : s.cluster.executor_timeline)
+        if (e.resource_profile == 0) default_profile.push_back(e);
+      if (!default_profile.empty() && default_profile.size() < s.cluster.executor_timeline.size())
+        base = PeakExecutors(default_profile);
+    }
     // Dynamic allocation on (Spark ignores it in local mode): the rows switch it off, also on a
     // recorded timeline, where a row's spark.executor.instances would otherwise hand the
     // cluster to the policy (cluster_from_conf.cc) and every row would ramp to the same peak.
@@ -268,6 +278,15 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     result.base_executors = std::max(result.base_executors, base);
   }
   if (rows_static) static_conf.emplace_back("spark.dynamicAllocation.enabled", "false");
+  if (spec.app != nullptr) {  // the recorded selections' wall time, beside the rows
+    double recorded = 0;
+    bool all = true;
+    for (const ScalePart& part : spec.parts) {
+      if (part.floor) recorded += static_cast<double>(part.floor->end_ms - part.floor->start_ms) / 1000.0;
+      all &= part.floor.has_value();
+    }
+    if (all) result.recorded_seconds = recorded;
+  }
 
   // --- the rows, each on its own, built on the parts read once ---
   std::vector<PartBase> read;

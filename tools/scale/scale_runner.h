@@ -15,8 +15,9 @@
 // deciding differently.
 //
 //   N          max(1, round(base × percent ÷ 100)); base = the most executors of a part's cluster
-//              (a recorded timeline: the most present at once; dynamic allocation: the peak the
-//              policy reached in the run at the scenario's own settings)
+//              (a recorded timeline: the most of the default resource profile present at once —
+//              executors started for another profile never run the stages; dynamic allocation:
+//              the peak the policy reached in the run at the scenario's own settings)
 //   rows       computed on `threads` threads, each row on its own: the output does not depend
 //              on the thread count
 //   decisions  a row whose AQE decisions differ from the row before lists the new ones and the
@@ -117,7 +118,10 @@ struct ScaleResult {
   bool adaptive = true;             // AQE in the first part's runs
   bool dynamic_allocation = false;  // a part's own configuration enabled it (rows run static)
   bool timeline_replaced = false;   // a part had a recorded executor timeline
-  std::string time_source;          // "profiled", "modelled" or "mixed" (the stages' timeSource)
+  /// An event log: the recorded wall time of its replayed selections, summed (seconds), on the
+  /// executors it had as they came and went (the rows have theirs from the start).
+  std::optional<double> recorded_seconds;
+  std::string time_source;  // "profiled", "modelled" or "mixed" (the stages' timeSource)
   std::vector<ScaleRow> rows;
   size_t critical_path_row = 0;  // the row with the shortest critical path
   size_t fastest = 0;            // the row with the least makespan
