@@ -6,6 +6,7 @@
 #include "models/engine/coalesce_buckets_in_join.h"
 #include "models/engine/disable_unnecessary_bucketed_scan.h"
 #include "models/engine/ensure_requirements.h"
+#include "models/engine/hot_bucket_shuffle.h"
 #include "models/engine/range_exchange.h"
 #include "models/engine/size_consistency.h"
 #include "models/plan/join_selection_helper.h"
@@ -168,7 +169,10 @@ class Planner {
       SizesSpec uniform;
       uniform.form = GenerateSizes{};
       uniform.source = "uniform (no sizes given)";
-      const SizesSpec& spec = range ? range->sizes : p.sizes ? *p.sizes : uniform;
+      // A bucketed table read without its buckets keeps a hot bucket's key in one partition.
+      const std::optional<SizesSpec> hot =
+          range || p.sizes ? std::nullopt : HotBucketShuffleSizes(*n, reducers);
+      const SizesSpec& spec = range ? range->sizes : p.sizes ? *p.sizes : hot ? *hot : uniform;
       // A generated matrix of the planned shape is streamed; anything else (given, or
       // resampled) is materialised. Bound the cells either way.
       const SizesShape shape = ShapeOfSizes(spec, ctx);

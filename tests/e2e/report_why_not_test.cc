@@ -2,6 +2,8 @@
 // columns; `report` turns an aggregate's hot key into advice beyond configuration and neither
 // recommends nor simulates a skew-join key for it.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,8 +105,9 @@ TEST_CASE("explain: a hot bucket of a bucketed table is read without a shuffle, 
   CHECK(n.at("message") ==
         "orders (bucketed scan read by join j1, 32 tasks): task 0 reads 4.0 GiB, 32.0× the median 128.0 MiB "
         "(skew threshold 640.0 MiB): a bucketed side is read without a shuffle, and AQE splits only shuffle "
-        "partitions; salt the key, or read the table unbucketed (spark.sql.sources.bucketing.enabled=false): "
-        "then the join shuffles it and AQE can split the hot partition");
+        "partitions; one key's rows stay in one partition however the table is bucketed or shuffled: salt "
+        "the key or split it out, or read the table unbucketed (spark.sql.sources.bucketing.enabled=false): "
+        "then the join shuffles it into one hot partition that AQE can split by map ranges");
   CHECK(n.at("numbers").at("bytes") == 4294967296);
   CHECK(n.at("numbers").at("medianBytes") == 134217728);
   // Even bucket sizes say nothing.
@@ -113,6 +116,74 @@ TEST_CASE("explain: a hot bucket of a bucketed table is read without a shuffle, 
   const nlohmann::json even = Explain("scenarios/variants/bucketed-join-3-vs-6.json");
   REQUIRE(even.at("notApplied").size() > 0);
   for (const nlohmann::json& e : even.at("notApplied")) CHECK(e.at("reason") != "bucketedScan");
+}
+
+/// explain's exchange `id`.
+nlohmann::json ExchangeOf(const nlohmann::json& explain, const std::string& id) {
+  for (const nlohmann::json& e : explain.at("exchanges"))
+    if (e.at("id") == id) return e;
+  FAIL("no exchange " << id);
+  return {};
+}
+
+TEST_CASE("a hot bucket read without its buckets keeps its key in one shuffle partition", "[e2e][whynot]") {
+  // What-if of the advice: spark.sql.sources.bucketing.enabled=false shuffles orders on user_id into
+  // 200 partitions. Bucket 0's bytes above the median bucket are one key's (4 GiB − 128 MiB =
+  // 4160749568 B): one hash partition (0 = bucket 0 mod 200) holds them, and 1/200 of the other
+  // 4294967296 B like every partition (21474836.48 B); each of the 63 map tasks rounds its share to
+  // the byte. Was: 40.3 MiB in every partition, the hot key spread evenly (68.6 s against 378.2 s).
+  const nlohmann::json join =
+      Explain("tests/data/scenarios/hot-bucket-join.json", {"spark.sql.sources.bucketing.enabled=false"});
+  const nlohmann::json orders = ExchangeOf(join, "orders-exchange");
+  REQUIRE(orders.at("trueBytesByPartitionId").size() == 200);
+  const int64_t hot = orders.at("trueBytesByPartitionId")[0].get<int64_t>();
+  CHECK(std::abs(static_cast<double>(hot) - (4160749568.0 + 4294967296.0 / 200)) <= 63);
+  const int64_t cold = orders.at("trueBytesByPartitionId")[1].get<int64_t>();
+  CHECK(std::abs(static_cast<double>(cold) - 4294967296.0 / 200) <= 63);
+  // customers' buckets are even: its shuffle stays even.
+  const nlohmann::json customers = ExchangeOf(join, "customers-exchange");
+  for (const nlohmann::json& b : customers.at("trueBytesByPartitionId"))  // 3200 MiB / 200, 25 map tasks
+    CHECK(std::abs(static_cast<double>(b.get<int64_t>()) - 3355443200.0 / 200) <= 25);
+
+  // An aggregate on the bucket key: bucket 3's 2 GiB − 64 MiB = 2080374784 B in partition 3, and
+  // 1/200 of the other 1073741824 B (5368709.12 B); 24 map tasks.
+  const nlohmann::json agg = Explain("tests/data/scenarios/hot-bucket-aggregate.json",
+                                     {"spark.sql.sources.bucketing.enabled=false"});
+  REQUIRE(agg.at("exchanges").size() == 1);
+  const nlohmann::json& sizes = agg.at("exchanges")[0].at("trueBytesByPartitionId");
+  REQUIRE(sizes.size() == 200);
+  CHECK(std::abs(static_cast<double>(sizes[3].get<int64_t>()) - (2080374784.0 + 1073741824.0 / 200)) <= 24);
+  CHECK(std::abs(static_cast<double>(sizes[4].get<int64_t>()) - 1073741824.0 / 200) <= 24);
+}
+
+TEST_CASE("report: a hot bucket gets salting or splitting the hot key out", "[e2e][whynot][report]") {
+  const CommandResult join =
+      RunAqesim({"report", SourcePath("tests/data/scenarios/hot-bucket-join.json"), "--format", "md"});
+  REQUIRE(join.exit_code == 0);
+  CHECK(Contains(
+      join.stdout_text,
+      "No configuration key spreads one key: its rows stay in one bucket and, read unbucketed, in one "
+      "shuffle "
+      "partition. Salt the key (a random suffix on this side, the other side's matching rows replicated), or "
+      "split the hot key out (join its rows separately, the other side's matching rows broadcast, and union "
+      "the results). With spark.sql.sources.bucketing.enabled=false for this query the join shuffles the "
+      "table and OptimizeSkewedJoin can split the hot partition by map ranges (at the price of the shuffle "
+      "the bucketing saved)."));
+  const CommandResult agg =
+      RunAqesim({"report", SourcePath("tests/data/scenarios/hot-bucket-aggregate.json"), "--format", "md"});
+  REQUIRE(agg.exit_code == 0);
+  CHECK(Contains(
+      agg.stdout_text,
+      "OptimizeSkewedJoin did not act on orders (bucketed scan read by aggregate agg, 16 tasks): task 3 "
+      "reads "
+      "2.0 GiB, 32.0× the median 64.0 MiB (skew threshold 320.0 MiB): a bucketed side is read without a "
+      "shuffle, and AQE splits only shuffle partitions; one key's rows stay in one partition however the "
+      "table is bucketed or shuffled: salt the key, pre-aggregate, or split the hot key out. No "
+      "configuration "
+      "key helps: one key's rows stay in one bucket, and in one partition of any shuffle on the key, so "
+      "neither re-bucketing nor more partitions spreads them. Salt the key (add a random suffix, aggregate, "
+      "then aggregate again without it), pre-aggregate, or split the hot key out and aggregate it "
+      "separately."));
 }
 
 TEST_CASE("report: executor start-up is not skew", "[e2e][report][whynot]") {

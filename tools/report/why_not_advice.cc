@@ -29,13 +29,17 @@ std::string Advice(const NotApplied& n) {
            "the order within a key does not matter), or sort the hot key's rows apart and union them.";
   if (r == "bucketedScan")
     return n.message.find("(bucketed scan read by join") != std::string::npos
-               ? "Salt the key, or set spark.sql.sources.bucketing.enabled=false for this query: the join "
-                 "then "
-                 "shuffles the table, and OptimizeSkewedJoin can split the hot partition (at the price of "
-                 "the "
-                 "shuffle the bucketing saved)."
-               : "No configuration key helps: a bucketed table's bucket is one task. Salt the key or "
-                 "pre-aggregate, or re-bucket the table on a key that spreads its rows.";
+               ? "No configuration key spreads one key: its rows stay in one bucket and, read unbucketed, "
+                 "in one shuffle partition. Salt the key (a random suffix on this side, the other side's "
+                 "matching rows replicated), or split the hot key out (join its rows separately, the other "
+                 "side's matching rows broadcast, and union the results). With "
+                 "spark.sql.sources.bucketing.enabled=false for this query the join shuffles the table and "
+                 "OptimizeSkewedJoin can split the hot partition by map ranges (at the price of the shuffle "
+                 "the bucketing saved)."
+               : "No configuration key helps: one key's rows stay in one bucket, and in one partition of any "
+                 "shuffle on the key, so neither re-bucketing nor more partitions spreads them. Salt the key "
+                 "(add a random suffix, aggregate, then aggregate again without it), pre-aggregate, or split "
+                 "the hot key out and aggregate it separately.";
   if (r == "joinTypeCannotSplit")
     return "No configuration key helps: Spark cannot split this side for this join type. Split the hot key "
            "out "

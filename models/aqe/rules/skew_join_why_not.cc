@@ -194,9 +194,11 @@ std::optional<NotApplied> HotBucket(const RuleContext& ctx, const ExecNode& op, 
   const std::string what = op.is_join() ? "join " + op.id : "aggregate " + op.id;
   const std::string fix =
       op.is_join()
-          ? "salt the key, or read the table unbucketed (spark.sql.sources.bucketing.enabled=false): "
-            "then the join shuffles it and AQE can split the hot partition"
-          : "salt the key or pre-aggregate";
+          ? "one key's rows stay in one partition however the table is bucketed or shuffled: salt the key "
+            "or split it out, or read the table unbucketed (spark.sql.sources.bucketing.enabled=false): "
+            "then the join shuffles it into one hot partition that AQE can split by map ranges"
+          : "one key's rows stay in one partition however the table is bucketed or shuffled: salt the key, "
+            "pre-aggregate, or split the hot key out";
   return Entry(
       ctx, scan->id, "bucketedScan",
       scan->id + " (bucketed scan read by " + what + ", " + std::to_string(tasks) + " tasks): task " +
