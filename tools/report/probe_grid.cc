@@ -16,6 +16,7 @@ namespace {
 constexpr int64_t kMiB = 1LL << 20;
 const char* const kAdvisoryKey = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
 const char* const kForceSkewKey = "spark.sql.adaptive.forceOptimizeSkewedJoin";
+const char* const kMinPartitionNumKey = "spark.sql.adaptive.coalescePartitions.minPartitionNum";
 
 // A grid value as a number: a byte string ("64m" = 67108864) or a plain number ("5.0").
 std::optional<double> AsNumber(const std::string& s) {
@@ -113,7 +114,11 @@ std::vector<sweep::GridAxis> ProbeGrid(const TuningFacts& facts, const RawConf& 
     auto it =
         std::find_if(axes.begin(), axes.end(), [&](const sweep::GridAxis& a) { return a.key == l.key; });
     if (it == axes.end()) {
-      const std::optional<std::string> own = OwnValue(l.key, raw);
+      std::optional<std::string> own = OwnValue(l.key, raw);
+      // Unset, CoalesceShufflePartitions' minimum is Spark's default parallelism under
+      // parallelismFirst (the cluster's cores), 1 otherwise.
+      if (!own && l.key == kMinPartitionNumKey)
+        own = std::to_string(facts.conf.coalesce_parallelism_first ? std::max(facts.total_cores, 1) : 1);
       if (!own) continue;  // no baseline to compare with: the sweep could not prefer it
       axes.push_back({l.key, {*own}});
       it = axes.end() - 1;

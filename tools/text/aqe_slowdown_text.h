@@ -25,12 +25,20 @@ namespace aqesim {
 /// AQE on slower than this fraction over AQE off is explained.
 inline constexpr double kAqeSlowerRatio = 1.02;
 
-/// The line, or nullopt when AQE on is not slower or no coalesced stage explains it. `slots`: the
-/// cluster's task slots (cores ÷ spark.task.cpus).
-inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const RunResult& on, int slots) {
+/// The stage that explains AQE on slower than AQE off: the one whose time grew most after
+/// CoalesceShufflePartitions left it fewer tasks than AQE off ran, and the minPartitionNum that
+/// keeps more partitions than slots (the next full wave above its tasks, at least two waves).
+struct AqeSlowdown {
+  const StageResult* on = nullptr;
+  const StageResult* off = nullptr;
+  int min_partition_num = 0;
+};
+
+/// nullopt when AQE on is not slower (kAqeSlowerRatio) or no coalesced stage explains it.
+/// `slots`: the cluster's task slots (cores ÷ spark.task.cpus).
+inline std::optional<AqeSlowdown> FindAqeSlowdown(const RunResult& off, const RunResult& on, int slots) {
   if (slots <= 0 || !(on.makespan_seconds > kAqeSlowerRatio * off.makespan_seconds)) return std::nullopt;
-  const StageResult* worst_on = nullptr;
-  const StageResult* worst_off = nullptr;
+  AqeSlowdown found;
   double worst = 0;
   for (const StageResult& s : on.stages) {
     for (const StageResult& o : off.stages) {
@@ -38,14 +46,22 @@ inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const Ru
       const double grew = (s.complete_seconds - s.submit_seconds) - (o.complete_seconds - o.submit_seconds);
       if (grew > worst) {
         worst = grew;
-        worst_on = &s;
-        worst_off = &o;
+        found.on = &s;
+        found.off = &o;
       }
     }
   }
-  if (worst_on == nullptr) return std::nullopt;
-  const StageResult& s = *worst_on;
-  const StageResult& o = *worst_off;
+  if (found.on == nullptr) return std::nullopt;
+  found.min_partition_num = std::max(2, found.on->tasks / slots + 1) * slots;
+  return found;
+}
+
+/// The line, or nullopt when FindAqeSlowdown finds nothing.
+inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const RunResult& on, int slots) {
+  const std::optional<AqeSlowdown> found = FindAqeSlowdown(off, on, slots);
+  if (!found) return std::nullopt;
+  const StageResult& s = *found->on;
+  const StageResult& o = *found->off;
   const int waves_on = (s.tasks + slots - 1) / slots, waves_off = (o.tasks + slots - 1) / slots;
   const std::string stage = "stage " + std::to_string(s.id) + " (" + s.name + ")";
   std::string why = "AQE on is slower (" + Fixed(off.makespan_seconds, 3) + " s → " +
@@ -66,7 +82,7 @@ inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const Ru
          Counted(waves_off, "wave") + " (the stage: " + Fixed(o.complete_seconds - o.submit_seconds, 2) +
          " s → " + Fixed(s.complete_seconds - s.submit_seconds, 2) +
          " s); keep more partitions than slots: spark.sql.adaptive.coalescePartitions.minPartitionNum " +
-         std::to_string(std::max(2, s.tasks / slots + 1) * slots) +
+         std::to_string(found->min_partition_num) +
          " (or a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes)";
   return why;
 }
