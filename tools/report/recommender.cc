@@ -44,6 +44,12 @@ Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const Make
   const SimulatedMakespan now = makespan_with({});
   if (!now.seconds) return rec;
   CheckBySimulation(&rec, *now.seconds, makespan_with, guardrails_with);
+  // The simulation may drop spark.sql.adaptive.enabled (no gain alone): the diagnosis no longer says to set
+  // it.
+  const std::string turn_on = " AQE beats the scenario's static plan: turn it on.";
+  if (const size_t at = rec.diagnosis.find(turn_on);
+      at != std::string::npos && !rec.Sets("spark.sql.adaptive.enabled"))
+    rec.diagnosis.erase(at, turn_on.size());
   if (rec.lines.empty()) {
     // Withdrawn: the pick's own note and diagnosis would contradict "nothing is recommended".
     rec.notes.erase(std::remove_if(rec.notes.begin(), rec.notes.end(),
