@@ -113,6 +113,7 @@ void RegisterSweep(CLI::App& app) {
     std::vector<std::string> errors;
     sweep::SweepSpec spec;
     spec.scenario_path = o->scenario.path;
+    RefuseEventLog(o->scenario.path);
     // Every input file is read once, up front: the points get its bytes (a FIFO or `<(...)`
     // has none left for a second read; a file edited during the sweep changes no point).
     spec.overrides.files = std::make_shared<InputFiles>();

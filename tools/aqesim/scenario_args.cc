@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "tools/aqesim/cli_support.h"
+#include "tools/eventlog/byte_source.h"
 
 namespace aqesim::cli {
 
@@ -17,18 +18,54 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args) {
       "cost file (from aqesim calibrate) whose parameters win over the scenario's costFile and cost");
 }
 
-bool LooksLikeEventLog(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return true;
+namespace {
+
+/// The first 4 KiB of a file ("" when it cannot be read).
+std::string FileHead(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+}  // namespace
+
+bool LooksLikeEventLog(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return true;
+  const std::string head = FileHead(path);
   const size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return false;  // the scenario loader names the empty file
   if (head[first] != '{') return true;           // a codec's bytes
   const std::string line = head.substr(first, head.find('\n', first) - first);
   return line.find("\"Event\"") != std::string::npos;
+}
+
+bool IsRecognisedEventLog(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(path, ec))
+      if (e.path().filename().string().rfind("events_", 0) == 0) return true;
+    return false;
+  }
+  if (!fs::is_regular_file(path, ec)) return false;
+  const std::string head = FileHead(path);
+  const std::optional<eventlog::Codec> codec = eventlog::SniffCodec(head);
+  if (codec && *codec != eventlog::Codec::kPlain) return true;
+  const size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || head[first] != '{') return false;
+  const std::string line = head.substr(first, head.find('\n', first) - first);
+  return line.find("\"Event\"") != std::string::npos && line.find("SparkListener") != std::string::npos;
+}
+
+void RefuseEventLog(const std::string& path) {
+  if (IsRecognisedEventLog(path))
+    throw InputError(path +
+                     ": an event log, not a scenario: import it first (aqesim import-eventlog LOG -o "
+                     "SCENARIO.json; --list shows its SQL executions); validate, scale and tune read a log "
+                     "directly");
 }
 
 ConfOverrides OverridesOf(const ScenarioArgs& args) {
@@ -55,6 +92,7 @@ std::unique_ptr<Scenario> LoadOrThrow(const ScenarioArgs& args, const std::strin
   CheckOutputIsNotInput(output,
                         {args.path, args.properties_file, args.cost_file});  // also when the scenario is bad
   LoadResult res = LoadScenarioFile(args.path, overrides);
+  if (!res.errors.empty()) RefuseEventLog(args.path);
   if (!res.errors.empty()) {
     for (const std::string& w : res.warnings) Warn(w);  // before the errors, as on success
     std::vector<std::string> lines;

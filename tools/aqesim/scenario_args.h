@@ -26,6 +26,16 @@ void AddScenarioOptions(CLI::App* cmd, ScenarioArgs* args);
 /// either of.
 bool LooksLikeEventLog(const std::string& path);
 
+/// An event log beyond doubt (LooksLikeEventLog only tells a log from a scenario among valid
+/// inputs): a rolling log's folder (events_* files), a file with a compression codec's magic
+/// number, or a first line that is a SparkListener event. Only regular files and folders are
+/// opened (no read of a FIFO).
+bool IsRecognisedEventLog(const std::string& path);
+
+/// Throws InputError ("PATH: an event log, not a scenario: import it first ...") when
+/// IsRecognisedEventLog(path): what run, explain and sweep say instead of a JSON syntax error.
+void RefuseEventLog(const std::string& path);
+
 /// --conf and --properties-file as ConfOverrides; InputError for a --conf without KEY=.
 ConfOverrides OverridesOf(const ScenarioArgs& args);
 
