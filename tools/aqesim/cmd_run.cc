@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "models/engine/cluster_scheduler.h"
 #include "models/engine/run_result.h"
 #include "models/engine/simulated_band.h"
+#include "models/scenario/cluster_reader.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -154,6 +156,22 @@ std::string RunText(const RunResult& run, const RunBand& band) {
   return out.str();
 }
 
+/// The executors the runs had: "8 executors × 4 cores"; a recorded timeline's most present at
+/// once; dynamic allocation's initial and most executors (the peak is under each run).
+std::string ClusterHeading(const Scenario& s) {
+  const std::string cores = Counted(s.cluster.executor_cores, "core");
+  if (DynamicAllocationSimulated(s)) {
+    const DynamicAllocationConf& da = s.conf.dynamic_allocation;
+    return "dynamic allocation from " + Counted(da.InitialExecutors(s.conf.executor_instances), "executor") +
+           " (max " + (da.max_executors ? std::to_string(*da.max_executors) : std::string("unbounded")) +
+           ") × " + cores;
+  }
+  if (!s.cluster.executor_timeline.empty())
+    return "recorded executor timeline, at most " +
+           Counted(PeakExecutors(s.cluster.executor_timeline), "executor") + " at once × " + cores;
+  return Counted(s.cluster.executors, "executor") + " × " + cores;
+}
+
 }  // namespace
 
 void RegisterRun(CLI::App& app) {
@@ -195,8 +213,7 @@ void RegisterRun(CLI::App& app) {
       if (!variant_rows.empty()) j["variantComparison"] = VariantComparisonJson(variant_rows);
       text = j.dump(2) + "\n";
     } else {
-      text = "scenario " + scenario->name + " — " + Counted(scenario->cluster.executors, "executor") + " × " +
-             Counted(scenario->cluster.executor_cores, "core") + "\n";
+      text = "scenario " + scenario->name + " — " + ClusterHeading(*scenario) + "\n";
       for (size_t i = 0; i < runs.size(); ++i) text += "\n" + RunText(runs[i], bands[i]);
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
