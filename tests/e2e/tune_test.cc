@@ -81,6 +81,20 @@ TEST_CASE("tune: a minimum gain above what the space offers recommends nothing",
   CHECK(t["recommendation"]["reason"].get<std::string>().rfind("The best change gains 6.2 %", 0) == 0);
 }
 
+TEST_CASE("tune: the text says when the number of executors was not searched", "[e2e][tune]") {
+  const std::string note =
+      "The number of executors was not searched (not in the space): aqesim scale answers how many executors.";
+  std::vector<std::string> args = {"tune", SourcePath("scenarios/demo.json"), "--guardrails", "none"};
+  std::vector<std::string> unsized = args, sized = args;
+  unsized.insert(unsized.end(), kDemoSpace.begin(), kDemoSpace.end());
+  sized.insert(sized.end(), {"--space", "spark.executor.instances=5,10"});
+  const CommandResult a = RunAqesim(unsized), b = RunAqesim(sized);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(b.exit_code == 0);
+  CHECK(Contains(a.stdout_text, note));
+  CHECK_FALSE(Contains(b.stdout_text, note));
+}
+
 TEST_CASE("tune: bad input is exit code 2 naming the argument", "[e2e][tune]") {
   const std::string demo = SourcePath("scenarios/demo.json");
   const auto refused = [](const std::vector<std::string>& args, const std::string& message) {

@@ -1,5 +1,6 @@
 #include "tools/tune/tune_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -179,6 +180,14 @@ std::string TuneToText(const TuneOutcome& o) {
   const Recommendation& r = *o.recommendation;
   out << "\n";
   wrapped(r.reason, 0);
+  const bool sized = std::any_of(o.axes.begin(), o.axes.end(), [](const SpaceAxis& a) {
+    return a.key == "spark.executor.instances" || a.key == "cluster.executors";
+  });
+  if (!sized)
+    wrapped(
+        "The number of executors was not searched (not in the space): aqesim scale answers how many "
+        "executors.",
+        0);
   if (!r.recommended) return out.str();
   out << "with it: " << SecondsWithTrust(r.evaluation.makespan_seconds, o.recommended_trust) << ", "
       << Ratio(r.evaluation.core_hours) << " core-hours\n\n";
