@@ -91,4 +91,34 @@ TEST_CASE("output to a full standard output is exit 2, not a silent success", "[
   }
 }
 
+TEST_CASE("tune and sweep: an input named like OUT.journal's temporary is kept, byte for byte",
+          "[e2e][outputs]") {
+  // The journal was rewritten through the fixed name OUT.journal.tmp (opened with O_TRUNC, then
+  // renamed over OUT.journal and removed): a scenario of that name was overwritten and deleted.
+  testing::TempDir tmp("aqesim_journal_tmp");
+  const std::string scenario = ReadAll(SourcePath("tests/bad_inputs/data/valid.json"));
+  SECTION("tune") {
+    const std::string in = tmp.Write("t.json.journal.tmp", scenario);
+    const CommandResult r = RunAqesim(
+        {"tune", in, "--space", "cluster.executors=1,2", "--budget", "3", "-o", tmp.File("t.json")});
+    INFO(r.stderr_text);
+    CHECK(r.exit_code == 0);
+    CHECK(ReadAll(in) == scenario);
+    CHECK(ReadAll(tmp.File("t.json")).find("\"aqesimTune\"") != std::string::npos);
+  }
+  SECTION("sweep") {
+    const std::string in = tmp.Write("x.csv.journal.tmp", scenario);
+    const CommandResult r =
+        RunAqesim({"sweep", in, "--grid", "cluster.executors=1,2", "-o", tmp.File("x.csv")});
+    INFO(r.stderr_text);
+    CHECK(r.exit_code == 0);
+    CHECK(ReadAll(in) == scenario);
+    CHECK(ReadAll(tmp.File("x.csv")).find("cluster.executors") == 0);
+  }
+  // Nothing else is left beside them: the input, the output, no journal, no temporary.
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(tmp.path())) files += e.is_regular_file() ? 1 : 0;
+  CHECK(files == 2);
+}
+
 }  // namespace aqesim::e2e

@@ -187,7 +187,13 @@ void RunTune(const TuneArgs& args) {
       throw InputError("-o " + output + ": a folder; give the file to write (e.g. " +
                        (output.back() == '/' ? output : output + "/") + "tune.json)");
   }
-  CheckOutputIsNotInput(output, {args.scenario.path, args.scenario.properties_file, args.scenario.cost_file});
+  // OUT.journal is written from the first simulation on and removed at the end: it must not be an
+  // input either.
+  const std::string journal_path = output == "-" ? "" : output + ".journal";
+  const std::vector<std::string> named_inputs = {args.scenario.path, args.scenario.properties_file,
+                                                 args.scenario.cost_file};
+  CheckOutputIsNotInput(output, named_inputs);
+  if (!journal_path.empty()) CheckOutputIsNotInput(journal_path, named_inputs);
 
   const Json doc = ReadDocument(args, conf);
   const std::shared_ptr<const ScenarioBase> base =
@@ -200,6 +206,7 @@ void RunTune(const TuneArgs& args) {
   }
   for (const std::string& w : current.warnings) Warn(w);
   CheckOutputIsNotInput(output, current.scenario->input_files);
+  if (!journal_path.empty()) CheckOutputIsNotInput(journal_path, current.scenario->input_files);
   CheckAxes(axes, *base, overrides, &errors);
   if (!errors.empty()) throw InputError(errors);
 
@@ -273,7 +280,7 @@ void RunTune(const TuneArgs& args) {
     for (const tune::Perturbation& p : objective.Perturbations()) fp += "\nguardrail:" + p.label;
     for (const tune::SpaceAxis& a : axes) fp += "\nspace:" + a.ToString();
     std::string error;
-    journal = tune::TuneJournal::Open(output + ".journal", sweep::Fingerprint(fp), axes.size(), &error);
+    journal = tune::TuneJournal::Open(journal_path, sweep::Fingerprint(fp), axes.size(), &error);
     if (!journal) throw InputError(error);
     if (journal->resumed() > 0)
       Warn("resuming: " + std::to_string(journal->resumed()) + " configurations already simulated, from " +

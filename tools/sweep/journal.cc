@@ -1,12 +1,15 @@
 #include "tools/sweep/journal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -32,24 +35,44 @@ bool WriteAll(int fd, const std::string& data, std::string* error, const std::st
   return true;
 }
 
-// Replaces the file with `content` (temporary + rename: a kill leaves the old or the new).
+// Replaces the file with `content` (temporary + rename: a kill leaves the old or the new). The
+// temporary is a new file of an unpredictable name in the same folder (".NAME.tmp-XXXXXX",
+// created with O_EXCL like -o's), so it never truncates a file that is already there.
 bool Rewrite(const std::string& path, const std::string& content, const std::string& what,
              std::string* error) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string base = target.filename().string();
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const size_t limit = static_cast<size_t>(name_max > 0 ? name_max : NAME_MAX);
+  const std::string suffix = ".tmp-XXXXXX";
+  if (1 + base.size() + suffix.size() > limit)
+    base.resize(limit > 1 + suffix.size() ? limit - 1 - suffix.size() : 0);
+  std::string tmp = (dir / ("." + base + suffix)).string();
+  const int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
     *error = path + ": cannot write " + what + ": " + std::strerror(errno);
     return false;
   }
+  const mode_t mask = ::umask(0);  // a new file's mode: 0666 less the umask, as before
+  ::umask(mask);
   std::string why;
-  const bool ok = WriteAll(fd, content, &why, what) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = path + ": " + (why.empty() ? "cannot write " + what + ": " + std::strerror(errno) : why);
-    ::unlink(tmp.c_str());
-    return false;
+  bool ok = WriteAll(fd, content, &why, what) && ::fchmod(fd, 0666 & ~mask) == 0 && ::fsync(fd) == 0;
+  int err = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
   }
-  return true;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok) {
+    *error = path + ": " + (why.empty() ? "cannot write " + what + ": " + std::strerror(err) : why);
+    ::unlink(tmp.c_str());
+  }
+  return ok;
 }
 
 }  // namespace
@@ -71,9 +94,10 @@ std::unique_ptr<LineJournal> LineJournal::Open(const std::string& path, const st
                                                LineJournalStats* stats, std::string* error) {
   *stats = LineJournalStats{};
   const std::string what = "the " + kind + " journal";
-  const std::string header = "{\"aqesim" + std::string(1, static_cast<char>(std::toupper(kind[0]))) +
-                             kind.substr(1) + "Journal\":" + std::to_string(kJournalVersion) +
-                             ",\"fingerprint\":\"" + fingerprint + "\"}";
+  const std::string tag =
+      "{\"aqesim" + std::string(1, static_cast<char>(std::toupper(kind[0]))) + kind.substr(1) + "Journal\":";
+  const std::string header =
+      tag + std::to_string(kJournalVersion) + ",\"fingerprint\":\"" + fingerprint + "\"}";
   std::string existing;
   bool exists = false;
   {
@@ -84,6 +108,13 @@ std::unique_ptr<LineJournal> LineJournal::Open(const std::string& path, const st
       ss << in.rdbuf();
       existing = ss.str();
     }
+  }
+  // A file that is no journal of this kind (a scenario, a log, another command's journal) is
+  // someone's data: refused, never started over.
+  if (exists && !existing.empty() && existing.compare(0, tag.size(), tag) != 0) {
+    *error = path + ": cannot write " + what + ": the file exists and is not a " + kind + " journal" +
+             " (remove it, or choose another output)";
+    return nullptr;
   }
   // Keep the header and every complete line `keep` accepts; anything else is dropped by rewriting.
   std::string kept = header + "\n";
