@@ -11,13 +11,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <vector>
 
 namespace aqesim::sweep {
 
 namespace {
 
 constexpr int kJournalVersion = 1;
+// A journal line is one point's row or one configuration's evaluation: a few KiB (a conf value
+// is at most 64 KiB). Longer lines are damage, dropped unread; the rows kept are bounded too.
+constexpr size_t kMaxJournalLineBytes = size_t{16} << 20;
+constexpr size_t kMaxJournalBytes = size_t{1} << 30;
 
 bool WriteAll(int fd, const std::string& data, std::string* error, const std::string& what) {
   const char* p = data.data();
@@ -98,53 +102,85 @@ std::unique_ptr<LineJournal> LineJournal::Open(const std::string& path, const st
       "{\"aqesim" + std::string(1, static_cast<char>(std::toupper(kind[0]))) + kind.substr(1) + "Journal\":";
   const std::string header =
       tag + std::to_string(kJournalVersion) + ",\"fingerprint\":\"" + fingerprint + "\"}";
-  std::string existing;
-  bool exists = false;
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      exists = true;
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      existing = ss.str();
-    }
-  }
+  std::ifstream in(path, std::ios::binary);
+  const bool exists = static_cast<bool>(in);
   // A file that is no journal of this kind (a scenario, a log, another command's journal) is
   // someone's data: refused, never started over.
-  if (exists && !existing.empty() && existing.compare(0, tag.size(), tag) != 0) {
-    *error = path + ": cannot write " + what + ": the file exists and is not a " + kind + " journal" +
-             " (remove it, or choose another output)";
-    return nullptr;
+  if (exists) {
+    std::string head(tag.size(), '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (!head.empty() && head != tag) {
+      *error = path + ": cannot write " + what + ": the file exists and is not a " + kind + " journal" +
+               " (remove it, or choose another output)";
+      return nullptr;
+    }
+    in.clear();
+    in.seekg(0);
   }
   // Keep the header and every complete line `keep` accepts; anything else is dropped by rewriting.
+  // Read in blocks: a line longer than kMaxJournalLineBytes is dropped without being held (one
+  // line of 900 MiB ran out of memory), and lines past kMaxJournalBytes kept are dropped too.
   std::string kept = header + "\n";
   bool rewrite = !exists;
   if (exists) {
-    const size_t first_nl = existing.find('\n');
-    if (first_nl == std::string::npos || existing.substr(0, first_nl) != header) {
-      stats->started_over = !existing.empty();
-      rewrite = true;
-    } else {
-      size_t pos = first_nl + 1;
-      while (pos < existing.size()) {
-        const size_t nl = existing.find('\n', pos);
-        if (nl == std::string::npos) {  // torn last line: written partly when the command was killed
-          ++stats->dropped_lines;
+    bool header_read = false, done = false;
+    std::string line;
+    bool too_long = false;
+    // A complete line (or, `torn`, the last bytes without a newline).
+    auto on_line = [&](bool torn) {
+      if (!header_read) {
+        header_read = true;
+        if (torn || too_long || line != header) {
+          stats->started_over = true;
           rewrite = true;
-          break;
+          done = true;
         }
-        const std::string line = existing.substr(pos, nl - pos);
-        pos = nl + 1;
-        const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (j.is_discarded() || !keep(j)) {
-          ++stats->dropped_lines;
-          rewrite = true;
-          continue;
+        return;
+      }
+      if (torn || too_long || kept.size() + line.size() >= kMaxJournalBytes) {
+        ++stats->dropped_lines;
+        rewrite = true;
+        return;
+      }
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded() || !keep(j)) {
+        ++stats->dropped_lines;
+        rewrite = true;
+        return;
+      }
+      kept += line;
+      kept += '\n';
+    };
+    std::vector<char> block(size_t{1} << 16);
+    while (!done) {
+      in.read(block.data(), static_cast<std::streamsize>(block.size()));
+      const size_t n = static_cast<size_t>(in.gcount());
+      if (n == 0) break;
+      for (size_t i = 0; i < n && !done;) {
+        const void* found = std::memchr(block.data() + i, '\n', n - i);
+        const size_t end =
+            found != nullptr ? static_cast<size_t>(static_cast<const char*>(found) - block.data()) : n;
+        if (!too_long && line.size() + (end - i) > kMaxJournalLineBytes) {
+          too_long = true;
+          std::string().swap(line);
         }
-        kept += line + "\n";
+        if (!too_long) line.append(block.data() + i, end - i);
+        i = end;
+        if (found != nullptr) {
+          on_line(false);
+          line.clear();
+          too_long = false;
+          ++i;
+        }
       }
     }
+    // An empty file is started afresh without a word; a last line without its newline was torn
+    // when the command was killed.
+    if (!done && (!line.empty() || too_long)) on_line(true);
+    if (!header_read) rewrite = true;
   }
+  in.close();
   if (rewrite && !Rewrite(path, kept, what, error)) return nullptr;
   const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
   if (fd < 0) {

@@ -134,6 +134,53 @@ TEST_CASE("Journal: a row whose values are not its point's, or with impossible m
   CHECK(contents.rows.count(4) == 1);
 }
 
+TEST_CASE("LineJournal: a line over 16 MiB is dropped unread, the lines around it are kept",
+          "[sweep][journal]") {
+  // One 900 MiB line ran out of memory (the whole file and the line were held); a valid record
+  // of 17 MiB (a tune evaluation's error text accepts any length) was kept.
+  TempDir dir;
+  const std::string path = (dir.path / "t.json.journal").string();
+  const std::string header = "{\"aqesimTuneJournal\":1,\"fingerprint\":\"fp\"}\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << header << "{\"n\":1}\n"
+        << "{\"n\":2,\"error\":\"" << std::string((size_t{17} << 20), 'x') << "\"}\n"
+        << "{\"n\":3}\n";
+  }
+  std::vector<int> kept;
+  LineJournalStats stats;
+  std::string error;
+  auto j = LineJournal::Open(
+      path, "tune", "fp",
+      [&](const nlohmann::json& line) {
+        kept.push_back(line["n"].get<int>());
+        return true;
+      },
+      &stats, &error);
+  REQUIRE(j);
+  CHECK(kept == std::vector<int>{1, 3});
+  CHECK(stats.dropped_lines == 1);
+  CHECK_FALSE(stats.started_over);
+  CHECK(Slurp(path) == header + "{\"n\":1}\n{\"n\":3}\n");  // rewritten without it
+}
+
+TEST_CASE("LineJournal: a file that is not a journal of this kind is refused and kept", "[sweep][journal]") {
+  TempDir dir;
+  const std::string path = (dir.path / "out.csv.journal").string();
+  const std::string scenario = "{\"plan\": {\"op\": \"scan\", \"bytes\": 10}}\n";
+  std::ofstream(path, std::ios::binary) << scenario;
+  LineJournalStats stats;
+  std::string error;
+  auto j = LineJournal::Open(
+      path, "sweep", "fp", [](const nlohmann::json&) { return true; }, &stats, &error);
+  CHECK_FALSE(j);
+  CHECK(error ==
+        path +
+            ": cannot write the sweep journal: the file exists and is not a sweep journal (remove it, or "
+            "choose another output)");
+  CHECK(Slurp(path) == scenario);
+}
+
 TEST_CASE("Fingerprint: FNV-1a 64", "[sweep][journal]") {
   CHECK(Fingerprint("") == "cbf29ce484222325");
   CHECK(Fingerprint("a") == "af63dc4c8601ec8c");
