@@ -34,12 +34,14 @@ uint64_t IdSeed(uint64_t seed, const std::string& id) {
 
 /// Bounds the tasks of one run before any runs (README "Input limits"): PlannedRunTasks at most
 /// kMaxRunTasks. Throws PlanError at the operator whose stage has the most.
-void CheckRunTasks(const ExecNode& root) {
+void CheckRunTasks(const ExecNode& root, bool materialized) {
   const PlannedTasks planned = PlannedRunTasks(root);
   const ExecNode* largest = planned.largest_stage_root;
-  // A stage above the limit alone is an operator's problem, which the planner names more
-  // precisely (a scan's tasks, a generated shuffle's partitions).
-  if (planned.total <= kMaxRunTasks || largest->planned_partitions > kMaxPlannedTasks) return;
+  // Before the matrices are built, a stage above the limit alone is an operator's problem,
+  // which the planner names more precisely (a scan's tasks, a shuffle's partitions); after, it
+  // is refused whatever made it so (a union of two 10^7-partition shuffles: 2 x 10^7 tasks).
+  if (planned.total <= kMaxRunTasks || (!materialized && largest->planned_partitions > kMaxPlannedTasks))
+    return;
   throw PlanError(largest->source != nullptr ? largest->source->pointer : "/plan",
                   "expected at most " + std::to_string(kMaxRunTasks) +
                       " tasks in one run (all its stages' tasks together), found " +
@@ -178,6 +180,7 @@ class Planner {
       const SizesShape shape = ShapeOfSizes(spec, ctx);
       const bool streamed =
           shape.generated && shape.partitions == reducers && shape.map_tasks == child.planned_partitions;
+      if (!streamed) CheckRedistributedPartitions(p, recounted, reducers, shape.partitions);
       CheckShuffleCells(p.pointer, child.planned_partitions, reducers, streamed);
       if (!streamed) CheckShuffleCells(p.pointer, shape.map_tasks, shape.partitions, false);
       ShuffleSizes m = streamed ? PlanShuffleSizes(spec, ctx) : ShuffleSizes(MaterializeSizes(spec, ctx));
@@ -206,6 +209,31 @@ class Planner {
     }
     ComputePlannedProperties(n, conf_);
     if (n->is_join()) CheckJoinPartitions(*n);
+  }
+
+  /// Bounds the reducers a given (or resampled) matrix is materialised at, as a generated
+  /// shuffle's are (kMaxGeneratedPartitions), before anything is allocated: a 2-row recorded
+  /// matrix redistributed to spark.sql.shuffle.partitions = 2 x 10^7 took 3 GB and died.
+  /// The error names where the count comes from.
+  void CheckRedistributedPartitions(const PlanNode& p, bool recounted, int64_t reducers,
+                                    int64_t given) const {
+    if (reducers <= kMaxGeneratedPartitions) return;
+    std::string pointer = p.pointer, from;
+    if (recounted) {
+      from = " (the count EnsureRequirements gave it beside a bucketed side)";
+    } else if (p.num_partitions) {
+      pointer += "/numPartitions";
+    } else {
+      const bool initial =
+          conf_.adaptive_enabled && conf_.coalesce_partitions_enabled && conf_.initial_partition_num;
+      from = std::string(" (") +
+             (initial ? "spark.sql.adaptive.coalescePartitions.initialPartitionNum"
+                      : "spark.sql.shuffle.partitions") +
+             ")";
+    }
+    throw PlanError{pointer, "expected at most " + std::to_string(kMaxGeneratedPartitions) +
+                                 " partitions in a shuffle, found " + std::to_string(reducers) + from +
+                                 "; its size matrix has " + std::to_string(given) + " reducers"};
   }
 
   /// Bounds an exchange's matrix: a materialised one as the loader bounds given matrices
@@ -287,9 +315,9 @@ StaticPlan PlanStatically(const Scenario& scenario, const PlanNode& plan, const 
   OneToManyBucketJoin(out.root.get(), conf, &out.decisions);  // variant, off by default
   EnsureRequirements(out.root.get(), conf, &out.inserted_sources, &out.decisions);
   DisableUnnecessaryBucketedScan(out.root.get(), conf, &out.decisions);
-  CheckRunTasks(*out.root);  // before the matrices are built: as planned so far
+  CheckRunTasks(*out.root, false);  // before the matrices are built: as planned so far
   planner.MaterializeExchanges(out.root.get());
-  CheckRunTasks(*out.root);  // scans whose tasks are their matrix's rows
+  CheckRunTasks(*out.root, true);  // scans whose tasks are their matrix's rows
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "models/plan/planned_properties.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "models/plan/join_selection_helper.h"
@@ -77,13 +78,22 @@ void ComputePlannedProperties(ExecNode* n, const SqlConf& conf) {
       break;
     }
     case PlanOp::kUnion: {
-      int parts = 0;
+      // Its partitions are its children's, one after the other: bounded like a stage's tasks
+      // before any matrix is built (a union of two 5 x 10^6-partition shuffles materialised
+      // 1.2 GB of matrices before the run's task limit refused it). A child over the limit
+      // alone is refused where it is planned, more precisely.
+      int64_t parts = 0, largest_child = 0;
       int64_t est = 0;
       for (auto& c : n->children) {
         parts += c->planned_partitions;
+        largest_child = std::max<int64_t>(largest_child, c->planned_partitions);
         est += c->estimated_bytes;
       }
-      n->planned_partitions = parts;
+      if (parts > kMaxPlannedTasks && largest_child <= kMaxPlannedTasks)
+        throw PlanError{p ? p->pointer : "/plan",
+                        "expected a union of at most " + std::to_string(kMaxPlannedTasks) +
+                            " partitions (its children's together), found " + std::to_string(parts)};
+      n->planned_partitions = static_cast<int>(std::min<int64_t>(parts, std::numeric_limits<int>::max()));
       n->estimated_bytes = est_override(est);
       break;
     }
