@@ -108,7 +108,10 @@ void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf
   r.ReplaceTimelineIfAsked(dynamic);
   if (sc.dynamic_allocation.enabled) r.CheckDynamicAllocation();  // local mode: a warning only
   // Under dynamic allocation spark.executor.instances is a floor of the initial executors.
-  if (!dynamic && sc.executor_instances && *sc.executor_instances == 0 && !given.executors) {
+  // 0 executors with dynamic allocation off run nothing (a 0-second job): refused whether the 0
+  // is the scenario's or the command line's (which wins over /cluster/executors).
+  if (!dynamic && sc.executor_instances && *sc.executor_instances == 0 &&
+      (!given.executors || FromCommandLine(conf.at("spark.executor.instances").second))) {
     AddProblem(sink, true, conf.at("spark.executor.instances").second,
                "expected at least one executor (0 needs spark.dynamicAllocation.enabled), found \"0\"");
   } else if (!dynamic) {
