@@ -412,12 +412,15 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
     v.profile_from = options.profile_from->path;
     sources = ImportProfileSources(*options.profile_from, warnings);
   }
+  int attempted = 0;          // selections tried (not left out by options.only)
+  std::string first_failure;  // the first one's reason, when it could not be replayed
   for (auto [label, import_options] : replays) {
     import_options.profiles = options.profiles && options.profile_from == nullptr;
     if (!options.only.empty() &&
         std::find(options.only.begin(), options.only.end(), label) == options.only.end()) {
       continue;
     }
+    ++attempted;
     ReplayedSelection sel;
     sel.label = label;
     std::vector<std::string> import_warnings;
@@ -425,6 +428,7 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
       sel.imported = eventlog::ImportScenario(app, import_options, &import_warnings);
     } catch (const eventlog::EventLogError& e) {
       warnings->push_back(label + ": not imported: " + e.what());
+      if (first_failure.empty()) first_failure = label + ": not imported: " + e.what();
       continue;
     }
     for (const auto& w : import_warnings) warnings->push_back(label + ": " + w);
@@ -449,7 +453,17 @@ Validation ValidateApplication(const eventlog::RecordedApplication& app, const R
     }
     SimulateSelection(app, options.cost, &sel);
     if (!sel.ok) warnings->push_back(label + ": not simulated: " + sel.error);
+    if (!sel.ok && first_failure.empty()) first_failure = label + ": not simulated: " + sel.error;
     v.selections.push_back(std::move(sel));
+  }
+  // Nothing replayed is nothing compared: the log is bad input (import-eventlog refuses it too),
+  // not an empty success.
+  if (attempted > 0 && std::none_of(v.selections.begin(), v.selections.end(),
+                                    [](const ReplayedSelection& s) { return s.ok; })) {
+    const char* what = v.basis == "jobs" ? "job" : "SQL execution";
+    throw eventlog::EventLogError(app.path + ": nothing to compare: no " + what +
+                                  " of the log could be simulated; " + first_failure +
+                                  (attempted > 1 ? " (and " + std::to_string(attempted - 1) + " more)" : ""));
   }
   Summarize(app, &v);
   return v;
