@@ -4,13 +4,17 @@
 // `aqesim import-eventlog LOG --list [--format table|json] [-o FILE]` lists what could be imported
 // (tools/eventlog/execution_listing.h) and imports nothing.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/aqe/decision.h"
+#include "models/scenario/json_reader.h"
 #include "models/scenario/scenario.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
@@ -27,14 +31,25 @@ namespace {
 struct ImportEventlogArgs {
   std::string log;
   std::string output;
-  int64_t execution_id = -1;
-  int job_id = -1;
+  std::string execution_id;  // as given (checked by ParseId: CLI11 took -1 as "none" and clamped
+  std::string job_id;        // 10^20 to INT64_MAX)
   std::string name;
   std::string cost;
   bool quiet = false;
   bool list = false;
   std::string format = "table";
 };
+
+/// `--execution` / `--job` VALUE: a decimal id from 0 to `max`, else a usage error naming it.
+std::optional<int64_t> ParseId(const char* option, const std::string& value, int64_t max) {
+  if (value.empty()) return std::nullopt;
+  int64_t id = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
+  if (ec != std::errc() || end != value.data() + value.size() || id < 0 || id > max)
+    throw InputError(std::string(option) + " " + TerminalText(value) + ": expected an id from 0 to " +
+                     std::to_string(max));
+  return id;
+}
 
 /// The listing within kTextColumns: the first line wrapped, the description column cut to fit.
 std::string ListingTable(const std::string& log, const std::vector<eventlog::ListedExecution>& listed) {
@@ -108,6 +123,13 @@ void RunListing(const ImportEventlogArgs& args) {
 }
 
 void RunImportEventlog(const ImportEventlogArgs& args) {
+  const std::optional<int64_t> execution_id =
+      ParseId("--execution", args.execution_id, std::numeric_limits<int64_t>::max());
+  const std::optional<int64_t> job_id = ParseId("--job", args.job_id, std::numeric_limits<int>::max());
+  if (std::any_of(args.name.begin(), args.name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    throw InputError("--name " + DescribeJson(Json(args.name)) +
+                     ": expected a name without control characters");
   if (args.list) return RunListing(args);
   if (args.output.empty())
     throw InputError("import-eventlog: -o,--output is required (or --list to see what the log holds)");
@@ -123,8 +145,8 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
   try {
     const eventlog::RecordedApplication app = eventlog::ReadEventLog(args.log, &warnings);
     eventlog::ImportOptions options;
-    if (args.execution_id >= 0) options.execution_id = args.execution_id;
-    if (args.job_id >= 0) options.job_id = args.job_id;
+    options.execution_id = execution_id;
+    if (job_id) options.job_id = static_cast<int>(*job_id);
     options.name = args.name;
     imported = eventlog::ImportScenario(app, options, &warnings);
   } catch (const eventlog::EventLogError& e) {
@@ -160,8 +182,11 @@ void RegisterImportEventlog(CLI::App& app) {
       "-o,--output", args->output,
       "scenario file to write ('-' = stdout); required unless --list (then: where the listing goes)");
   auto* exec = cmd->add_option("--execution", args->execution_id,
-                               "SQL execution id to import (default: the one with most shuffle bytes)");
-  auto* job = cmd->add_option("--job", args->job_id, "job id to import as an RDD job")->excludes(exec);
+                               "SQL execution id to import (default: the one with most shuffle bytes)")
+                   ->type_name("ID");
+  auto* job = cmd->add_option("--job", args->job_id, "job id to import as an RDD job")
+                  ->type_name("ID")
+                  ->excludes(exec);
   cmd->add_option("--name", args->name, "scenario name (default: the log's file name)");
   cmd->add_option(
       "--cost", args->cost,
