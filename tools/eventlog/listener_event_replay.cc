@@ -1,6 +1,7 @@
 #include "tools/eventlog/listener_event_replay.h"
 
 #include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -187,7 +188,7 @@ void ListenerEventReplay::OnExecutorRemoved(const json& e) {
 }
 
 void ListenerEventReplay::OnJobStart(const json& e) {
-  const int id = static_cast<int>(IntField(e, "Job ID", -1));
+  const int id = IdField(e, "Job ID", "JobStart");
   // A job starts once: a second JobStart of the same id (a log with repeated lines) would list
   // its stages and add it to its execution again, counting its tasks and bytes twice (hostile
   // round I7: every line logged twice listed 2 jobs, 4× the stages and tasks, 2× the bytes).
@@ -228,14 +229,14 @@ void ListenerEventReplay::OnJobStart(const json& e) {
   const json& ids = Field(e, "Stage IDs");
   if (job.stage_ids.empty() && ids.is_array()) {
     for (const json& s : ids) {
-      if (auto v = AsInt(s)) job.stage_ids.push_back(static_cast<int>(*v));
+      if (AsInt(s)) job.stage_ids.push_back(CheckId(s, "Stage IDs", "JobStart"));
     }
   }
   if (job.execution_id) app_->executions[*job.execution_id].job_ids.push_back(id);
 }
 
 void ListenerEventReplay::OnJobEnd(const json& e) {
-  const int id = static_cast<int>(IntField(e, "Job ID", -1));
+  const int id = IdField(e, "Job ID", "JobEnd");
   RecordedJob& job = app_->jobs[id];
   job.job_id = id;
   job.completion_time_ms = OptIntField(e, "Completion Time");
@@ -261,7 +262,7 @@ void ListenerEventReplay::OnStageCompleted(const json& e) {
 
 void ListenerEventReplay::OnTaskEnd(const json& e) {
   RecordedTask t;
-  t.stage_id = static_cast<int>(IntField(e, "Stage ID", -1));
+  t.stage_id = IdField(e, "Stage ID", "TaskEnd");
   t.stage_attempt = static_cast<int>(IntField(e, "Stage Attempt ID"));
   t.task_type = StringField(e, "Task Type");
   t.end_reason = StringField(Field(e, "Task End Reason"), "Reason");
@@ -437,8 +438,27 @@ void ListenerEventReplay::OnSqlExecutionEnd(const json& e) {
   ExecutionOf(e).end_time_ms = OptIntField(e, "time");
 }
 
+int ListenerEventReplay::CheckId(const json& v, const char* key, const char* event) const {
+  const int64_t id = AsInt(v).value_or(-1);
+  // Spark's stage and job ids are Ints: one past 32 bits would wrap onto another id (2^62 became
+  // stage 0, merging two stages) or turn negative.
+  if (id < 0 || id > std::numeric_limits<int>::max())
+    throw EventLogError(where_ + ": " + event + ": " + key + ": expected an id from 0 to " +
+                        std::to_string(std::numeric_limits<int>::max()) + ", found " + v.dump());
+  return static_cast<int>(id);
+}
+
+int ListenerEventReplay::IdField(const json& obj, const char* key, const char* event) const {
+  if (!obj.is_object()) return -1;
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return -1;
+  // Not an integer at all: read as absent, as before (the event is then skipped).
+  if (!AsInt(*it) && !(it->is_number_unsigned() || it->is_number_float())) return -1;
+  return CheckId(*it, key, event);
+}
+
 RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
-  const int id = static_cast<int>(IntField(info, "Stage ID", -1));
+  const int id = IdField(info, "Stage ID", "Stage Info");
   RecordedStage& st = app_->stages[id];
   st.stage_id = id;
   if (st.name.empty()) st.name = StringField(info, "Stage Name");
@@ -454,7 +474,7 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
   const json& parents = Field(info, "Parent IDs");
   if (parents.is_array() && st.parent_ids.empty()) {
     for (const json& p : parents) {
-      if (auto v = AsInt(p)) st.parent_ids.push_back(static_cast<int>(*v));
+      if (AsInt(p)) st.parent_ids.push_back(CheckId(p, "Parent IDs", "Stage Info"));
     }
   }
   const json& rdds = Field(info, "RDD Info");

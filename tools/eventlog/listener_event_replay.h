@@ -68,6 +68,11 @@ class ListenerEventReplay {
   /// is negative or brings the log's total of that counter (of a SQL metric: of its magnitudes)
   /// past kMaxRecordedCounterTotal: every sum the importer takes then fits an int64.
   void CheckTaskCounters(const RecordedTask& t);
+  /// A stage or job id (`v`, the value of `key` in an `event`): refused (EventLogError at the
+  /// event's FILE:LINE) when it is not from 0 to INT_MAX.
+  int CheckId(const nlohmann::json& v, const char* key, const char* event) const;
+  /// `obj[key]` by CheckId; -1 when absent or not a number.
+  int IdField(const nlohmann::json& obj, const char* key, const char* event) const;
   /// The stage a "Stage Info" object describes, created on first sight; throws EventLogError
   /// when its Number of Tasks is negative or above kMaxPlannedTasks (planned_properties.h).
   RecordedStage& StageFromInfo(const nlohmann::json& info);
