@@ -17,6 +17,7 @@
 // --grid options add axes after the definition's.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +201,21 @@ void RegisterSweep(CLI::App& app) {
     for (const std::string& w : outcome->warnings) Warn(w);
     std::vector<std::string> keys;
     for (const sweep::GridAxis& a : spec.axes) keys.push_back(a.key);
+    // Every point failed: the input is bad, not the sweep's result (a script would take the file
+    // of error rows for one). Some failed: their rows say why and the sweep succeeds. A shard
+    // writes its rows whatever they are: merge joins it with the others.
+    if (spec.shard.IsWhole() && !outcome->rows.empty() &&
+        std::none_of(outcome->rows.begin(), outcome->rows.end(),
+                     [](const sweep::SweepRow& row) { return row.metrics.has_value(); })) {
+      if (!o->keep_journal) std::remove(spec.journal_path.c_str());
+      const sweep::SweepRow& first = outcome->rows.front();
+      std::string point;
+      for (size_t i = 0; i < keys.size() && i < first.values.size(); ++i)
+        point += (i > 0 ? " " : "") + keys[i] + "=" + first.values[i];
+      throw InputError(spec.scenario_path + ": every point of the sweep failed (" +
+                       std::to_string(outcome->rows.size()) + " of " + std::to_string(outcome->rows.size()) +
+                       "), so " + output + " is not written; the first, " + point + ": " + first.error);
+    }
     WriteOutputAtomically(
         output, sweep::RenderSweep(*format, sweep::SweepInfoToJson(prepared->info), keys, outcome->rows),
         inputs);
