@@ -1,5 +1,6 @@
 #include "models/scenario/scenario_base.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -68,7 +69,14 @@ void ReadDocument(ScenarioBase* base, DiagnosticSink* problems) {
   }
   CheckFields(d, "", kTopLevelFields, "a scenario", &sink);
   if (d.contains("name")) {
-    if (auto s = ReadString(d["name"], "/name", &sink)) scenario.name = *s;
+    if (auto s = ReadString(d["name"], "/name", &sink)) {
+      // The name titles the text tables: a line break or ESC would break or colour the terminal.
+      if (std::any_of(s->begin(), s->end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        sink.Error("/name", "expected a name without control characters, found " + DescribeJson(d["name"]));
+      else
+        scenario.name = *s;
+    }
   }
   if (d.contains("description")) {
     if (auto s = ReadString(d["description"], "/description", &sink)) scenario.description = *s;
