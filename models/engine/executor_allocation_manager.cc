@@ -39,6 +39,7 @@ void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
     executors_[e].idle_since = zero - SimTime::Seconds(x.idle_seconds);
     executors_[e].holds_shuffle = x.holds_shuffle;
     executors_[e].warm = x.warm;
+    UpdateIdleDeadline(e);
     ++e;
   }
   const SimTime start = SimTime::Seconds(s_.start_seconds + s_.launch_seconds);
@@ -90,7 +91,10 @@ void ExecutorAllocationManager::OnStageSubmitted(int num_tasks) {
 }
 
 void ExecutorAllocationManager::OnTaskLaunched(int executor) {
-  if (executor >= 0 && static_cast<size_t>(executor) < executors_.size()) ++executors_[executor].running;
+  if (executor >= 0 && static_cast<size_t>(executor) < executors_.size()) {
+    ++executors_[executor].running;
+    UpdateIdleDeadline(executor);
+  }
   pending_ = std::max<int64_t>(0, pending_ - 1);
   ++running_;
   if (pending_ == 0) {  // onSchedulerQueueEmpty
@@ -107,14 +111,14 @@ void ExecutorAllocationManager::OnTaskEnd(int executor, bool wrote_shuffle_outpu
   e.holds_shuffle = e.holds_shuffle || wrote_shuffle_output;
   e.warm = true;
   if (e.running == 0) e.idle_since = sim_.Now();
+  UpdateIdleDeadline(executor);
 }
 
 void ExecutorAllocationManager::Tick() {
   const SimTime now = sim_.Now();
   // ExecutorAllocationManager.schedule(): timed-out executors end the initializing phase, the
   // target is updated, then the timed-out executors are removed (within the bounds).
-  bool any_timed_out = false;
-  for (int e : registered_) any_timed_out = any_timed_out || TimedOut(e, now);
+  const bool any_timed_out = !idle_deadlines_.empty() && now >= idle_deadlines_.begin()->first;
   if (any_timed_out) initializing_ = false;
   if (!initializing_) UpdateTarget(now);
   if (any_timed_out) RemoveTimedOut(now);
@@ -216,30 +220,42 @@ void ExecutorAllocationManager::CancelRequests(int count) {
 void ExecutorAllocationManager::Register(int executor) {
   executors_[executor].idle_since = sim_.Now();
   registered_.insert(executor);
+  UpdateIdleDeadline(executor);
   scheduler_.SetExecutorPresent(executor, true);
 }
 
-bool ExecutorAllocationManager::TimedOut(int executor, SimTime now) const {
+std::optional<SimTime> ExecutorAllocationManager::IdleDeadline(int executor) const {
   const Executor& e = executors_[executor];
-  if (e.running > 0) return false;
+  if (e.running > 0 || registered_.count(executor) == 0) return std::nullopt;
   const bool tracked = s_.conf.shuffle_tracking_enabled && !s_.conf.shuffle_service_enabled;
   if (tracked && e.holds_shuffle) {
-    return s_.conf.shuffle_tracking_timeout_seconds &&
-           now >= e.idle_since + SimTime::Seconds(*s_.conf.shuffle_tracking_timeout_seconds);
+    if (!s_.conf.shuffle_tracking_timeout_seconds) return std::nullopt;  // kept for good
+    return e.idle_since + SimTime::Seconds(*s_.conf.shuffle_tracking_timeout_seconds);
   }
-  return now >= e.idle_since + SimTime::Seconds(s_.conf.executor_idle_timeout_seconds);
+  return e.idle_since + SimTime::Seconds(s_.conf.executor_idle_timeout_seconds);
+}
+
+void ExecutorAllocationManager::UpdateIdleDeadline(int executor) {
+  Executor& e = executors_[executor];
+  if (e.idle_deadline) idle_deadlines_.erase({*e.idle_deadline, executor});
+  e.idle_deadline = IdleDeadline(executor);
+  if (e.idle_deadline) idle_deadlines_.insert({*e.idle_deadline, executor});
 }
 
 void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
-  const size_t before = registered_.size();
-  for (auto it = registered_.begin(); it != registered_.end();) {
-    const int e = *it;
+  // The timed-out executors in index order (as ExecutorMonitor lists them), each removed while
+  // that leaves at least minExecutors and the target.
+  std::vector<int> timed_out;
+  for (auto it = idle_deadlines_.begin(); it != idle_deadlines_.end() && now >= it->first; ++it)
+    timed_out.push_back(it->second);
+  std::sort(timed_out.begin(), timed_out.end());
+  bool any = false;
+  for (int e : timed_out) {
     const int left = static_cast<int>(registered_.size()) - 1;
-    if (!TimedOut(e, now) || left < s_.conf.min_executors || left < target_) {
-      ++it;
-      continue;
-    }
-    it = registered_.erase(it);
+    if (left < s_.conf.min_executors || left < target_) break;  // and so for every later one
+    registered_.erase(e);
+    UpdateIdleDeadline(e);
+    any = true;
     scheduler_.SetExecutorPresent(e, false);  // killed: no task from now on
     if (s_.remove_seconds <= 0) {
       removed_.insert(e);
@@ -253,7 +269,7 @@ void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
       Record();
     });
   }
-  if (registered_.size() != before) Record();
+  if (any) Record();
 }
 
 void ExecutorAllocationManager::Record() {

@@ -52,6 +52,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "models/cluster/allocation_state.h"
@@ -107,13 +108,14 @@ class ExecutorAllocationManager {
 
  private:
   struct Executor {
-    EventId registration;        // while requested
-    SimTime requested_at;        // while requested: when (negative: before the start)
-    SimTime removal_at;          // while removing: when its removal is reported
-    bool warm = false;           // its JVM finished a task
-    SimTime idle_since;          // registered: when its last task ended (or it registered)
-    int running = 0;             // tasks running on it (a removed one drains its own)
-    bool holds_shuffle = false;  // ran a map task (shuffle tracking)
+    EventId registration;                  // while requested
+    SimTime requested_at;                  // while requested: when (negative: before the start)
+    SimTime removal_at;                    // while removing: when its removal is reported
+    bool warm = false;                     // its JVM finished a task
+    SimTime idle_since;                    // registered: when its last task ended (or it registered)
+    int running = 0;                       // tasks running on it (a removed one drains its own)
+    bool holds_shuffle = false;            // ran a map task (shuffle tracking)
+    std::optional<SimTime> idle_deadline;  // its entry in idle_deadlines_, if any
   };
 
   void Tick();
@@ -125,7 +127,14 @@ class ExecutorAllocationManager {
   void CancelRequests(int count);
   void Register(int executor);
   void RemoveTimedOut(SimTime now);
-  bool TimedOut(int executor, SimTime now) const;
+  /// When a registered, idle executor reaches its idle timeout (executorIdleTimeout, or
+  /// shuffleTracking.timeout while it holds shuffle output); none while it runs a task, is not
+  /// registered, or is kept for good.
+  std::optional<SimTime> IdleDeadline(int executor) const;
+  /// Re-files `executor` in idle_deadlines_ after its state changed. The schedule finds the
+  /// timed-out executors from there in O(log n), not by visiting every executor each 100 ms
+  /// (10^6 executors took over 120 s).
+  void UpdateIdleDeadline(int executor);
   /// The index a new executor takes: the lowest never used (or whose request was cancelled),
   /// else the lowest removed one that finished draining; -1 when none is left.
   int FreeIndex() const;
@@ -143,7 +152,8 @@ class ExecutorAllocationManager {
   std::set<int> removing_;    // killed after an idle timeout, their removal not reported yet
   std::multiset<SimTime> carried_removing_;  // killed before the start: when each removal is reported
   std::set<int> removed_;                    // removed after an idle timeout
-  int next_fresh_ = 0;                       // indexes from here on were never used
+  std::set<std::pair<SimTime, int>> idle_deadlines_;  // registered idle executors by IdleDeadline
+  int next_fresh_ = 0;                                // indexes from here on were never used
   int target_ = 0;
   int to_add_ = 1;
   int64_t ticks_ = 0;

@@ -22,6 +22,12 @@ bool ShuffleReadSums::Matches(const ShuffleState& read) const {
          !column.empty();
 }
 
+size_t ShuffleReadSums::RankOf(int executor) const {
+  const auto it = std::lower_bound(executor_ids.begin(), executor_ids.end(), executor);
+  return it != executor_ids.end() && *it == executor ? static_cast<size_t>(it - executor_ids.begin())
+                                                     : executors;
+}
+
 size_t ShuffleReadSumsBlockSpecs(int num_executors, size_t max_cells) {
   return std::max<size_t>(1, max_cells / static_cast<size_t>(std::max(1, num_executors)));
 }
@@ -35,8 +41,20 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
   ShuffleReadSums& c = *out;
   c.specs = SpecsIdentity(read);
   c.num_specs = num_specs;
-  c.executors = static_cast<size_t>(std::max(0, num_executors));
-  const size_t block = ShuffleReadSumsBlockSpecs(num_executors, max_cells);
+  c.executor_ids.clear();
+  for (int me : d.map_executor)
+    if (me >= 0 && me < num_executors) c.executor_ids.push_back(me);
+  std::sort(c.executor_ids.begin(), c.executor_ids.end());
+  c.executor_ids.erase(std::unique(c.executor_ids.begin(), c.executor_ids.end()), c.executor_ids.end());
+  c.executors = c.executor_ids.size();
+  // A map's group: its executor's rank (maps past map_executor, or on no executor: "unknown").
+  std::vector<size_t> map_group(d.map_executor.size());
+  for (size_t m = 0; m < map_group.size(); ++m) map_group[m] = c.RankOf(d.map_executor[m]);
+  const auto group_of = [&](int m) {
+    return m >= 0 && static_cast<size_t>(m) < map_group.size() ? map_group[static_cast<size_t>(m)]
+                                                               : c.executors;
+  };
+  const size_t block = ShuffleReadSumsBlockSpecs(static_cast<int>(c.executors), max_cells);
   c.block_begin = std::min(spec, num_specs) / block * block;
   c.block_end = std::min(num_specs, c.block_begin + block);
   const size_t block_len = c.block_end - c.block_begin;
@@ -74,9 +92,7 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       if (ranges[j].second - ranges[j].first > 1) multi.push_back(j);
     a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
       const int64_t* row = row_span.data();
-      const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
-      const size_t g =
-          me >= 0 && static_cast<size_t>(me) < c.executors ? static_cast<size_t>(me) : c.executors;
+      const size_t g = group_of(m);
       group_used[g] = 1;
       AddRowBytesAndBlocks(row_span, cell_bytes.data() + g * (reducers + 1),
                            cell_blocks.data() + g * (reducers + 1));
@@ -118,8 +134,8 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
   // One pass over the rows (a streamed shuffle's column sums come from the same pass).
   a.ForEachRowExtracting(split, [&](int m, std::span<const int64_t> row_span) {
     const int64_t* row = row_span.data();
-    const int me = m < static_cast<int>(d.map_executor.size()) ? d.map_executor[m] : -1;
-    const bool known = me >= 0 && static_cast<size_t>(me) < c.executors;
+    const size_t g = group_of(m);
+    const bool known = g < c.executors;
     for (size_t j = 0; j < num_specs; ++j) {
       int64_t sum = 0, blocks = 0;
       for (int r = ranges[j].first; r < ranges[j].second; ++r) {
@@ -131,8 +147,8 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
       c.bytes[j] += sum;
       c.requests[j] += req;
       if (known && c.HoldsSpec(j)) {
-        c.exec_bytes[c.ExecIndex(static_cast<size_t>(me), j)] += sum;
-        c.exec_requests[c.ExecIndex(static_cast<size_t>(me), j)] += req;
+        c.exec_bytes[c.ExecIndex(g, j)] += sum;
+        c.exec_requests[c.ExecIndex(g, j)] += req;
       }
     }
   });

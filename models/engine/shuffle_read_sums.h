@@ -4,11 +4,12 @@
 // the work model's per-map loop forms (task_work.cc): an accelerator, not a model. Without it a
 // read's tasks would walk the matrix column-wise, once per task.
 //
-// The per-executor sums take specs × executors cells; they are held for one block of at most
-// 2^23 ÷ executors consecutive specs at a time (ShuffleReadSumsBlockSpecs), and a task of a spec
-// outside the block re-forms them for its block: a read's tasks run in spec order, so a read of
-// 10^6 specs on 9 executors takes two passes over its map outputs (one per block), not one per
-// task.
+// The per-executor sums are kept for the executors that ran the shuffle's maps only (ranked in
+// executor order), not for every executor of the cluster: 10^6 executors under dynamic
+// allocation made every task of a read walk 10^6 addresses. They take specs × those executors cells; they are
+// held for one block of at most 2^23 ÷ executors consecutive specs at a time (ShuffleReadSumsBlockSpecs), and
+// a task of a spec outside the block re-forms them for its block: a read's tasks run in spec order, so a read
+// of 10^6 specs on 9 executors takes two passes over its map outputs (one per block), not one per task.
 #ifndef AQESIM_MODELS_ENGINE_SHUFFLE_READ_SUMS_H_
 #define AQESIM_MODELS_ENGINE_SHUFFLE_READ_SUMS_H_
 
@@ -23,7 +24,9 @@ namespace aqesim {
 struct ShuffleReadSums {
   const void* specs = nullptr;  // identity of the read's spec list (nullptr: the default read)
   size_t num_specs = 0;
-  size_t executors = 0;
+  size_t executors = 0;  // executors that ran maps (ranks 0..executors-1)
+  /// Rank -> executor index, ascending: the executors that ran the shuffle's maps.
+  std::vector<int> executor_ids;
   /// The block of specs [block_begin, block_end) whose per-executor sums are held.
   size_t block_begin = 0, block_end = 0;
   /// Per spec (only CoalescedPartitionSpec ranges are summed; others stay 0).
@@ -38,18 +41,20 @@ struct ShuffleReadSums {
   bool Matches(const ShuffleState& read) const;
   /// Whether spec `spec`'s per-executor sums are held.
   bool HoldsSpec(size_t spec) const { return spec >= block_begin && spec < block_end; }
-  /// Index of (executor, spec) in exec_bytes / exec_requests; `spec` must be held.
-  size_t ExecIndex(size_t executor, size_t spec) const {
-    return executor * (block_end - block_begin) + (spec - block_begin);
+  /// Index of (executor rank, spec) in exec_bytes / exec_requests; `spec` must be held.
+  size_t ExecIndex(size_t rank, size_t spec) const {
+    return rank * (block_end - block_begin) + (spec - block_begin);
   }
+  /// The rank of executor `executor` among executor_ids; `executors` when it ran no map.
+  size_t RankOf(int executor) const;
 };
 
 /// The most (spec, executor) cells held at once, and the most (executor, reducer) cells of the
 /// one-pass prefix sums (else a read sums per row and spec): 2^23 (64 MiB per int64 array).
 inline constexpr size_t kShuffleReadSumsMaxCells = size_t{1} << 23;
 
-/// How many consecutive specs' per-executor sums are held at once: max_cells ÷ executors, at
-/// least 1.
+/// How many consecutive specs' per-executor sums are held at once: max_cells ÷ executors (those
+/// that ran maps), at least 1.
 size_t ShuffleReadSumsBlockSpecs(int num_executors, size_t max_cells = kShuffleReadSumsMaxCells);
 
 /// Sums `read`, whose map stage has finished, into `out`: every spec's totals, and the

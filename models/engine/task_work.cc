@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
+#include <map>
 #include <optional>
 #include <variant>
 
@@ -250,13 +252,12 @@ TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int exe
   const ShufflePartitionSpec spec = n.shuffle->read_spec(task);
   const bool batch = fetch_.batch;
   int64_t total = 0;
-  // Remote blocks per map executor (the address serving them); the last entry: maps whose
-  // executor is not known, taken as one address.
-  std::vector<AddressFetch> remote;
+  // Remote blocks per map executor serving this task (only those: 10^6 executors), in executor
+  // order; the last key: maps whose executor is not known, taken as one address.
+  std::map<int, AddressFetch> remote;
   auto remote_at = [&](int map_executor) -> AddressFetch& {
-    if (remote.empty()) remote.resize(static_cast<size_t>(std::max(0, num_executors_)) + 1);
     const bool known = map_executor >= 0 && map_executor < num_executors_;
-    return remote[known ? static_cast<size_t>(map_executor) : remote.size() - 1];
+    return remote[known ? map_executor : std::numeric_limits<int>::max()];
   };
   auto fetch = [&](int map, int64_t bytes, int64_t blocks, bool force_local) {
     if (bytes <= 0) return;
@@ -282,8 +283,8 @@ TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int exe
     // row-major pass (a spec's per-map loop would walk the matrix column-wise per task).
     const ShuffleReadSums& sums = ReadSums(n, task);
     const size_t j = static_cast<size_t>(task);
-    const size_t e = static_cast<size_t>(executor);
-    const bool has_local = executor >= 0 && e < sums.executors;
+    const size_t e = executor >= 0 ? sums.RankOf(executor) : sums.executors;  // its rank
+    const bool has_local = e < sums.executors;
     const int64_t local_bytes = has_local ? sums.exec_bytes[sums.ExecIndex(e, j)] : 0;
     const int64_t local_requests = has_local ? sums.exec_requests[sums.ExecIndex(e, j)] : 0;
     ev->work.local_shuffle_bytes += Bytes(local_bytes);
@@ -297,7 +298,7 @@ TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int exe
                                   sums.exec_bytes[sums.ExecIndex(x, j)]};
         unknown.blocks -= served.blocks;
         unknown.bytes -= served.bytes;
-        if (!(has_local && x == e)) remote_at(static_cast<int>(x)) = served;
+        if (!(has_local && x == e)) remote_at(sums.executor_ids[x]) = served;
       }
       if (unknown.bytes > 0) remote_at(-1) = unknown;
     }
@@ -353,7 +354,9 @@ TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int exe
     for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, col[r]});
   }
   if (!remote.empty()) {
-    const FetchPlan plan = PlanRemoteFetch(remote, fetch_);
+    std::vector<AddressFetch> addresses;
+    for (const auto& [address, f] : remote) addresses.push_back(f);
+    const FetchPlan plan = PlanRemoteFetch(addresses, fetch_);
     ev->work.remote_fetch_requests += plan.requests;
     ev->work.remote_fetch_rounds += plan.rounds;
   }

@@ -279,6 +279,22 @@ TEST_CASE("bad-input corpus: exit 2, one precise message, no output file, no cra
   CHECK(ran >= 40);
 }
 
+TEST_CASE("dynamic allocation with 10^6 executors (the limit) finishes, under the hang guard",
+          "[e2e][bad_inputs]") {
+  // Every 100 ms schedule visited every executor and every task of a read walked every executor's
+  // address: killed after 120 s (10^5 took 30 s). The guard is not a performance assertion.
+  const TimedResult r = RunWithDeadline(
+      {"run", SourcePath("tests/bad_inputs/data/dynamic_allocation_1e6_executors.json"), "--aqe", "on"},
+      kHangSeconds);
+  INFO(r.stderr_text);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_code == 0);
+  CHECK(
+      r.stdout_text.rfind(
+          "scenario dynamic-allocation — dynamic allocation from 1000000 executors (max 1000000) × 4 cores\n",
+          0) == 0);
+}
+
 TEST_CASE("fuzz regressions and seed corpora replay without breaking a contract", "[e2e][fuzz]") {
   // The targets abort on a broken contract; a sanitizer build reports memory errors and UB.
   int replayed = 0, regressions = 0;

@@ -53,5 +53,27 @@ TEST_CASE("ShuffleReadSums: per-executor sums one block of specs at a time", "[e
   }
 }
 
+TEST_CASE("ShuffleReadSums: per-executor sums only for the executors that ran maps", "[engine][work]") {
+  // 10^6 executors, maps on executors 7 and 999999 (and one on none): two ranks, not 10^6 (every
+  // task of a read walked every executor: dynamic allocation with 10^6 executors ran > 120 s).
+  PlanBuilder b;
+  auto e = b.Shuffle("e", Matrix{{10, 20}, {40, 0}, {1, 2}, {5, 5}});
+  e->shuffle->data->map_executor = {999999, 7, 7, -1};
+  ShuffleReadSums s;
+  SumShuffleRead(*e->shuffle, 1000000, /*fetch_in_batch=*/false, 0, &s);
+  CHECK(s.executors == 2);
+  CHECK(s.executor_ids == std::vector<int>{7, 999999});
+  CHECK(s.RankOf(7) == 0);
+  CHECK(s.RankOf(999999) == 1);
+  CHECK(s.RankOf(8) == 2);  // ran no map
+  CHECK(s.block_end == 2);  // both specs held at once
+  CHECK(s.bytes == std::vector<int64_t>{56, 27});
+  CHECK(s.requests == std::vector<int64_t>{4, 3});
+  CHECK(OnExecutor(s, 0, 0) == std::vector<int64_t>{41, 2});  // executor 7: maps 1 and 2
+  CHECK(OnExecutor(s, 0, 1) == std::vector<int64_t>{2, 1});
+  CHECK(OnExecutor(s, 1, 0) == std::vector<int64_t>{10, 1});  // executor 999999: map 0
+  CHECK(OnExecutor(s, 1, 1) == std::vector<int64_t>{20, 1});
+}
+
 }  // namespace
 }  // namespace aqesim
