@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "tools/sweep/temporary_file.h"
+
 namespace aqesim::cli {
 
 namespace {
@@ -103,6 +105,7 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
   if (fd < 0) {
     throw InputError(path + ": cannot write output: " + std::strerror(errno));
   }
+  const sweep::TemporaryFileGuard guard(tmpl);  // a SIGTERM during the write removes it
   auto fail = [&](int err) {
     ::close(fd);
     ::unlink(tmpl.c_str());

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <vector>
 
+#include "tools/sweep/temporary_file.h"
+
 namespace aqesim::sweep {
 
 namespace {
@@ -59,7 +61,8 @@ bool Rewrite(const std::string& path, const std::string& content, const std::str
     *error = path + ": cannot write " + what + ": " + std::strerror(errno);
     return false;
   }
-  const mode_t mask = ::umask(0);  // a new file's mode: 0666 less the umask, as before
+  const TemporaryFileGuard guard(tmp);  // a SIGTERM during the write removes it
+  const mode_t mask = ::umask(0);       // a new file's mode: 0666 less the umask, as before
   ::umask(mask);
   std::string why;
   bool ok = WriteAll(fd, content, &why, what) && ::fchmod(fd, 0666 & ~mask) == 0 && ::fsync(fd) == 0;
