@@ -25,8 +25,11 @@ struct MergedRow {
   Origin origin;
 };
 
+// A cell in a message: JSON-quoted (a newline, ESC or NUL escaped: one line, no terminal
+// control), at most 60 bytes of it.
 std::string Quoted(const std::string& s) {
-  return "\"" + (s.size() > 60 ? s.substr(0, 57) + "..." : s) + "\"";
+  return nlohmann::json(s.size() > 60 ? s.substr(0, 57) + "..." : s)
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string MissingList(const std::vector<uint64_t>& missing) {
@@ -167,9 +170,9 @@ void CheckCsvRowsFormGrid(const std::map<uint64_t, MergedRow>& rows, const std::
       for (const auto& [point, r] : rows) {
         if (r.row.values[k] != *odd) continue;
         errors->push_back(r.origin.Prefix() + "point " + std::to_string(point) + " has " + keys[k] + "=" +
-                          Quoted(*odd) + ", which " + std::to_string(counts[k][*odd]) +
-                          " point(s) have and the other values of " + keys[k] + " " + std::to_string(most) +
-                          ": the rows do not form the sweep's grid");
+                          Quoted(*odd) + ", a value " + std::to_string(counts[k][*odd]) +
+                          " point(s) have where each other value of " + keys[k] + " has " +
+                          std::to_string(most) + ": the rows do not form the sweep's grid");
         return;
       }
     }
