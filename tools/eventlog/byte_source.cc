@@ -57,6 +57,14 @@ class RawInput {
     throw EventLogError(name_ + ": corrupt " + codec + " data near byte " + std::to_string(offset_) + ": " +
                         what);
   }
+  /// For a decoder that had consumed all but `unread` of the bytes read when it failed: the
+  /// damage is between the first byte it had not consumed and the last read (a zeroed zstd magic
+  /// was reported "near byte 34641", the end of the file, only).
+  [[noreturn]] void CorruptBetween(const std::string& codec, const std::string& what, size_t unread) const {
+    const int64_t from = std::max<int64_t>(0, offset_ - static_cast<int64_t>(unread));
+    throw EventLogError(name_ + ": corrupt " + codec + " data between byte " + std::to_string(from) +
+                        " and byte " + std::to_string(offset_) + ": " + what);
+  }
 
  protected:
   explicit RawInput(std::string name) : name_(std::move(name)) {}
@@ -206,7 +214,7 @@ class ZstdSource : public ByteSource {
       const size_t in_before = input_.pos;
       const size_t out_before = out.pos;
       const size_t r = ZSTD_decompressStream(ds_, &out, &input_);
-      if (ZSTD_isError(r)) in_->Corrupt("zstd", ZSTD_getErrorName(r));
+      if (ZSTD_isError(r)) in_->CorruptBetween("zstd", ZSTD_getErrorName(r), input_.size - input_.pos);
       // A call that consumed and produced nothing (polling at the end) says nothing about
       // whether the last frame was complete.
       if (input_.pos != in_before || out.pos != out_before) last_hint_ = r;
@@ -474,9 +482,11 @@ std::unique_ptr<ByteSource> OpenByteSource(const std::string& path, Codec* codec
   const size_t n = input->ReadFully(head, sizeof(head));
   const std::optional<Codec> sniffed = SniffCodec(std::string_view(head, n));
   input->Unread(std::string(head, n));
-  if (named && sniffed && *sniffed != *named && *named != Codec::kPlain && *sniffed != Codec::kPlain)
+  if (named && sniffed && *sniffed != *named && *named != Codec::kPlain)
     throw EventLogError(path + ": the name says " + std::string(CodecName(*named)) + " but the data is " +
-                        std::string(CodecName(*sniffed)) + " (by its first bytes): rename the file");
+                        (*sniffed == Codec::kPlain ? std::string("plain text (uncompressed JSON lines)")
+                                                   : std::string(CodecName(*sniffed))) +
+                        " (by its first bytes): rename the file");
   const Codec codec = named.value_or(sniffed.value_or(Codec::kPlain));
   if (codec_out != nullptr) *codec_out = codec;
   return Wrap(std::move(input), codec);

@@ -190,7 +190,13 @@ RecordedApplication ReadEventLog(const std::string& path, std::vector<std::strin
     warnings->push_back(reader.warnings()[reader_warnings]);
   app.lines += reader.blank_lines();
   app.files = reader.files();
-  if (app.events == 0) throw EventLogError(path + ": no Spark listener events found (not an event log?)");
+  if (app.events == 0) {
+    // A compressed log cut before its first block ends holds no line at all: say so, not "not a log".
+    for (const std::string& w : reader.warnings())
+      if (w.find(": compressed stream ends mid-block") != std::string::npos)
+        throw EventLogError(w + ", before its first event: no Spark listener event could be read");
+    throw EventLogError(path + ": no Spark listener events found (not an event log?)");
+  }
   ReconstructStages(&app, warnings);
   ReconstructCluster(&app, replay.master_where());
   ReconstructAdaptiveExecutions(&app);
