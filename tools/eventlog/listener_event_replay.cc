@@ -171,6 +171,15 @@ void ListenerEventReplay::OnExecutorAdded(const json& e) {
   ex.added_time_ms = IntField(e, "Timestamp");
   const json& info = Field(e, "Executor Info");
   ex.host = StringField(info, "Host");
+  // An executor's cores bound its task slots: 0, -4 or 2^31-1 is damage, refused here at its line
+  // (-4 was imported silently as 1 core; 2^31-1 was refused only as the imported scenario's
+  // /cluster/executorCores). The scenario loader's range.
+  if (info.is_object() && info.contains("Total Cores")) {
+    const std::optional<int64_t> cores = AsInt(info["Total Cores"]);
+    if (!cores || *cores < 1 || *cores > 100'000)
+      throw EventLogError(where_ + ": ExecutorAdded of executor " + ex.executor_id +
+                          ": Total Cores: expected 1 to 100000, found " + info["Total Cores"].dump());
+  }
   ex.total_cores = static_cast<int>(IntField(info, "Total Cores"));
   ex.resource_profile_id = static_cast<int>(IntField(info, "Resource Profile Id"));
   app_->executors.push_back(std::move(ex));
