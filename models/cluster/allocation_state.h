@@ -9,6 +9,7 @@
 #ifndef AQESIM_MODELS_CLUSTER_ALLOCATION_STATE_H_
 #define AQESIM_MODELS_CLUSTER_ALLOCATION_STATE_H_
 
+#include <optional>
 #include <vector>
 
 namespace aqesim {
@@ -32,6 +33,19 @@ struct AllocationState {
     /// Seconds since the driver requested the executor; it registers executorStartSeconds after
     /// the request (+ executorLaunchSeconds before its first task). JSON `secondsSinceRequest`, >= 0.
     double seconds_since_request = 0;
+    /// The cluster manager has found a place for its container (always, without
+    /// cluster.executorCapacity). JSON `placed`, default true; false: it waits for a place and
+    /// registers once one is found (models/engine/executor_allocation_manager.h).
+    bool placed = true;
+    /// Its place has been ready this many seconds, though it was not when requested (the cluster
+    /// was full: placed later, or where a killed executor's container ran until then): it
+    /// registers executorStartSeconds − executorGrantSeconds after its place was ready, if later
+    /// than executorStartSeconds after the request. JSON `secondsSincePlaced`, >= 0; unset: its
+    /// place was ready when requested (or it waits: `waitsFor`).
+    std::optional<double> seconds_since_placed;
+    /// Placed where a killed executor's container runs until its removal: the index of that
+    /// executor in `removing`; its place is ready when that removal is reported. JSON `waitsFor`.
+    std::optional<int> waits_for;
   };
 
   /// ExecutorAllocationManager's numExecutorsTarget. JSON `target`, >= 0.

@@ -105,6 +105,14 @@ struct ClusterSpec {
   /// runs[].executors counts it, as the log's ExecutorAdded / ExecutorRemoved do. JSON
   /// `executorRemoveSeconds`, in [0, 3600], default 0.
   double executor_remove_seconds = 0;
+  /// Dynamic allocation: the most executor containers the cluster holds for the application at
+  /// once, a killed executor's until its removal is reported (YARN: the queue's or the nodes'
+  /// resources; the importer cannot know it, a log shows at most a lower bound). A request
+  /// finding no place waits, cancellable, for one; one placed where a killed executor's
+  /// container still runs starts when that removal is reported
+  /// (models/engine/executor_allocation_manager.h). JSON `executorCapacity`, an integer >= 1;
+  /// unset: unlimited.
+  std::optional<int> executor_capacity;
   /// Dynamic allocation: where the application's allocation manager stood before the query
   /// (models/cluster/allocation_state.h; JSON `allocationAtStart`). Unset: it starts as Spark's
   /// does at the application's start (initialExecutors).

@@ -42,24 +42,39 @@ void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
     UpdateIdleDeadline(e);
     ++e;
   }
-  const SimTime start = SimTime::Seconds(s_.start_seconds + s_.launch_seconds);
+  std::vector<int> carried;  // Releasing index of each of the state's `removing`
+  for (const AllocationState::Removing& r : state.removing) {  // killed before the start
+    carried.push_back(AddReleasing(SimTime::Seconds(r.seconds_until_removed)));
+    carried_removing_.insert(carried.back());
+  }
   for (const AllocationState::Request& r : state.requests) {
     if (e >= capacity) break;
-    const SimTime since = SimTime::Seconds(r.seconds_since_request);
+    Executor& x = executors_[e];
     requested_.insert(e);
-    executors_[e].requested_at = zero - since;
-    ScheduleRegistration(e, since < start ? start - since : zero);
+    x.requested_at = zero - SimTime::Seconds(r.seconds_since_request);
+    x.placed = r.placed;
+    if (r.placed) {
+      x.placed_at = x.requested_at;  // (granted, as far as a carried request goes, from its request)
+      SimTime ready =
+          r.seconds_since_placed ? zero - SimTime::Seconds(*r.seconds_since_placed) : x.requested_at;
+      if (r.waits_for && *r.waits_for >= 0 && static_cast<size_t>(*r.waits_for) < carried.size()) {
+        x.waits_for = carried[*r.waits_for];
+        releasing_[x.waits_for].claimed_by = e;
+        ready = releasing_[x.waits_for].at;
+      }
+      x.ready_at = ready;
+      ScheduleRegistration(e, std::max(zero, RegistrationAt(x.requested_at, ready)));
+    }
     ++e;
   }
   next_fresh_ = e;
-  for (const AllocationState::Removing& r : state.removing) {  // killed before the start
-    const SimTime at = SimTime::Seconds(r.seconds_until_removed);
-    carried_removing_.insert(at);
-    sim_.ScheduleAt(at, TaskScheduler::kTaskEndTier, [this, at] {
-      carried_removing_.erase(carried_removing_.find(at));
-      Record();
+  for (int i : carried) {
+    sim_.ScheduleAt(releasing_[i].at, TaskScheduler::kTaskEndTier, [this, i] {
+      carried_removing_.erase(i);
+      Released(i);
     });
   }
+  PlaceWaiting();
   Record();
   sim_.ScheduleAt(zero, TaskScheduler::kTaskEndTier, [this] { Tick(); });
 }
@@ -73,14 +88,30 @@ AllocationState ExecutorAllocationManager::StateNow() const {
     state.executors.push_back(
         {x.running > 0 ? 0.0 : (now - x.idle_since).seconds(), x.holds_shuffle, x.warm});
   }
-  std::vector<SimTime> requested;
-  for (int e : requested_) requested.push_back(executors_[e].requested_at);
-  std::sort(requested.begin(), requested.end());
-  for (SimTime at : requested) state.requests.push_back({(now - at).seconds()});
-  std::vector<SimTime> removals(carried_removing_.begin(), carried_removing_.end());
-  for (int e : removing_) removals.push_back(executors_[e].removal_at);
-  std::sort(removals.begin(), removals.end());
-  for (SimTime at : removals) state.removing.push_back({std::max(0.0, (at - now).seconds())});
+  // The killed executors' containers not removed yet, soonest first; a request's waitsFor
+  // refers to their order here.
+  std::vector<int> removals(carried_removing_.begin(), carried_removing_.end());
+  for (int e : removing_) removals.push_back(executors_[e].releasing);
+  std::stable_sort(removals.begin(), removals.end(),
+                   [this](int a, int b) { return releasing_[a].at < releasing_[b].at; });
+  std::vector<int> position(releasing_.size(), -1);
+  for (size_t k = 0; k < removals.size(); ++k) {
+    position[removals[k]] = static_cast<int>(k);
+    state.removing.push_back({std::max(0.0, (releasing_[removals[k]].at - now).seconds())});
+  }
+  std::vector<int> requested(requested_.begin(), requested_.end());
+  std::stable_sort(requested.begin(), requested.end(),
+                   [this](int a, int b) { return executors_[a].requested_at < executors_[b].requested_at; });
+  for (int e : requested) {
+    const Executor& x = executors_[e];
+    AllocationState::Request r;
+    r.seconds_since_request = (now - x.requested_at).seconds();
+    r.placed = x.placed;
+    if (x.placed && x.waits_for < 0 && x.ready_at > x.requested_at)
+      r.seconds_since_placed = std::max(0.0, (now - x.ready_at).seconds());
+    if (x.placed && x.waits_for >= 0 && position[x.waits_for] >= 0) r.waits_for = position[x.waits_for];
+    state.requests.push_back(r);
+  }
   return state;
 }
 
@@ -187,12 +218,77 @@ void ExecutorAllocationManager::Request(int count) {
     e = Executor{};
     requested_.insert(pick);
     e.requested_at = sim_.Now();
-    ScheduleRegistration(pick, SimTime::Seconds(s_.start_seconds + s_.launch_seconds));
+    e.placed = false;
+    Place(pick);  // else it waits for a place
   }
+}
+
+SimTime ExecutorAllocationManager::RegistrationAt(SimTime requested_at, SimTime ready_at) const {
+  const double after_grant = s_.start_seconds - std::min(s_.grant_seconds.value_or(0), s_.start_seconds);
+  return std::max(requested_at + SimTime::Seconds(s_.start_seconds),
+                  ready_at + SimTime::Seconds(after_grant)) +
+         SimTime::Seconds(s_.launch_seconds);
+}
+
+int ExecutorAllocationManager::AddReleasing(SimTime at) {
+  releasing_.push_back({at});
+  return static_cast<int>(releasing_.size()) - 1;
+}
+
+int ExecutorAllocationManager::PlacesUsed() const {
+  int used = static_cast<int>(registered_.size() + removing_.size() + carried_removing_.size());
+  for (int e : requested_) used += executors_[e].placed && executors_[e].waits_for < 0 ? 1 : 0;
+  return used;
+}
+
+bool ExecutorAllocationManager::Place(int executor) {
+  const SimTime now = sim_.Now();
+  Executor& x = executors_[executor];
+  SimTime ready = now;
+  if (s_.capacity && PlacesUsed() >= *s_.capacity) {
+    // No free place: the soonest released container no other request waits for.
+    int pick = -1;
+    for (int i = 0; i < static_cast<int>(releasing_.size()); ++i) {
+      const Releasing& r = releasing_[i];
+      if (!r.gone && r.claimed_by < 0 && (pick < 0 || r.at < releasing_[pick].at)) pick = i;
+    }
+    if (pick < 0) return false;
+    releasing_[pick].claimed_by = executor;
+    x.waits_for = pick;
+    ready = releasing_[pick].at;
+  }
+  x.placed = true;
+  x.placed_at = now;
+  x.ready_at = ready;
+  ScheduleRegistration(executor, std::max(SimTime::Zero(), RegistrationAt(x.requested_at, ready) - now));
+  return true;
+}
+
+void ExecutorAllocationManager::PlaceWaiting() {
+  std::vector<int> waiting;
+  for (int e : requested_)
+    if (!executors_[e].placed) waiting.push_back(e);
+  std::stable_sort(waiting.begin(), waiting.end(),
+                   [this](int a, int b) { return executors_[a].requested_at < executors_[b].requested_at; });
+  for (int e : waiting)
+    if (!Place(e)) return;
+}
+
+void ExecutorAllocationManager::Released(int releasing) {
+  Releasing& r = releasing_[releasing];
+  r.gone = true;
+  if (r.claimed_by >= 0) {
+    executors_[r.claimed_by].waits_for = -1;  // the place is its own now
+  } else {
+    PlaceWaiting();  // a free place
+  }
+  Record();
 }
 
 void ExecutorAllocationManager::ScheduleRegistration(int executor, SimTime in) {
   executors_[executor].registration = sim_.ScheduleIn(in, TaskScheduler::kTaskEndTier, [this, executor] {
+    if (const int w = executors_[executor].waits_for; w >= 0) releasing_[w].claimed_by = -1;
+    executors_[executor].waits_for = -1;
     requested_.erase(executor);
     Register(executor);
     Record();
@@ -207,14 +303,23 @@ void ExecutorAllocationManager::CancelRequests(int count) {
   const SimTime now = sim_.Now();
   std::vector<int> cancel;
   for (auto it = requested_.rbegin(); it != requested_.rend() && static_cast<int>(cancel.size()) < count;
-       ++it) {  // the latest indexes first
-    if (now - executors_[*it].requested_at < SimTime::Seconds(grant)) cancel.push_back(*it);
+       ++it) {  // not placed: the latest indexes first
+    if (!executors_[*it].placed) cancel.push_back(*it);
+  }
+  for (auto it = requested_.rbegin(); it != requested_.rend() && static_cast<int>(cancel.size()) < count;
+       ++it) {  // then placed, not granted yet
+    const Executor& x = executors_[*it];
+    if (x.placed && now - x.placed_at < SimTime::Seconds(grant)) cancel.push_back(*it);
   }
   for (int e : cancel) {
-    sim_.Cancel(executors_[e].registration);
+    Executor& x = executors_[e];
+    if (x.placed) sim_.Cancel(x.registration);
+    if (x.waits_for >= 0) releasing_[x.waits_for].claimed_by = -1;
+    x.waits_for = -1;
     requested_.erase(e);
     cancelled_.insert(e);
   }
+  PlaceWaiting();
 }
 
 void ExecutorAllocationManager::Register(int executor) {
@@ -263,13 +368,17 @@ void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
     }
     removing_.insert(e);  // registered for the driver until the cluster manager reports it gone
     executors_[e].removal_at = now + SimTime::Seconds(s_.remove_seconds);
+    executors_[e].releasing = AddReleasing(executors_[e].removal_at);
     sim_.ScheduleIn(SimTime::Seconds(s_.remove_seconds), TaskScheduler::kTaskEndTier, [this, e] {
       removing_.erase(e);
       removed_.insert(e);
-      Record();
+      Released(executors_[e].releasing);
     });
   }
-  if (any) Record();
+  if (any) {
+    PlaceWaiting();  // the killed executors' places (or, removed at once, free ones)
+    Record();
+  }
 }
 
 void ExecutorAllocationManager::Record() {

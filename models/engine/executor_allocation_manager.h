@@ -28,6 +28,16 @@
 // the ResourceManager has not allocated: an allocated container is launched and registers).
 // Unset: a request can be cancelled until its executor registers.
 //
+// With cluster.executorCapacity the cluster holds at most that many of the application's
+// executor containers at once (each a place). A request is placed in a free place at once;
+// when none is free, in the place of a killed executor whose removal is not reported yet (the
+// soonest; YARN's ResourceManager frees a container's resources when the ApplicationMaster
+// releases it at the kill, but the NodeManager starts the new container only once the old one
+// has exited: e.g. Hadoop's GpuResourceAllocator waits for the GPUs of a container still
+// releasing them); when neither, it waits, unplaced, for a place (a kill or a removal) and can
+// be cancelled until then. A placed request registers executorStartSeconds after the request
+// or executorStartSeconds − executorGrantSeconds after its place was ready, whichever is later.
+//
 // Started from an AllocationState (a query of an application that ran others before it), the
 // manager begins with that state's executors (indexes 0..n-1, idle as long as it says), requests
 // (the next indexes, registering when their start time is up) and target, and is past its
@@ -72,7 +82,8 @@ class ExecutorAllocationManager {
     double start_seconds = 0;             // request → registration (cluster.executorStartSeconds)
     double launch_seconds = 0;            // registration → first task (cluster.executorLaunchSeconds)
     std::optional<double> grant_seconds;  // request → granted (cluster.executorGrantSeconds)
-    double remove_seconds = 0;  // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
+    double remove_seconds = 0;    // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
+    std::optional<int> capacity;  // containers the cluster holds at once (cluster.executorCapacity)
     std::optional<AllocationState> at_start;  // where the application stood (its gap already passed)
   };
   /// Spark's schedule interval (ExecutorAllocationManager.intervalMillis).
@@ -108,17 +119,44 @@ class ExecutorAllocationManager {
 
  private:
   struct Executor {
-    EventId registration;                  // while requested
-    SimTime requested_at;                  // while requested: when (negative: before the start)
-    SimTime removal_at;                    // while removing: when its removal is reported
-    bool warm = false;                     // its JVM finished a task
-    SimTime idle_since;                    // registered: when its last task ended (or it registered)
-    int running = 0;                       // tasks running on it (a removed one drains its own)
-    bool holds_shuffle = false;            // ran a map task (shuffle tracking)
+    EventId registration;        // while requested and placed
+    SimTime requested_at;        // while requested: when (negative: before the start)
+    bool placed = true;          // while requested: its container has a place
+    SimTime placed_at;           // while requested and placed: when (granted executorGrantSeconds later)
+    SimTime ready_at;            // while requested and placed: when its place is (was) ready
+    int waits_for = -1;          // while requested: the releasing place it waits for (Releasing index)
+    SimTime removal_at;          // while removing: when its removal is reported
+    int releasing = -1;          // while removing: its Releasing index
+    bool warm = false;           // its JVM finished a task
+    SimTime idle_since;          // registered: when its last task ended (or it registered)
+    int running = 0;             // tasks running on it (a removed one drains its own)
+    bool holds_shuffle = false;  // ran a map task (shuffle tracking)
     std::optional<SimTime> idle_deadline;  // its entry in idle_deadlines_, if any
   };
 
+  /// A killed executor's container until its removal is reported (its place, claimable once).
+  struct Releasing {
+    SimTime at;           // when its removal is reported
+    int claimed_by = -1;  // the request placed there
+    bool gone = false;    // reported removed
+  };
+
   void Tick();
+  /// Places the unplaced request `executor` now if a place is free or releasing; false if not.
+  bool Place(int executor);
+  /// Places the unplaced requests, oldest first, while places are found.
+  void PlaceWaiting();
+  /// Places in use: registered executors, placed requests not waiting for a release, and the
+  /// containers of killed executors until their removal is reported.
+  int PlacesUsed() const;
+  /// Adds a killed executor's container, released at `at`; returns its Releasing index.
+  int AddReleasing(SimTime at);
+  /// The removal of Releasing `releasing` is reported: its place goes to the request waiting
+  /// for it, else is free.
+  void Released(int releasing);
+  /// When a request made at `requested_at` whose place is ready at `ready_at` registers (and
+  /// is launched: executorLaunchSeconds).
+  SimTime RegistrationAt(SimTime requested_at, SimTime ready_at) const;
   void UpdateTarget(SimTime now);
   void Request(int count);
   void StartFrom(const AllocationState& state);
@@ -146,12 +184,13 @@ class ExecutorAllocationManager {
   std::function<void(int)> on_replaced_;
   std::vector<Executor> executors_;  // indexed like the scheduler's executors
   // Where each index stands; every index is in exactly one of these (or at or above next_fresh_).
-  std::set<int> registered_;  // taking tasks (sets: ordered, so removals and cancellations are too)
-  std::set<int> requested_;   // requested, not registered yet
-  std::set<int> cancelled_;   // requested, then cancelled before registering: as good as fresh
-  std::set<int> removing_;    // killed after an idle timeout, their removal not reported yet
-  std::multiset<SimTime> carried_removing_;  // killed before the start: when each removal is reported
-  std::set<int> removed_;                    // removed after an idle timeout
+  std::set<int> registered_;          // taking tasks (sets: ordered, so removals and cancellations are too)
+  std::set<int> requested_;           // requested, not registered yet
+  std::set<int> cancelled_;           // requested, then cancelled before registering: as good as fresh
+  std::set<int> removing_;            // killed after an idle timeout, their removal not reported yet
+  std::vector<Releasing> releasing_;  // every killed executor's container (and those carried)
+  std::set<int> carried_removing_;    // killed before the start: their Releasing indexes
+  std::set<int> removed_;             // removed after an idle timeout
   std::set<std::pair<SimTime, int>> idle_deadlines_;  // registered idle executors by IdleDeadline
   int next_fresh_ = 0;                                // indexes from here on were never used
   int target_ = 0;

@@ -153,8 +153,13 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
     for (const AllocationState::Executor& e : a->executors)
       executors.push_back(
           {{"idleSeconds", e.idle_seconds}, {"holdsShuffle", e.holds_shuffle}, {"warm", e.warm}});
-    for (const AllocationState::Request& r : a->requests)
-      requests.push_back({{"secondsSinceRequest", r.seconds_since_request}});
+    for (const AllocationState::Request& r : a->requests) {
+      nlohmann::ordered_json request = {{"secondsSinceRequest", r.seconds_since_request}};
+      if (!r.placed) request["placed"] = false;  // (only with cluster.executorCapacity)
+      if (r.seconds_since_placed) request["secondsSincePlaced"] = *r.seconds_since_placed;
+      if (r.waits_for) request["waitsFor"] = *r.waits_for;
+      requests.push_back(std::move(request));
+    }
     json removing = json::array();
     for (const AllocationState::Removing& r : a->removing)
       removing.push_back({{"secondsUntilRemoved", r.seconds_until_removed}});

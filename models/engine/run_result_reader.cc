@@ -245,7 +245,13 @@ void ReadAllocationAtEnd(const Json& a, const std::string& at, Problems* p, Allo
     for (size_t i = 0; i < requests->size(); ++i) {
       const std::string ri = at + "/requests/" + std::to_string(i);
       if (!p->Object((*requests)[i], ri)) continue;
-      p->Read((*requests)[i], "secondsSinceRequest", ri, &out->requests.emplace_back().seconds_since_request);
+      const Json& q = (*requests)[i];
+      AllocationState::Request& r = out->requests.emplace_back();
+      p->Read(q, "secondsSinceRequest", ri, &r.seconds_since_request);
+      if (Problems::Member(q, "placed")) p->Read(q, "placed", ri, &r.placed);
+      if (Problems::Member(q, "secondsSincePlaced"))
+        p->Read(q, "secondsSincePlaced", ri, &r.seconds_since_placed.emplace());
+      if (Problems::Member(q, "waitsFor")) p->Read(q, "waitsFor", ri, &r.waits_for.emplace());
     }
   }
   if (const Json* removing = p->Array(a, "removing", at)) {

@@ -86,11 +86,26 @@ std::optional<AllocationState> ReadAllocationState(const Json& v, const std::str
            sink) &&
        ok;
   ok = ReadEntries(
-           v, p, "requests", "requests {\"secondsSinceRequest\": s}",
+           v, p, "requests",
+           "requests {\"secondsSinceRequest\": s, \"placed\": b, \"secondsSincePlaced\": s, \"waitsFor\": i}",
            [&](const Json& e, const std::string& q) {
-             CheckFields(e, q, {"secondsSinceRequest"}, "a request of an allocation state", sink);
+             CheckFields(e, q, {"secondsSinceRequest", "placed", "secondsSincePlaced", "waitsFor"},
+                         "a request of an allocation state", sink);
              AllocationState::Request r;
-             const bool good = ReadSeconds(e, q, "secondsSinceRequest", &r.seconds_since_request, sink);
+             bool good = ReadSeconds(e, q, "secondsSinceRequest", &r.seconds_since_request, sink) &
+                         ReadFlag(e, q, "placed", &r.placed, sink);
+             if (e.contains("secondsSincePlaced"))
+               good =
+                   ReadSeconds(e, q, "secondsSincePlaced", &r.seconds_since_placed.emplace(), sink) && good;
+             if (e.contains("waitsFor")) {
+               const size_t removing =
+                   v.contains("removing") && v["removing"].is_array() ? v["removing"].size() : 0;
+               const std::optional<int64_t> w = ReadInteger(
+                   e["waitsFor"], PointerAppend(q, "waitsFor"), 0, static_cast<int64_t>(removing) - 1,
+                   "an index into removing (" + std::to_string(removing) + " entries)", sink);
+               if (w) r.waits_for = static_cast<int>(*w);
+               good = good && w.has_value();
+             }
              state.requests.push_back(r);
              return good;
            },

@@ -1,7 +1,8 @@
 // The scenario's `cluster.allocationAtStart` (models/cluster/allocation_state.h):
 //   {"target": 4, "gapSeconds": 15.2,
 //    "executors": [{"idleSeconds": 1.5, "holdsShuffle": true, "warm": true}, ...],
-//    "requests": [{"secondsSinceRequest": 3.0}, ...],
+//    "requests": [{"secondsSinceRequest": 3.0}, ...],  (with executorCapacity also "placed": false,
+//                 "secondsSincePlaced": 1.0, "waitsFor": 0: an index into removing)
 //    "removing": [{"secondsUntilRemoved": 4.5}, ...]}
 // Every field optional (default 0 / false / empty); at most kMaxExecutors executors plus
 // requests; seconds in [0, 1e9].

@@ -32,6 +32,7 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "driverSecondsPerStage",
                                                  "executorGrantSeconds",
                                                  "executorRemoveSeconds",
+                                                 "executorCapacity",
                                                  "allocationAtStart"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
@@ -204,6 +205,11 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
         v["executorGrantSeconds"], field("executorGrantSeconds"),
         [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; }, "a number of seconds in [0, 3600]",
         sink);
+  }
+  if (v.contains("executorCapacity")) {
+    if (auto n = ReadInteger(v["executorCapacity"], field("executorCapacity"), 1, kMaxExecutors,
+                             "a positive integer", sink))
+      cluster->executor_capacity = static_cast<int>(*n);
   }
   if (v.contains("allocationAtStart"))
     cluster->allocation_at_start =
