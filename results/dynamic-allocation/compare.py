@@ -10,7 +10,8 @@ For every SQL execution (or, without SQL, every job) of an event log that ran st
             selection on its own
   chained   the same, but the application's one allocation manager carried from selection to
             selection: cluster.executorGrantSeconds (GRANT_SECONDS, below),
-            cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds), and
+            cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds),
+            cluster.executorCapacity (the most containers the log shows at once: most_held), and
               the first selection: the executors present at its start as spark.executor.instances;
               every later one: the previous selection's chained run's allocationAtEnd as
                 cluster.allocationAtStart, with gapSeconds the recorded gap between the two
@@ -119,6 +120,20 @@ def removal_lag_seconds(executors):
     return lags[len(lags) // 2] if lags else None
 
 
+def most_held(executors):
+    """cluster.executorCapacity as far as the log shows it: the most executors registered at once,
+    each from its ExecutorAdded to its ExecutorRemoved (a killed executor's container runs until
+    the cluster manager reports it gone, and holds its place until then). A lower bound of what
+    the cluster could hold for the application; None when no executor was added."""
+    changes = sorted([(e[0], 1) for e in executors.values()] +
+                     [(e[1], -1) for e in executors.values() if e[1] is not None])  # a removal first
+    held, most = 0, None
+    for _, d in changes:
+        held += d
+        most = held if most is None else max(most, held)
+    return most
+
+
 def aqesim(binary, *args):
     r = subprocess.run([binary, *args], capture_output=True, text=True)
     if r.returncode != 0:
@@ -151,6 +166,7 @@ def main():
     peak = {"recorded": 0, "live": 0, "policy": 0, "chained": 0}
     carried = None  # the previous selection's chained run's allocationAtEnd, and its recorded end (ms)
     remove_seconds = removal_lag_seconds(selections(log)[0][5]) if selections(log) else None
+    capacity = most_held(selections(log)[0][5]) if selections(log) else None
     with tempfile.TemporaryDirectory() as tmp:
         for kind, sid, start, end, props, executors in selections(log):
             scenario = os.path.join(tmp, f"{kind}{sid}.json")
@@ -187,6 +203,8 @@ def main():
             chained_cluster = {"executorGrantSeconds": GRANT_SECONDS}
             if remove_seconds is not None:
                 chained_cluster["executorRemoveSeconds"] = remove_seconds
+            if capacity is not None:
+                chained_cluster["executorCapacity"] = capacity
             if carried is None:
                 chained = run_policy("chained", chained_cluster, [f"spark.executor.instances={present}"])
             else:
@@ -227,6 +245,7 @@ def main():
                          "policyPeakExecutors": sim_peaks["policy"], "chainedPeakExecutors": sim_peaks["chained"],
                          "executorStartSeconds": doc["cluster"].get("executorStartSeconds"),
                          "executorRemoveSeconds": remove_seconds,
+                         "executorCapacity": capacity,
                          "startingExecutors": sim_peaks["policyStart"],
                          "chainedStartingExecutors": sim_peaks["chainedStart"], "conf": conf})
     with open(prefix + "-curves.csv", "w", encoding="utf-8") as f:
