@@ -149,6 +149,33 @@ TEST_CASE("scale: 100 % counts the executors of the stages' resource profile onl
   CHECK(j["rows"][0]["makespanSeconds"].get<double>() == Approx(8.0));
 }
 
+TEST_CASE("scale: a count both faster and cheaper than the base is named", "[e2e][scale]") {
+  // Three 1-second tasks on 1-core executors, base 2: 1 executor 3 s (3 core-seconds), 2
+  // executors 2 s (4 core-seconds: one idles the second second), 3 executors 1 s (3
+  // core-seconds). 3 executors beat the base on both; 1 executor is cheaper but slower.
+  testing::TempDir dir("aqesim_scale");
+  json cluster = testing::InstantIoCluster(1);
+  cluster["executors"] = 2;
+  const json doc = {{"name", "waves"},
+                    {"cluster", cluster},
+                    {"cost", testing::LaunchOnlyCost(1.0)},
+                    {"plan", {{"op", "scan"}, {"id", "a"}, {"bytes", 3}, {"tasks", 3}}}};
+  const std::string path = dir.Write("waves.json", doc.dump());
+  const json j = ScaleJson({path, "--percent", "50,100,150"});
+  REQUIRE(j["rows"].size() == 3);
+  CHECK(j["rows"][1]["makespanSeconds"].get<double>() == Approx(2.0));
+  CHECK(j["rows"][1]["coreHours"].get<double>() == Approx(4.0 / 3600));
+  CHECK(j["rows"][2]["coreHours"].get<double>() == Approx(3.0 / 3600));
+  CHECK(j["fasterAndCheaper"] == json{{"percent", 150}, {"executors", 3}, {"makespanSeconds", 1.0}});
+  const CommandResult text = RunAqesim({"scale", path, "--percent", "50,100,150"});
+  CHECK(Contains(
+      text.stdout_text,
+      "faster and cheaper than 2 executors (2.000 s, 0.0011 core-hours): 3 executors (150 %), 1.000 s, "
+      "0.00083 core-hours"));
+  // No row beats the base on both: no answer.
+  CHECK_FALSE(ScaleJson({path, "--percent", "50,100"}).contains("fasterAndCheaper"));
+}
+
 TEST_CASE("scale: a decision lost between rows is a change, a target moved alone is not", "[e2e][scale]") {
   // One shuffle of 6 partitions, 1, 1, 1, 4, 4, 4 MiB (15.27 MiB in all with the rows' framing),
   // coalesced at a target of total ÷ defaultParallelism (max(cores, 2); 1 MiB at least):

@@ -60,15 +60,6 @@ std::string TrustText(const ScaleResult& r, bool log) {
   return out;
 }
 
-size_t BaseRow(const ScaleResult& r) {
-  size_t best = 0;
-  for (size_t i = 0; i < r.rows.size(); ++i)
-    if (std::abs(r.rows[i].executors - r.base_executors) <
-        std::abs(r.rows[best].executors - r.base_executors))
-      best = i;
-  return best;
-}
-
 ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
   ojson rows = ojson::array();
   for (const ScaleRow& row : r.rows) {
@@ -96,6 +87,7 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
   out["fastest"] = RowRef(r.rows[r.fastest]);
   out["fewestExecutorsWithin5Percent"] = RowRef(r.rows[r.within_5_percent]);
   out["fewestExecutorsWithin10Percent"] = RowRef(r.rows[r.within_10_percent]);
+  if (r.faster_and_cheaper) out["fasterAndCheaper"] = RowRef(r.rows[*r.faster_and_cheaper]);
   out["dynamicAllocationReplaced"] = r.dynamic_allocation;
   out["executorTimelineReplaced"] = r.timeline_replaced;
   if (r.recorded_seconds) out["recordedSeconds"] = *r.recorded_seconds;
@@ -154,6 +146,14 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
               "; within 10 %: " + ref(r.within_10_percent),
           2);
+  if (r.faster_and_cheaper) {
+    const ScaleRow& f = r.rows[*r.faster_and_cheaper];
+    const ScaleRow& b = r.rows[BaseRow(r)];
+    wrapped("faster and cheaper than " + Counted(b.executors, "executor") + " (" +
+                Fixed(b.makespan_seconds, 3) + " s, " + TwoDigits(b.available_core_hours) + " core-hours): " +
+                ref(*r.faster_and_cheaper) + ", " + TwoDigits(f.available_core_hours) + " core-hours",
+            2);
+  }
   int rises = 0;
   for (size_t i = 1; i < r.rows.size(); ++i) {
     const ScaleRow& a = r.rows[i - 1];

@@ -23,10 +23,6 @@ std::string SecondsWithBand(double s, const std::optional<MakespanBand>& band);
 /// by the log's recorded profiles ..." or "the cost model's, with its band ...").
 std::string TrustText(const ScaleResult& r, bool log);
 
-/// The row the single-cluster figures (idealSeconds) are read at: the one with the base's
-/// executor count, else the closest to it.
-size_t BaseRow(const ScaleResult& r);
-
 }  // namespace aqesim::scale
 
 #endif  // AQESIM_TOOLS_SCALE_SCALE_OUTPUT_H_

@@ -173,6 +173,25 @@ void MarkAnswers(ScaleResult* result) {
   };
   result->within_5_percent = fewest_within(1.05);
   result->within_10_percent = fewest_within(1.10);
+  result->faster_and_cheaper.reset();
+  if (rows.empty()) return;
+  const ScaleRow& base = rows[BaseRow(*result)];
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ScaleRow& r = rows[i];
+    if (r.makespan_seconds >= base.makespan_seconds || r.available_core_hours >= base.available_core_hours)
+      continue;
+    const std::optional<size_t>& best = result->faster_and_cheaper;
+    if (!best || r.available_core_hours < rows[*best].available_core_hours) result->faster_and_cheaper = i;
+  }
+}
+
+size_t BaseRow(const ScaleResult& r) {
+  size_t best = 0;
+  for (size_t i = 0; i < r.rows.size(); ++i)
+    if (std::abs(r.rows[i].executors - r.base_executors) <
+        std::abs(r.rows[best].executors - r.base_executors))
+      best = i;
+  return best;
 }
 
 namespace {

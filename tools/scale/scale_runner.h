@@ -41,7 +41,9 @@
 //              rise is the schedule's (which task runs where and when). A rise explained is
 //              still a rise: scale prints each one, with its row, size and cause
 //   fastest    the row of the least makespan; "within 5 % / 10 %": the fewest executors whose
-//              makespan is at most 1.05 / 1.10 × the fastest
+//              makespan is at most 1.05 / 1.10 × the fastest; "faster and cheaper": of the rows
+//              with both a shorter makespan and fewer core-hours available than the base row, the
+//              one of fewest core-hours (a count that beats the current one on both)
 #ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 #define AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 
@@ -127,14 +129,21 @@ struct ScaleResult {
   size_t fastest = 0;            // the row with the least makespan
   size_t within_5_percent = 0;   // the fewest executors within 5 % of the fastest
   size_t within_10_percent = 0;
+  /// The row of fewest core-hours among those both faster and with fewer core-hours available
+  /// than the base row (BaseRow): a count that beats the current one on both; none when no row does.
+  std::optional<size_t> faster_and_cheaper;
   /// Distinct load and run warnings, except those the rows' executor counts cause (the
   /// replaced timeline, more warm executors than the row has).
   std::vector<std::string> warnings;
 };
 
-/// Sets the answers from the rows: `fastest`, `critical_path_row`, `within_5_percent` and
-/// `within_10_percent` (see the top of this file; the first row on ties).
+/// Sets the answers from the rows: `fastest`, `critical_path_row`, `within_5_percent`,
+/// `within_10_percent` and `faster_and_cheaper` (see the top of this file; the first row on ties).
 void MarkAnswers(ScaleResult* result);
+
+/// The row the single-cluster figures (idealSeconds) are read at: the one with the base's
+/// executor count, else the closest to it.
+size_t BaseRow(const ScaleResult& r);
 
 /// Runs every row. Never throws on bad input: a part that cannot load or run at some row sets
 /// `*errors` (its diagnostics, "FILE: /pointer: message", each once) and returns nullopt.
