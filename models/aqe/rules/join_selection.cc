@@ -22,6 +22,18 @@ SideStats StatsOf(const ExecNode& side) {
   return {side.estimated_bytes, false};
 }
 
+/// The threshold a side is compared with, named as a user sets it: on runtime statistics AQE's
+/// own key, which falls back to the static one while unset (docs/aqe-behaviour.md §8.3).
+std::string ThresholdText(const SqlConf& conf, bool runtime, int64_t threshold) {
+  if (!runtime) return "spark.sql.autoBroadcastJoinThreshold " + FormatBytes(threshold);
+  return "adaptive broadcast threshold " + FormatBytes(threshold) +
+         " (spark.sql.adaptive.autoBroadcastJoinThreshold" +
+         (conf.adaptive_auto_broadcast_join_threshold_bytes
+              ? ""
+              : ", unset: spark.sql.autoBroadcastJoinThreshold") +
+         ")";
+}
+
 std::string Ratio(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", x);
@@ -87,7 +99,7 @@ NotApplied WhyNoBroadcast(const RuleContext& ctx, const ExecNode& n, const SideS
     if (IsMaterializedShuffle(sparse))
       for (int64_t x : sparse.shuffle->data->reported->BytesByPartitionId()) non_empty += x > 0, ++total;
     out.reason = "demotedByEmptyPartitions";
-    out.message = n.id + ": " + side + " fits " + key + " " + FormatBytes(threshold) +
+    out.message = n.id + ": " + side + " fits " + ThresholdText(conf, runtime, threshold) +
                   " but DynamicJoinSelection demoted it: " + std::to_string(non_empty) + " of " +
                   std::to_string(total) + " partitions of " + sparse.id +
                   " are non-empty, under spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin " +
@@ -99,7 +111,7 @@ NotApplied WhyNoBroadcast(const RuleContext& ctx, const ExecNode& n, const SideS
   }
   out.reason = "aboveBroadcastThreshold";
   out.message =
-      n.id + ": smallest buildable side " + side + " > " + key + " " + FormatBytes(threshold) + " (by " +
+      n.id + ": smallest buildable side " + side + " > " + ThresholdText(conf, runtime, threshold) + " (by " +
       FormatBytes(s.size_bytes - threshold) +
       (threshold > 0 ? ", " + Ratio(static_cast<double>(s.size_bytes) / static_cast<double>(threshold)) + "×"
                      : std::string()) +

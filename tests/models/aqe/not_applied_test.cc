@@ -132,8 +132,33 @@ TEST_CASE("Join selection why not: above the threshold, by how much", "[aqe][joi
     CHECK(n.reason == "aboveBroadcastThreshold");
     CHECK(n.target == "j");
     CHECK(n.message ==
-          "j: smallest buildable side right (r, runtime 160 B) > "
-          "spark.sql.adaptive.autoBroadcastJoinThreshold 159 B (by 1 B, 1.0×)");
+          "j: smallest buildable side right (r, runtime 160 B) > adaptive broadcast threshold 159 B "
+          "(spark.sql.adaptive.autoBroadcastJoinThreshold) (by 1 B, 1.0×)");
+  }
+  SECTION("runtime statistics, the adaptive key unset: AQE's threshold falls back to the static one") {
+    SqlConf c;
+    c.auto_broadcast_join_threshold_bytes = 100;
+    PlanBuilder b(c);
+    auto plan = Join(b, JoinType::kInner, 1600, 160);
+    const NotApplied n = Only(JoinSelection().Apply(b.Context(), plan.get()).not_applied, "JoinSelection");
+    CHECK(n.reason == "aboveBroadcastThreshold");
+    CHECK(n.message ==
+          "j: smallest buildable side right (r, runtime 160 B) > adaptive broadcast threshold 100 B "
+          "(spark.sql.adaptive.autoBroadcastJoinThreshold, unset: spark.sql.autoBroadcastJoinThreshold) "
+          "(by 60 B, 1.6×)");
+  }
+  SECTION("no runtime statistics: static planning's key, even with the adaptive one set") {
+    SqlConf c;
+    c.auto_broadcast_join_threshold_bytes = 100;
+    c.adaptive_auto_broadcast_join_threshold_bytes = 1 << 20;
+    PlanBuilder b(c);
+    auto plan = b.SortMergeJoin("j", JoinType::kInner, b.PendingShuffle("l", b.Scan("a", 1600, 4), 4),
+                                b.PendingShuffle("r", b.Scan("b", 160, 4), 4));
+    const NotApplied n = Only(JoinSelection().Apply(b.Context(), plan.get()).not_applied, "JoinSelection");
+    CHECK(n.reason == "aboveBroadcastThreshold");
+    CHECK(n.message ==
+          "j: smallest buildable side right (r, estimated 160 B) > spark.sql.autoBroadcastJoinThreshold "
+          "100 B (by 60 B, 1.6×)");
   }
   SECTION("a smaller side the join type cannot build") {
     PlanBuilder b(RuntimeThreshold(100));
@@ -141,8 +166,8 @@ TEST_CASE("Join selection why not: above the threshold, by how much", "[aqe][joi
     const NotApplied n = Only(JoinSelection().Apply(b.Context(), plan.get()).not_applied, "JoinSelection");
     CHECK(n.reason == "aboveBroadcastThreshold");
     CHECK(n.message ==
-          "j: smallest buildable side right (r, runtime 1.6 KiB) > "
-          "spark.sql.adaptive.autoBroadcastJoinThreshold 100 B (by 1.5 KiB, 16.0×); the left side is "
+          "j: smallest buildable side right (r, runtime 1.6 KiB) > adaptive broadcast threshold 100 B "
+          "(spark.sql.adaptive.autoBroadcastJoinThreshold) (by 1.5 KiB, 16.0×); the left side is "
           "smaller (50 B) but a LeftOuter join cannot build it");
   }
   SECTION("broadcast disabled") {
@@ -188,7 +213,8 @@ TEST_CASE("Join selection why not: DynamicJoinSelection demoted a small, mostly 
   const NotApplied n = Only(re.not_applied, "JoinSelection");
   CHECK(n.reason == "demotedByEmptyPartitions");
   CHECK(n.message ==
-        "j: left (l, runtime 30 B) fits spark.sql.adaptive.autoBroadcastJoinThreshold 1000 B but "
+        "j: left (l, runtime 30 B) fits adaptive broadcast threshold 1000 B "
+        "(spark.sql.adaptive.autoBroadcastJoinThreshold) but "
         "DynamicJoinSelection demoted it: 1 of 10 partitions of l are non-empty, under "
         "spark.sql.adaptive.nonEmptyPartitionRatioForBroadcastJoin 0.2");
 }
