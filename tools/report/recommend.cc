@@ -362,7 +362,9 @@ Recommendation Recommend(const TuningFacts& f) {
       const int64_t limit = c.min_num_partitions_to_highly_compress;
       if (want > limit && (widest->true_total_bytes + limit - 1) / limit <= 2 * advisory) {
         r.notes.push_back("The partition count is kept at spark.shuffle.minNumPartitionsToHighlyCompress (" +
-                          std::to_string(limit) + ") so that the driver keeps seeing exact block sizes.");
+                          std::to_string(limit) +
+                          ") so that the driver keeps seeing per-block sizes (within 10 %) instead of "
+                          "HighlyCompressedMapStatus's average.");
         want = limit;
       } else if (want > limit) {
         r.warnings.push_back(std::to_string(want) +

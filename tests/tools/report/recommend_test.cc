@@ -330,6 +330,12 @@ TEST_CASE("Recommend: more partitions stop at minNumPartitionsToHighlyCompress w
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
   CHECK(HasLine(r, "spark.sql.shuffle.partitions", "2000"));
+  // CompressedMapStatus rounds each block up to a power of 1.1: close, not exact (new-user finding 7).
+  CHECK(std::find(
+            r.notes.begin(), r.notes.end(),
+            "The partition count is kept at spark.shuffle.minNumPartitionsToHighlyCompress (2000) so that "
+            "the driver keeps seeing per-block sizes (within 10 %) instead of HighlyCompressedMapStatus's "
+            "average.") != r.notes.end());
 }
 
 TEST_CASE("Recommend: skew the driver cannot see above 2000 partitions → accurateBlockSkewedFactor",
