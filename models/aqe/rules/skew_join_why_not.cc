@@ -310,13 +310,16 @@ NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const Sk
                               std::to_string(s.max_index) + " is " + FormatBytes(s.max());
   const std::string factor_times = "skewedPartitionFactor " + Factor(params.skewed_partition_factor) +
                                    " × median " + FormatBytes(s.median);
-  if (s.max() <= by_factor) {
-    return Entry(ctx, j, "belowSkewFactor", largest + " <= " + factor_times + " = " + FormatBytes(by_factor),
+  const char* reason = s.max() <= by_factor ? "belowSkewFactor" : "belowSkewThreshold";
+  // Spark's cut is max(threshold, factor × median): name the bound that sets it.
+  if (params.skewed_partition_threshold_bytes > by_factor) {
+    const std::string threshold = FormatBytes(params.skewed_partition_threshold_bytes);
+    return Entry(ctx, j, reason,
+                 largest + " <= skew threshold " + threshold + " (max of skewedPartitionThresholdInBytes " +
+                     threshold + " and " + factor_times + ")",
                  std::move(numbers));
   }
-  return Entry(ctx, j, "belowSkewThreshold",
-               largest + " > " + factor_times + " but <= skewedPartitionThresholdInBytes " +
-                   FormatBytes(params.skewed_partition_threshold_bytes),
+  return Entry(ctx, j, reason, largest + " <= " + factor_times + " = " + FormatBytes(by_factor),
                std::move(numbers));
 }
 

@@ -12,7 +12,8 @@
 //  3. no reported partition is skewed but a true one is: joinTypeCannotSplit when the side
 //     cannot be split, else hiddenByMapStatus (HighlyCompressedMapStatus averaged it away);
 //  4. belowSkewFactor / belowSkewThreshold: the largest partition of the side with the largest
-//     one, against factor × median and the threshold.
+//     one is at most factor × median / above it but at most the threshold; the message names
+//     the larger bound, max(threshold, factor × median), as Spark's cut.
 // An aggregate or window reading a skewed shuffle: notAJoin (the rule never looks at them); a
 // sort reading a skewed range exchange: rangePartitioned (a key is never split across range
 // partitions, and no rule splits a sort's); a join or aggregate reading a bucketed scan with a

@@ -77,8 +77,20 @@ TEST_CASE("Skew join why not: below factor x median, below the threshold", "[aqe
     const NotApplied n = Only(OptimizeSkewedJoin().Apply(b.Context(), plan.get()), "j");
     CHECK(n.reason == "belowSkewThreshold");
     CHECK(n.message ==
-          "j: not skewed: largest partition left 2 is 1000 B > skewedPartitionFactor 5 × median 100 B but <= "
-          "skewedPartitionThresholdInBytes 2.0 KiB");
+          "j: not skewed: largest partition left 2 is 1000 B <= skew threshold 2.0 KiB (max of "
+          "skewedPartitionThresholdInBytes 2.0 KiB and skewedPartitionFactor 5 × median 100 B)");
+  }
+  SECTION("400 B <= 5 x median 100 B, but the 2000 B threshold is the larger bound") {
+    SqlConf conf = SkewConf();
+    conf.skewed_partition_threshold_bytes = 2000;
+    PlanBuilder b(conf);
+    auto plan = b.SortMergeJoin("j", JoinType::kInner, b.Shuffle("l", WithHotReducer({100, 100, 100, 100})),
+                                b.Shuffle("r", kUniform));
+    const NotApplied n = Only(OptimizeSkewedJoin().Apply(b.Context(), plan.get()), "j");
+    CHECK(n.reason == "belowSkewFactor");
+    CHECK(n.message ==
+          "j: not skewed: largest partition left 2 is 400 B <= skew threshold 2.0 KiB (max of "
+          "skewedPartitionThresholdInBytes 2.0 KiB and skewedPartitionFactor 5 × median 100 B)");
   }
 }
 
