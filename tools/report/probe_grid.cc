@@ -116,9 +116,11 @@ std::vector<sweep::GridAxis> ProbeGrid(const TuningFacts& facts, const RawConf& 
     if (it == axes.end()) {
       std::optional<std::string> own = OwnValue(l.key, raw);
       // Unset, CoalesceShufflePartitions' minimum is Spark's default parallelism under
-      // parallelismFirst (the cluster's cores), 1 otherwise.
+      // parallelismFirst (spark.default.parallelism, else the cluster's cores), 1 otherwise.
       if (!own && l.key == kMinPartitionNumKey)
-        own = std::to_string(facts.conf.coalesce_parallelism_first ? std::max(facts.total_cores, 1) : 1);
+        own = std::to_string(!facts.conf.coalesce_parallelism_first ? 1
+                             : facts.conf.default_parallelism       ? *facts.conf.default_parallelism
+                                                                    : std::max(facts.total_cores, 1));
       if (!own) continue;  // no baseline to compare with: the sweep could not prefer it
       axes.push_back({l.key, {*own}});
       it = axes.end() - 1;

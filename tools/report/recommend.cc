@@ -46,10 +46,9 @@ std::optional<std::string> SparkDefaultOf(const std::string& key) {
   return std::nullopt;
 }
 
-// Whether the sweep's scenario (with its --conf) runs with AQE off.
-bool SweptWithAqeOff(const sweep::SweepInfo& info) {
-  std::string value = "true";
-  const std::string key = "spark.sql.adaptive.enabled";
+// Whether the sweep's scenario (with its --conf) sets boolean `key` false (unset: `unset`).
+bool SweptFalse(const sweep::SweepInfo& info, const std::string& key, const std::string& unset) {
+  std::string value = unset;
   if (info.scenario_conf) {
     if (auto it = info.scenario_conf->find(key); it != info.scenario_conf->end()) value = it->second;
   }
@@ -60,6 +59,10 @@ bool SweptWithAqeOff(const sweep::SweepInfo& info) {
     if (!std::isspace(static_cast<unsigned char>(ch)))
       lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
   return lower == "false";
+}
+
+bool SweptWithAqeOff(const sweep::SweepInfo& info) {
+  return SweptFalse(info, "spark.sql.adaptive.enabled", "true");
 }
 
 int64_t RoundUpTo(int64_t v, int64_t step) { return step > 0 ? (v + step - 1) / step * step : v; }
@@ -559,6 +562,16 @@ Recommendation RecommendFromSweep(const sweep::SweepDocument& doc, SweepBest* be
     if (key == "spark.sql.adaptive.autoBroadcastJoinThreshold") {
       if (std::optional<std::string> v = scenario_value("spark.sql.autoBroadcastJoinThreshold")) return v;
       return kDefaults.at("spark.sql.autoBroadcastJoinThreshold");
+    }
+    // Unset, CoalesceShufflePartitions' minimum is the default parallelism under parallelismFirst
+    // (spark.default.parallelism, else the cluster's cores), 1 otherwise: the value the probe grid
+    // writes as the scenario's own, so that a pick holding it is no change.
+    if (key == "spark.sql.adaptive.coalescePartitions.minPartitionNum") {
+      if (SweptFalse(info, "spark.sql.adaptive.coalescePartitions.parallelismFirst", "true")) return "1";
+      if (std::optional<std::string> v = scenario_value("spark.default.parallelism")) return v;
+      if (info.cluster && info.cluster->executors > 0 && info.cluster->executor_cores > 0)
+        return std::to_string(info.cluster->executors * info.cluster->executor_cores);
+      return std::nullopt;
     }
     auto it = kDefaults.find(key);
     if (it != kDefaults.end()) return it->second;

@@ -81,12 +81,12 @@ void ProposeMinPartitionNum(const ReportInput& in, Recommendation* rules) {
   const int slots = in.run_on->resources.peak_cores;
   const std::optional<AqeSlowdown> slow = FindAqeSlowdown(*in.run_off, *in.run_on, slots);
   if (!slow) return;
-  rules->lines.push_back({kMinPartitionNumKey, std::to_string(slow->min_partition_num),
-                          "AQE on is slower than off: coalescing leaves stage " +
-                              std::to_string(slow->on->id) + " (" + slow->on->name + ") " +
-                              Counted(slow->on->tasks, "task") + " on " + Counted(slots, "slot") + " (" +
-                              std::to_string(slow->off->tasks) + " without AQE); " +
-                              std::to_string(slow->min_partition_num) + " keeps at least two waves"});
+  rules->lines.push_back(
+      {kMinPartitionNumKey, std::to_string(slow->min_partition_num),
+       "AQE on is slower than off: coalescing leaves stage " + std::to_string(slow->on->id) + " (" +
+           slow->on->name + ") " + Counted(slow->on->tasks, "task") + " on " + Counted(slots, "slot") + " (" +
+           std::to_string(slow->off->tasks) + " without AQE); " + std::to_string(slow->min_partition_num) +
+           " keeps at least two waves (" + kMinPartitionNumDeprecation + ")"});
 }
 
 Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& facts) {
@@ -122,6 +122,23 @@ Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& fa
     r.lines.push_back(std::move(line));
   }
   r.notes = rules.notes;
+  // A rules' proposal the pick leaves at the scenario's value: what it would add to the pick.
+  if (!picked.lines.empty() && in.makespan_with) {
+    const SimulatedMakespan pick = in.makespan_with(picked.lines);
+    for (const ConfLine& proposed : rules.lines) {
+      if (picked.Sets(proposed.key) || !pick.seconds) continue;
+      if (std::none_of(grid.begin(), grid.end(),
+                       [&](const sweep::GridAxis& a) { return a.key == proposed.key; }))
+        continue;
+      std::vector<ConfLine> both = picked.lines;
+      both.push_back(proposed);
+      const SimulatedMakespan with = in.makespan_with(both);
+      if (!with.seconds || *with.seconds < (1 - kMinGain) * *pick.seconds) continue;
+      r.notes.push_back("Not recommending " + proposed.key + " " + proposed.value + ": with it " +
+                        Fixed(*with.seconds, 2) + " s against " + Fixed(*pick.seconds, 2) +
+                        " s without it, less than a " + Fixed(100 * kMinGain, 0) + "% gain.");
+    }
+  }
   // Skew is the rules' to explain: they know an aggregate's hot key from a join's (no skew-join
   // key helps the former), the sweep's rows do not.
   for (std::string& n : picked.notes) {

@@ -8,7 +8,8 @@
 //   coalescing (200 before), one wave of tasks 5.0× larger whose slowest (12.02 s, median 6.02 s)
 //   sets its end, where AQE off balanced 200 smaller tasks over 5 waves (the stage: 8.44 s →
 //   12.03 s); keep more partitions than slots: spark.sql.adaptive.coalescePartitions.minPartitionNum
-//   80 (or a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes)
+//   80 (deprecated since Spark 3.2 but still read by Spark 4.0; a smaller
+//   spark.sql.adaptive.advisoryPartitionSizeInBytes gets the same effect)
 #ifndef AQESIM_TOOLS_TEXT_AQE_SLOWDOWN_TEXT_H_
 #define AQESIM_TOOLS_TEXT_AQE_SLOWDOWN_TEXT_H_
 
@@ -21,6 +22,12 @@
 #include "tools/text/table_text.h"
 
 namespace aqesim {
+
+/// Said wherever minPartitionNum is proposed: Spark 3.2 deprecated it in favour of minPartitionSize,
+/// which cannot keep the count above the slots; CoalesceShufflePartitions in 4.0 still reads it.
+inline constexpr const char* kMinPartitionNumDeprecation =
+    "deprecated since Spark 3.2 but still read by Spark 4.0; a smaller "
+    "spark.sql.adaptive.advisoryPartitionSizeInBytes gets the same effect";
 
 /// AQE on slower than this fraction over AQE off is explained.
 inline constexpr double kAqeSlowerRatio = 1.02;
@@ -82,8 +89,7 @@ inline std::optional<std::string> AqeSlowdownText(const RunResult& off, const Ru
          Counted(waves_off, "wave") + " (the stage: " + Fixed(o.complete_seconds - o.submit_seconds, 2) +
          " s → " + Fixed(s.complete_seconds - s.submit_seconds, 2) +
          " s); keep more partitions than slots: spark.sql.adaptive.coalescePartitions.minPartitionNum " +
-         std::to_string(found->min_partition_num) +
-         " (or a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes)";
+         std::to_string(found->min_partition_num) + " (" + kMinPartitionNumDeprecation + ")";
   return why;
 }
 

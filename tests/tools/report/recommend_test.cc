@@ -505,6 +505,36 @@ TEST_CASE("RecommendFromSweep: an unset key's baseline is Spark's default", "[re
   CHECK(no_matter);
 }
 
+TEST_CASE("RecommendFromSweep: unset, minPartitionNum's baseline is the default parallelism",
+          "[report][recommend]") {
+  // New-user finding 3: 4 executors x 8 cores, both keys unset. At 16m, 32 (the cores, the value
+  // CoalesceShufflePartitions takes unset) and 64 give the same makespan: the pick leaves the key
+  // at 32, which is no change, so no line (it was "minPartitionNum 32", then withdrawn as such).
+  sweep::SweepDocument doc;
+  doc.info.grid = {{"spark.sql.adaptive.advisoryPartitionSizeInBytes", {"16m", "64m"}},
+                   {"spark.sql.adaptive.coalescePartitions.minPartitionNum", {"32", "64"}}};
+  doc.info.cluster = sweep::SweepCluster{4, 8, 8 * kGiB};
+  const std::vector<std::vector<std::string>> values = {
+      {"16m", "32"}, {"16m", "64"}, {"64m", "32"}, {"64m", "64"}};
+  const std::vector<double> seconds = {15.12, 15.12, 19.91, 16.83};
+  for (size_t p = 0; p < values.size(); ++p) {
+    sweep::SweepRow row = SweepPoint(p, values[p][0], seconds[p]);
+    row.values.push_back(values[p][1]);
+    doc.rows.push_back(row);
+  }
+  SweepBest best;
+  Recommendation r = RecommendFromSweep(doc, &best);
+  CHECK(best.baseline_point == 2u);
+  CHECK(*best.point == 0);
+  REQUIRE(r.lines.size() == 1);
+  CHECK(HasLine(r, "spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m"));
+  // parallelismFirst off: the minimum is 1, so 32 is a change like 64.
+  doc.info.scenario_conf = RawConf{{"spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"}};
+  r = RecommendFromSweep(doc, &best);
+  CHECK_FALSE(best.baseline_point);
+  CHECK(HasLine(r, "spark.sql.adaptive.coalescePartitions.minPartitionNum", "32"));
+}
+
 TEST_CASE("RecommendFromSweep: cluster keys become spark.executor.* lines", "[report][recommend]") {
   sweep::SweepDocument doc = OneKeySweep("cluster.executors", {"10", "20"}, "10",
                                          {SweepPoint(0, "10", 50.0), SweepPoint(1, "20", 30.0)});

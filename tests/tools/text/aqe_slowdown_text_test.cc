@@ -39,8 +39,8 @@ TEST_CASE("AqeSlowdownText: a partial second wave after coalescing", "[text][aqe
         "off "
         "balanced 200 smaller tasks over 7 waves (the stage: 13.30 s → 25.20 s); keep more partitions than "
         "slots: "
-        "spark.sql.adaptive.coalescePartitions.minPartitionNum 64 (or a smaller "
-        "spark.sql.adaptive.advisoryPartitionSizeInBytes)");
+        "spark.sql.adaptive.coalescePartitions.minPartitionNum 64 (deprecated since Spark 3.2 but still "
+        "read by Spark 4.0; a smaller spark.sql.adaptive.advisoryPartitionSizeInBytes gets the same effect)");
 }
 
 TEST_CASE("AqeSlowdownText: nothing when AQE on is not slower, or no coalesced stage explains it",
