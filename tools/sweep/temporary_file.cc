@@ -20,24 +20,30 @@ extern "C" void RemoveTemporaryAndDie(int sig) {
   ::raise(sig);
 }
 
-void InstallHandlersOnce() {
-  static bool installed = false;
-  if (installed) return;
-  installed = true;
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+// Installs the handler on each signal whose handler is not it, except those the process was
+// started ignoring (nohup): each guard checks, since another component (a test framework's
+// fatal-signal handler) may have replaced it since.
+void InstallHandlers() {
+  static const int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
+  static bool ignored[3] = {false, false, false};
+  static bool first = true;
+  for (int i = 0; i < 3; ++i) {
     struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    if (::sigaction(kSignals[i], nullptr, &old) != 0) continue;
+    if (first) ignored[i] = old.sa_handler == SIG_IGN;
+    if (ignored[i] || old.sa_handler == RemoveTemporaryAndDie) continue;
     struct sigaction sa {};
     sa.sa_handler = RemoveTemporaryAndDie;
     sigemptyset(&sa.sa_mask);
-    ::sigaction(sig, &sa, nullptr);
+    ::sigaction(kSignals[i], &sa, nullptr);
   }
+  first = false;
 }
 
 }  // namespace
 
 TemporaryFileGuard::TemporaryFileGuard(const std::string& path) {
-  InstallHandlersOnce();
+  InstallHandlers();
   if (path.size() > PATH_MAX) return;  // mkstemp made it, so it fits; never cut to another name
   g_registered = 0;
   std::memcpy(g_path, path.c_str(), path.size() + 1);
@@ -45,5 +51,17 @@ TemporaryFileGuard::TemporaryFileGuard(const std::string& path) {
 }
 
 TemporaryFileGuard::~TemporaryFileGuard() { g_registered = 0; }
+
+std::string TemporaryNameTemplate(const std::filesystem::path& target) {
+  const std::filesystem::path dir =
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string base = target.filename().string();
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const size_t limit = static_cast<size_t>(name_max > 0 ? name_max : NAME_MAX);
+  const std::string suffix = ".tmp-XXXXXX";
+  if (1 + base.size() + suffix.size() > limit)
+    base.resize(limit > 1 + suffix.size() ? limit - 1 - suffix.size() : 0);
+  return (dir / ("." + base + suffix)).string();
+}
 
 }  // namespace aqesim::sweep

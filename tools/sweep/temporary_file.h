@@ -7,13 +7,18 @@
 #ifndef AQESIM_TOOLS_SWEEP_TEMPORARY_FILE_H_
 #define AQESIM_TOOLS_SWEEP_TEMPORARY_FILE_H_
 
+#include <filesystem>
 #include <string>
 
 namespace aqesim::sweep {
 
+/// The mkstemp template of a temporary beside `target` (a file path): "DIR/.NAME.tmp-XXXXXX",
+/// NAME shortened so that the whole name fits the folder's NAME_MAX as the output's does.
+std::string TemporaryNameTemplate(const std::filesystem::path& target);
+
 /// Registers `path` (one at a time, process-wide; not thread-safe: the command's main thread
 /// writes its outputs) as the temporary a terminating signal removes, until the object goes
-/// away. Installs the signal handlers on first use.
+/// away. Installs the signal handlers where they are not (again if something replaced them).
 class TemporaryFileGuard {
  public:
   explicit TemporaryFileGuard(const std::string& path);
