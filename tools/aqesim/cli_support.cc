@@ -81,15 +81,8 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
     if (ec) throw InputError(path + ": cannot write output: " + ec.message());
     target = next.is_absolute() ? next : target.parent_path() / next;
   }
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   // The temporary's name must fit where the output's does: a name near NAME_MAX is shortened.
-  std::string base = target.filename().string();
-  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
-  const size_t limit = static_cast<size_t>(name_max > 0 ? name_max : NAME_MAX);
-  const std::string suffix = ".tmp-XXXXXX";
-  if (1 + base.size() + suffix.size() > limit)
-    base.resize(limit > 1 + suffix.size() ? limit - 1 - suffix.size() : 0);
-  std::string tmpl = (dir / ("." + base + suffix)).string();
+  std::string tmpl = sweep::TemporaryNameTemplate(target);
   // The output keeps an existing file's permissions; a new one gets 0666 less the umask, as
   // any file a program creates.
   struct stat existing {};

@@ -46,16 +46,7 @@ bool WriteAll(int fd, const std::string& data, std::string* error, const std::st
 // created with O_EXCL like -o's), so it never truncates a file that is already there.
 bool Rewrite(const std::string& path, const std::string& content, const std::string& what,
              std::string* error) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string base = target.filename().string();
-  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
-  const size_t limit = static_cast<size_t>(name_max > 0 ? name_max : NAME_MAX);
-  const std::string suffix = ".tmp-XXXXXX";
-  if (1 + base.size() + suffix.size() > limit)
-    base.resize(limit > 1 + suffix.size() ? limit - 1 - suffix.size() : 0);
-  std::string tmp = (dir / ("." + base + suffix)).string();
+  std::string tmp = TemporaryNameTemplate(path);
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
     *error = path + ": cannot write " + what + ": " + std::strerror(errno);

@@ -11,41 +11,22 @@
 
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
+#include "tests/support/dynamic_allocation_doc.h"
 #include "tests/support/launch_only_cost.h"
 
 namespace aqesim {
 namespace {
 
-LoadResult LoadDoc(nlohmann::json cluster, const nlohmann::json& plan) {
-  nlohmann::json cost = testing::LaunchOnlyCost(0.0);
-  cost["scanSecondsPerByte"] = 1.0;
-  cost["executorStartupSeconds"] = 0;
-  cost["executorStageWarmupSeconds"] = 0;
-  cost["coldCodeSlowdown"] = 0;
-  const nlohmann::json conf = {{"spark.dynamicAllocation.enabled", "true"},
-                               {"spark.dynamicAllocation.minExecutors", "0"},
-                               {"spark.dynamicAllocation.initialExecutors", "1"},
-                               {"spark.dynamicAllocation.schedulerBacklogTimeout", "1s"},
-                               {"spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", "1s"},
-                               {"spark.dynamicAllocation.executorIdleTimeout", "60s"}};
-  return LoadScenarioJson(
-      {{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}}, "test.json",
-      ConfOverrides{});
-}
+const nlohmann::json kInitialOne = {{"spark.dynamicAllocation.initialExecutors", "1"}};
 
+LoadResult LoadDoc(const nlohmann::json& cluster, const nlohmann::json& plan) {
+  return testing::LoadDynamicAllocation(cluster, plan, kInitialOne);
+}
 RunResult Run(const nlohmann::json& cluster, const nlohmann::json& plan) {
-  LoadResult r = LoadDoc(cluster, plan);
-  INFO((r.errors.empty() ? std::string() : r.errors[0].ToString()));
-  REQUIRE(r.errors.empty());
-  return SimulateQuery(*r.scenario, /*adaptive=*/false);
+  return testing::RunDynamicAllocation(cluster, plan, kInitialOne);
 }
-
-using Counts = std::vector<std::pair<double, int>>;
-Counts CountsOf(const RunResult& r) {
-  Counts out;
-  for (const ExecutorCountChange& c : r.executors) out.emplace_back(c.seconds, c.executors);
-  return out;
-}
+using Counts = testing::ExecutorCounts;
+Counts CountsOf(const RunResult& r) { return testing::ExecutorCountsOf(r); }
 
 TEST_CASE("Dynamic allocation: a request the cluster manager granted registers though the target dropped",
           "[engine][dynalloc]") {

@@ -11,40 +11,20 @@
 #include "models/engine/allocation_carry_over.h"
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
+#include "tests/support/dynamic_allocation_doc.h"
 #include "tests/support/launch_only_cost.h"
 
 namespace aqesim {
 namespace {
 
-LoadResult LoadDoc(nlohmann::json cluster, const nlohmann::json& plan) {
-  nlohmann::json cost = testing::LaunchOnlyCost(0.0);
-  cost["scanSecondsPerByte"] = 1.0;
-  cost["executorStartupSeconds"] = 0;
-  cost["executorStageWarmupSeconds"] = 0;
-  cost["coldCodeSlowdown"] = 0;
-  const nlohmann::json conf = {{"spark.dynamicAllocation.enabled", "true"},
-                               {"spark.dynamicAllocation.minExecutors", "0"},
-                               {"spark.dynamicAllocation.schedulerBacklogTimeout", "1s"},
-                               {"spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", "1s"},
-                               {"spark.dynamicAllocation.executorIdleTimeout", "60s"}};
-  return LoadScenarioJson(
-      {{"name", "t"}, {"cluster", cluster}, {"cost", cost}, {"conf", conf}, {"plan", plan}}, "test.json",
-      ConfOverrides{});
+LoadResult LoadDoc(const nlohmann::json& cluster, const nlohmann::json& plan) {
+  return testing::LoadDynamicAllocation(cluster, plan);
 }
-
 RunResult Run(const nlohmann::json& cluster, const nlohmann::json& plan) {
-  LoadResult r = LoadDoc(cluster, plan);
-  INFO((r.errors.empty() ? std::string() : r.errors[0].ToString()));
-  REQUIRE(r.errors.empty());
-  return SimulateQuery(*r.scenario, /*adaptive=*/false);
+  return testing::RunDynamicAllocation(cluster, plan);
 }
-
-using Counts = std::vector<std::pair<double, int>>;
-Counts CountsOf(const RunResult& r) {
-  Counts out;
-  for (const ExecutorCountChange& c : r.executors) out.emplace_back(c.seconds, c.executors);
-  return out;
-}
+using Counts = testing::ExecutorCounts;
+Counts CountsOf(const RunResult& r) { return testing::ExecutorCountsOf(r); }
 
 TEST_CASE("Dynamic allocation: a full cluster places a request where a killed executor's container ends",
           "[engine][dynalloc]") {
