@@ -17,14 +17,10 @@
 namespace aqesim {
 namespace {
 
-LoadResult LoadDoc(const nlohmann::json& cluster, const nlohmann::json& plan) {
-  return testing::LoadDynamicAllocation(cluster, plan);
-}
-RunResult Run(const nlohmann::json& cluster, const nlohmann::json& plan) {
-  return testing::RunDynamicAllocation(cluster, plan);
-}
-using Counts = testing::ExecutorCounts;
-Counts CountsOf(const RunResult& r) { return testing::ExecutorCountsOf(r); }
+using testing::ExecutorCounts;
+using testing::ExecutorCountsOf;
+using testing::LoadDynamicAllocation;
+using testing::RunDynamicAllocation;
 
 TEST_CASE("Dynamic allocation: a full cluster places a request where a killed executor's container ends",
           "[engine][dynalloc]") {
@@ -40,14 +36,14 @@ TEST_CASE("Dynamic allocation: a full cluster places a request where a killed ex
                                   {"removing", {{{"secondsUntilRemoved", 3}}}}};
   const nlohmann::json plan = {{"op", "scan"}, {"id", "s"}, {"bytes", 30}, {"taskBytes", {10, 10, 10}}};
   SECTION("unlimited: both register at 6 s") {
-    const RunResult r = Run(cluster, plan);
-    CHECK(CountsOf(r) == Counts{{0, 2}, {3, 1}, {6, 3}});
+    const RunResult r = RunDynamicAllocation(cluster, plan);
+    CHECK(ExecutorCountsOf(r) == ExecutorCounts{{0, 2}, {3, 1}, {6, 3}});
     CHECK(r.makespan_seconds == Approx(16));  // tasks 1, 2 at 6-16 s
   }
   SECTION("capacity 3: one free place (registers at 6 s), one in the killed executor's (3 + 4 = 7 s)") {
     cluster["executorCapacity"] = 3;
-    const RunResult r = Run(cluster, plan);
-    CHECK(CountsOf(r) == Counts{{0, 2}, {3, 1}, {6, 2}, {7, 3}});
+    const RunResult r = RunDynamicAllocation(cluster, plan);
+    CHECK(ExecutorCountsOf(r) == ExecutorCounts{{0, 2}, {3, 1}, {6, 2}, {7, 3}});
     CHECK(r.makespan_seconds == Approx(17));  // task 1 at 6-16 s, task 2 at 7-17 s
   }
   SECTION("capacity 2: the first in the killed executor's place (7 s), the second finds none") {
@@ -55,8 +51,8 @@ TEST_CASE("Dynamic allocation: a full cluster places a request where a killed ex
     // s); then nothing is pending, two tasks run, the target drops to 2 and the request without
     // a place (never granted) is cancelled.
     cluster["executorCapacity"] = 2;
-    const RunResult r = Run(cluster, plan);
-    CHECK(CountsOf(r) == Counts{{0, 2}, {3, 1}, {7, 2}});
+    const RunResult r = RunDynamicAllocation(cluster, plan);
+    CHECK(ExecutorCountsOf(r) == ExecutorCounts{{0, 2}, {3, 1}, {7, 2}});
     CHECK(r.makespan_seconds == Approx(20));
     REQUIRE(r.allocation_at_end);
     CHECK(r.allocation_at_end->requests.empty());
@@ -76,13 +72,13 @@ TEST_CASE("Dynamic allocation: a request waiting for a killed executor's place i
                                   {"target", 1}};
   const nlohmann::json plan = {{"op", "scan"}, {"id", "s"}, {"bytes", 1}, {"taskBytes", {1}}};
   SECTION("the query's one task runs on it at 7-8 s") {
-    const RunResult r = Run(cluster, plan);
-    CHECK(CountsOf(r) == Counts{{0, 1}, {3, 0}, {7, 1}});
+    const RunResult r = RunDynamicAllocation(cluster, plan);
+    CHECK(ExecutorCountsOf(r) == ExecutorCounts{{0, 1}, {3, 0}, {7, 1}});
     CHECK(r.makespan_seconds == Approx(8));
   }
   SECTION("across a gap of 1 s: still waiting, and its place 2 s from release") {
     cluster["allocationAtStart"]["gapSeconds"] = 1;
-    LoadResult loaded = LoadDoc(cluster, plan);
+    LoadResult loaded = LoadDynamicAllocation(cluster, plan);
     REQUIRE(loaded.errors.empty());
     ExecutorAllocationManager::Settings settings;
     settings.conf = loaded.scenario->conf.dynamic_allocation;
@@ -107,7 +103,8 @@ TEST_CASE("Cluster: executorCapacity and a request's waitsFor errors name their 
   cluster["executorCapacity"] = 0;
   cluster["allocationAtStart"] = {{"requests", {{{"secondsSinceRequest", 1}, {"waitsFor", 1}}}}};
   std::vector<std::string> errors;
-  for (const Diagnostic& d : LoadDoc(cluster, {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}).errors)
+  for (const Diagnostic& d :
+       LoadDynamicAllocation(cluster, {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}).errors)
     errors.push_back(d.ToString());
   CHECK(errors ==
         std::vector<std::string>{

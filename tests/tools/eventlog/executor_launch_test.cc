@@ -94,6 +94,14 @@ void AddJob(RecordedApplication* app, int id, int64_t submit, const std::string&
   st.input_bytes = 1000;
 }
 
+/// The scenario of job `job` (a selection of one job).
+nlohmann::json ImportJob(const RecordedApplication& app, int job) {
+  ImportOptions options;
+  options.job_id = job;
+  std::vector<std::string> warnings;
+  return ImportScenario(app, options, &warnings).scenario;
+}
+
 TEST_CASE("ImportScenario: executorLaunchSeconds, and a stage's launch delay net of the launch",
           "[eventlog][cluster][profile]") {
   // Job 0: submitted at 0; executor 1 registers at 100 and runs its task from 300 (sample 200)
@@ -112,11 +120,7 @@ TEST_CASE("ImportScenario: executorLaunchSeconds, and a stage's launch delay net
   app.executor_cores = 4;
   CHECK(ExecutorLaunchMs(app) == 210);
 
-  ImportOptions options;
-  options.job_id = 1;
-  std::vector<std::string> warnings;
-  const ImportedScenario imported = ImportScenario(app, options, &warnings);
-  const nlohmann::json& scenario = imported.scenario;
+  const nlohmann::json scenario = ImportJob(app, 1);
   INFO(scenario.dump());
   CHECK(scenario.at("cluster").at("executorLaunchSeconds").get<double>() == Approx(0.21));
   CHECK(scenario.at("cluster").at("executorTimeline").at(0).at("add").get<double>() == Approx(1.0));
@@ -145,12 +149,9 @@ TEST_CASE("ImportScenario: an executor launched sooner than the median launch ti
   app.executor_cores = 4;
   CHECK(ExecutorLaunchMs(app) == 200);
 
-  ImportOptions options;
-  options.job_id = 1;
-  std::vector<std::string> warnings;
-  const ImportedScenario imported = ImportScenario(app, options, &warnings);
-  INFO(imported.scenario.dump());
-  CHECK(imported.scenario.at("profiles").at("result").at("launchDelaySeconds").get<double>() == 0.0);
+  const nlohmann::json scenario = ImportJob(app, 1);
+  INFO(scenario.dump());
+  CHECK(scenario.at("profiles").at("result").at("launchDelaySeconds").get<double>() == 0.0);
 }
 
 }  // namespace
