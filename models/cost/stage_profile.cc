@@ -61,14 +61,18 @@ std::optional<double> ResizeRate(const StageProfile& p, const LogRates& log) {
 /// A resized task of a cold-only profile (header comment, "Without").
 double ColdOnlyResizedSeconds(const StageProfile& p, const LogRates& log, double row_ops, bool first_wave,
                               double residual, std::optional<double> modelled_work) {
-  const double rate =
-      ResizeRate(p, log).value_or(row_ops > 0 && modelled_work ? *modelled_work / row_ops : 0.0);
-  const double work = rate * row_ops;
-  if (first_wave) {
-    const double mean = p.row_ops / std::max(p.tasks, 1);
-    const double cold = std::max(0.0, p.fixed_seconds + p.seconds_per_row_op * mean - rate * mean);
-    return (p.overhead_first_wave_seconds + cold + work) * residual;
-  }
+  double rate = ResizeRate(p, log).value_or(row_ops > 0 && modelled_work ? *modelled_work / row_ops : 0.0);
+  const double mean = p.row_ops / std::max(p.tasks, 1);
+  const double recorded_cold = std::max(0.0, p.fixed_seconds + p.seconds_per_row_op * mean - rate * mean);
+  const double cold = std::min(recorded_cold, log.cold_start_cap_seconds.value_or(recorded_cold));
+  // What no cold start explains is work: on the task's rows, or per task when it read none.
+  double per_task = 0;
+  if (mean > 0)
+    rate += (recorded_cold - cold) / mean;
+  else
+    per_task = recorded_cold - cold;
+  const double work = per_task + rate * row_ops;
+  if (first_wave) return (p.overhead_first_wave_seconds + cold + work) * residual;
   return (log.warm_overhead_seconds.value_or(p.overhead_later_seconds) + work) * residual;
 }
 
@@ -88,15 +92,31 @@ double ResizedSeconds(const StageProfile& p, double row_ops, bool first_wave, do
 
 }  // namespace
 
-LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles) {
+std::optional<double> FirstWaveExtraSeconds(const StageProfile& p) {
+  const double warm = WarmResidual(p);
+  if (warm < 0 || p.residuals[0].empty()) return std::nullopt;
+  std::vector<double> medians;
+  for (const auto& t : p.residuals[0]) medians.push_back(QuantileAt(t, 0.5));
+  std::sort(medians.begin(), medians.end());
+  const double cold = medians[medians.size() / 2];
+  const double run = ResizedRun(p, p.row_ops / std::max(p.tasks, 1));
+  return std::max(0.0,
+                  (p.overhead_first_wave_seconds + run) * cold - (p.overhead_later_seconds + run) * warm);
+}
+
+LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles,
+                        double model_cold_start_seconds) {
   std::vector<double> rates, overheads;
+  double cap = std::max(0.0, model_cold_start_seconds);
   for (const auto& [name, p] : profiles) {
     if (p.rates == "stage" && p.seconds_per_row_op > 0) rates.push_back(p.seconds_per_row_op);
     if (!p.residuals[1].empty()) overheads.push_back(p.overhead_later_seconds);
+    if (const auto extra = FirstWaveExtraSeconds(p)) cap = std::max(cap, *extra);
   }
   LogRates out;
   if (!rates.empty()) out.seconds_per_row_op = Median(rates);
   if (!overheads.empty()) out.warm_overhead_seconds = Median(overheads);
+  out.cold_start_cap_seconds = cap;
   return out;
 }
 

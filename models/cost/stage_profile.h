@@ -49,10 +49,16 @@
 //   B'                  B when > 0 (rates "stage", "log"), else the log's rate (LogRates: the
 //                       median B of the scenario's "stage"-rated profiles, as the importer's
 //                       "log"), else the cost model's warm work of the task ÷ U
-//   first wave          T = (O[first] + C + B' · U) · R, C = max(0, A + B · Ū − B' · Ū): the
-//                       recorded cold task's run beyond the work of its rows, paid per task of
-//                       the first wave (per executor slot), not per row
-//   later wave          T = (O' + B' · U) · R, O' = the log's warm overhead (LogRates: the median
+//   first wave          T = (O[first] + C + B'' · U) · R, C = min(C₀, K), C₀ = max(0, A + B · Ū
+//                       − B' · Ū): the recorded cold task's run beyond the work of its rows, paid
+//                       per task of the first wave (per executor slot), not per row — at most K,
+//                       what a cold start can cost a task (LogRates: the largest first-wave extra
+//                       of the log's profiles with later tasks, or the cost model's most for a
+//                       first task on a fresh executor, executorStartupSeconds +
+//                       executorStageWarmupSeconds + coldCodeSlowdown × coldCodeWindowSeconds,
+//                       whichever is larger); B'' = B' + (C₀ − C) ÷ Ū: a recorded run longer than
+//                       any cold start is work on its rows (when Ū = 0, per task in every wave)
+//   later wave          T = (O' + B'' · U) · R, O' = the log's warm overhead (LogRates: the median
 //                       O[later] of the scenario's profiles that recorded later tasks), else
 //                       O[later]; R drawn from the first wave's tables
 // Never the recorded per-task time × the new task count. The critical task keeps no residual
@@ -158,10 +164,21 @@ struct StageProfile {
 struct LogRates {
   std::optional<double> seconds_per_row_op;     // median B of the "stage"-rated profiles
   std::optional<double> warm_overhead_seconds;  // median O[later] of profiles with later tasks
+  /// K: the most a cold start costs one first-wave task, seconds (the header comment); absent:
+  /// no bound (the whole C₀ is cold).
+  std::optional<double> cold_start_cap_seconds;
 };
 
-/// LogRates of a scenario's profiles.
-LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles);
+/// LogRates of a scenario's profiles. `model_cold_start_seconds`: the cost model's most for a
+/// first task on a fresh executor (executorStartupSeconds + executorStageWarmupSeconds +
+/// coldCodeSlowdown × coldCodeWindowSeconds); K is the larger of it and the largest first-wave
+/// extra of the profiles with later tasks, (O[first] + run(Ū)) · median R[first] − (O[later] +
+/// run(Ū)) · median R[later].
+LogRates LogResizeRates(const std::map<std::string, StageProfile>& profiles, double model_cold_start_seconds);
+
+/// The first-wave extra of a profile with later tasks (LogResizeRates), seconds, >= 0; nullopt
+/// without later tasks.
+std::optional<double> FirstWaveExtraSeconds(const StageProfile& profile);
 
 /// A stage resized by this factor or more is marked resized and carries the band.
 inline constexpr double kResizedMarkFactor = 2.0;

@@ -31,10 +31,12 @@ void QueryEngine::SubmitNow(QueryStage* st) {
   run->tasks.assign(st->num_tasks, TaskResult{});
   const StageProfile* profile = ProfileOf(*st);
   if (profile != nullptr)
-    run->profiled.emplace(*profile, st->num_tasks, NumExecutors(), slots_per_executor_,
-                          StageSpillPricing(*profile, *st->subtree, st->num_tasks, cost_,
-                                            s_.cluster.disk_bytes_per_second, slots_per_executor_),
-                          LogResizeRates(s_.profiles));
+    run->profiled.emplace(
+        *profile, st->num_tasks, NumExecutors(), slots_per_executor_,
+        StageSpillPricing(*profile, *st->subtree, st->num_tasks, cost_, s_.cluster.disk_bytes_per_second,
+                          slots_per_executor_),
+        LogResizeRates(s_.profiles, s_.cost.executor_startup_seconds + s_.cost.executor_stage_warmup_seconds +
+                                        s_.cost.cold_code_slowdown * s_.cost.cold_code_window_seconds));
   // The executors' state for this code, looked up once.
   ExecutorState::CodeState* code = executors_.ForCode(StageCodeKey(*st->subtree));
   if (st->kind == StageKind::kShuffleMap) {

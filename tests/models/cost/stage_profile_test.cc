@@ -92,7 +92,7 @@ TEST_CASE("ProfiledStageTimes: 16 cold tasks resized to 1000 price each task's r
   // work), T = 0.2 + 1.46 + 1e-6 x 640 = 1.66064. Later: T = 0.03 + 0.00064 = 0.03064 — not
   // the recorded 1.5 s (nor 1.5 x 640 / 40,000 + 0.2 = 0.224 s: the cold run per row).
   const StageProfile p = SixteenColdReducers();
-  ProfiledStageTimes t(p, 1000, 30, std::nullopt, LogRates{1e-6, 0.03});
+  ProfiledStageTimes t(p, 1000, 30, std::nullopt, LogRates{1e-6, 0.03, std::nullopt});
   CHECK_FALSE(t.NeedsModelledWork());
   CHECK(t.TaskSeconds(0, 16000, true) == Approx(1.66064));
   CHECK(t.TaskSeconds(1, 16000, false) == Approx(0.03064));
@@ -127,12 +127,55 @@ TEST_CASE("LogResizeRates: the median stage-fitted rate and warm overhead of a l
   profiles["c"].overhead_later_seconds = 0.01;
   profiles["d"] = Recorded(0.1, 5e-6, false);  // "log": not its own rate
   profiles["d"].rates = "log";
-  const LogRates r = LogResizeRates(profiles);
+  const LogRates r = LogResizeRates(profiles, 0.5);
   REQUIRE(r.seconds_per_row_op);
   CHECK(*r.seconds_per_row_op == Approx(2e-6));  // median of 1e-6 and 3e-6
   REQUIRE(r.warm_overhead_seconds);
   CHECK(*r.warm_overhead_seconds == Approx(0.03));  // median of 0.05 and 0.01
-  CHECK_FALSE(LogResizeRates({}).seconds_per_row_op);
+  // First-wave extras: a, run(Ū) = 0.1 + 1e-6 x 1,000 = 0.101: (0.2 + 0.101) x 3 - (0.05 +
+  // 0.101) x 1 = 0.752; c, run 0.1: (0.2 + 0.1) x 3 - (0.01 + 0.1) = 0.79; b and d have no later
+  // tasks. K = the larger of the largest (0.79) and the cost model's 0.5.
+  CHECK(*FirstWaveExtraSeconds(profiles["a"]) == Approx(0.752));
+  CHECK_FALSE(FirstWaveExtraSeconds(profiles["b"]));
+  REQUIRE(r.cold_start_cap_seconds);
+  CHECK(*r.cold_start_cap_seconds == Approx(0.79));
+  CHECK(*LogResizeRates(profiles, 7.59).cold_start_cap_seconds == Approx(7.59));
+  CHECK_FALSE(LogResizeRates({}, 0.5).seconds_per_row_op);
+  CHECK(*LogResizeRates({}, 0.5).cold_start_cap_seconds == Approx(0.5));
+}
+
+TEST_CASE("ProfiledStageTimes: a cold-only run longer than any cold start is work on its rows",
+          "[cost][profile]") {
+  // The 16 cold reducers (1.5 s of run, 40,000 row-operations each), the log's rate 1 us and
+  // warm overhead 0.03 s, but a cold start costs a task at most K = 0.5 s: of C0 = 1.5 - 1e-6 x
+  // 40,000 = 1.46, C = 0.5 is cold and 0.96 work on the rows, B'' = 1e-6 + 0.96 / 40,000 =
+  // 2.5e-5 per row-operation.
+  const StageProfile p = SixteenColdReducers();
+  SECTION("1000 tasks of 640 row-operations: work 0.016") {
+    ProfiledStageTimes t(p, 1000, 30, std::nullopt, LogRates{1e-6, 0.03, 0.5});
+    CHECK(t.TaskSeconds(0, 16000, true) == Approx(0.2 + 0.5 + 0.016));
+    CHECK(t.TaskSeconds(1, 16000, false) == Approx(0.03 + 0.016));
+  }
+  SECTION("8 tasks of 80,000: twice a recorded task's work, cold start once") {
+    ProfiledStageTimes t(p, 8, 4, std::nullopt, LogRates{1e-6, 0.03, 0.5});
+    CHECK(t.TaskSeconds(0, 2000000, true) == Approx(0.2 + 0.5 + 2.0));
+    for (int i = 1; i < 4; ++i) t.TaskSeconds(i, 2000000, true);
+    CHECK(t.TaskSeconds(4, 2000000, false) == Approx(0.03 + 2.0));
+  }
+  SECTION("a cap above C0 changes nothing") {
+    ProfiledStageTimes t(p, 1000, 30, std::nullopt, LogRates{1e-6, 0.03, 7.59});
+    CHECK(t.TaskSeconds(0, 16000, true) == Approx(1.66064));
+    CHECK(t.TaskSeconds(1, 16000, false) == Approx(0.03064));
+  }
+  SECTION("a stage that read no rows keeps the excess per task, in every wave") {
+    StageProfile none = p;
+    none.input_bytes = 0;
+    none.row_ops = 0;
+    ProfiledStageTimes t(none, 32, 30, std::nullopt, LogRates{1e-6, 0.03, 0.5});
+    CHECK(t.TaskSeconds(0, 0, true) == Approx(0.2 + 0.5 + 1.0));
+    for (int i = 1; i < 30; ++i) t.TaskSeconds(i, 0, true);
+    CHECK(t.TaskSeconds(30, 0, false) == Approx(0.03 + 1.0));
+  }
 }
 
 }  // namespace
