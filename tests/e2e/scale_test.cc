@@ -96,7 +96,10 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
   const CommandResult table = RunAqesim({"scale", path, "--percent", "50,100,150,500"});
   REQUIRE(table.exit_code == 0);
   CHECK_THAT(table.stdout_text, Catch::Contains("100 % = 2 executors × 1 core"));
-  CHECK_THAT(table.stdout_text, Catch::Contains("critical path (infinite executors): 6.000 s (4.7–46 s)"));
+  CHECK_THAT(table.stdout_text,
+             Catch::Contains(
+                 "critical path (infinite executors, with the task times of the 1-executor row: the least "
+                 "over the rows): 6.000 s (4.7–46 s)"));
   CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
 }
 
@@ -210,8 +213,10 @@ TEST_CASE("scale: a decision lost between rows is a change, a target moved alone
   CHECK(r[2]["decisionsChanged"].empty());
   CHECK(r[2]["decisionsReplaced"].empty());
   CHECK(r[3]["decisionsChanged"].empty());
-  CHECK(r[3]["decisionsReplaced"] ==
-        json::array({"CoalesceShufflePartitions: e1: 6 → 4 partitions (target 3.8 MiB)"}));
+  CHECK(
+      r[3]["decisionsReplaced"] ==
+      json::array(
+          {"CoalesceShufflePartitions: e1: 6 → 4 partitions (target 3.8 MiB) — not taken at 12 executors"}));
 
   const CommandResult table = RunAqesim({"scale", path, "--percent", "100,150,200,600"});
   REQUIRE(table.exit_code == 0);
@@ -225,8 +230,10 @@ TEST_CASE("scale: a decision lost between rows is a change, a target moved alone
   CHECK_THAT(line_of("  200 % "), Catch::EndsWith("same"));
   CHECK_THAT(line_of("  600 % "), Catch::EndsWith("1 changed"));
   CHECK_THAT(t,
-             Catch::Contains("AQE decided differently at 12 executors than at 4:\n"
-                             "  before: CoalesceShufflePartitions: e1: 6 → 4 partitions (target 3.8 MiB)\n"));
+             Catch::Contains(
+                 "AQE decided differently at 12 executors than at 4:\n"
+                 "  before: CoalesceShufflePartitions: e1: 6 → 4 partitions (target 3.8 MiB) — not taken at "
+                 "12 executors\n"));
   CHECK_THAT(t, !Catch::Contains("AQE decided differently at 4 executors"));
 }
 
@@ -345,6 +352,18 @@ TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread
   }
   // Recorded task times on more executors never take longer (the same tasks, more slots).
   CHECK(j["rows"][2]["sparklensSeconds"].get<double>() <= j["rows"][0]["sparklensSeconds"].get<double>());
+}
+
+TEST_CASE("scale: a job that failed as recorded is named, not hidden in the rows", "[e2e][scale]") {
+  // tasks_executors_fail's SQL execution 27: stage 42's task hit a FetchFailed and its job failed
+  // (validate: "replayed: stopped (FetchFailed), its job failed").
+  const std::string log = SourcePath("tests/data/eventlogs/tasks_executors_fail_execution27.zstd");
+  const CommandResult r = RunAqesim({"scale", log, "--percent", "100"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.stderr_text,
+             Catch::Contains("aqesim: warning: the replayed job failed (FetchFailed in e1 map) as "
+                             "recorded: every row replays it up to the failure, not a completed "
+                             "run\n"));
 }
 
 std::string Slurp(const std::string& path) {

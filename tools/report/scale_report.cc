@@ -51,7 +51,8 @@ std::vector<std::string> Facts(const scale::ScaleDocument& d) {
                      ". Fewest executors within 5 % of it: ", RowRef(r.rows[r.within_5_percent]),
                      "; within 10 %: ", RowRef(r.rows[r.within_10_percent]), "."}));
   const scale::ScaleRow& cp = r.rows[r.critical_path_row];
-  out.push_back(Cat({"Critical path (infinite executors): ",
+  out.push_back(Cat({"Critical path (infinite executors, with the task times of the ",
+                     std::to_string(cp.executors), "-executor row: the least over the rows): ",
                      scale::SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band),
                      "; no executor count runs faster."}));
   for (size_t i = 1; i < r.rows.size(); ++i) {

@@ -49,14 +49,18 @@ std::string TrustText(const ScaleResult& r, bool log) {
         "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band), except on "
         "the rows with a band (" +
         banded +
-        "): there AQE coalesced a stage to a task count other than the recorded one, its profile resized to "
-        "it (run's timed column: "
-        "profiled (resized ×N)), and carries the cost model's band";
+        "): there AQE gave a stage 2× or more, or half or fewer, of the recorded tasks, its profile resized "
+        "to them (run's timed column: profiled (resized ×N)) and carrying the cost model's band (a smaller "
+        "change is resized without one)";
   else
     out += std::string("the cost model's") + (r.time_source == "mixed" ? " for the modelled stages" : "") +
            ", with its band (every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
            TwoDigits(kDefaultsBand.high) + ": README \"How far to trust the seconds\")";
-  if (log) out += "; Sparklens s: the recorded task times re-scheduled on that many executors (no model)";
+  if (log)
+    out +=
+        "; Sparklens s: the recorded task times re-scheduled on that many executors, the recorded time "
+        "between stages kept as driver time, a recorded wait for executors included (Sparklens' method, no "
+        "model)";
   return out;
 }
 
@@ -127,7 +131,10 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   const size_t last = head.size() - 1;
   out << TextTable(head, rows, [last](size_t i) { return i != last; });
   const ScaleRow& cp = r.rows[r.critical_path_row];
-  wrapped("critical path (infinite executors): " +
+  // Each row's tasks take their own times (first waves, cold starts, AQE's partitions), so each
+  // row has its own critical path: the least is the answer, named with its row.
+  wrapped("critical path (infinite executors, with the task times of the " + std::to_string(cp.executors) +
+              "-executor row: the least over the rows): " +
               SecondsWithBand(cp.critical_path_seconds, cp.critical_path_band) + "; ideal at " +
               Counted(r.rows[BaseRow(r)].executors, "executor") + ": " +
               SecondsWithBand(r.rows[BaseRow(r)].ideal_seconds, r.rows[BaseRow(r)].ideal_band),

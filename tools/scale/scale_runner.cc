@@ -364,6 +364,12 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       }
       for (std::string& w : runs[p].warnings)
         if (!IsRowCountWarning(w)) row_warnings[i].push_back(std::move(w));
+      if (run.job_failure)  // replayed from the recorded failed attempts: the row times it to its end
+        row_warnings[i].push_back(
+            (spec.parts[p].decision_prefix.empty() ? "the replayed job failed ("
+                                                   : spec.parts[p].decision_prefix + "its job failed (") +
+            run.job_failure->reason + " in " + run.job_failure->stage +
+            ") as recorded: every row replays it up to the failure, not a completed run");
       if (spec.app != nullptr) {
         if (!spec.parts[p].floor) {
           have_sparklens = false;
@@ -417,7 +423,13 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       }
     for (size_t k = 0; k < before.size(); ++k)
       if (!has(now, before[k].second)) {
-        row.decisions_replaced.push_back(result.rows[i - 1].decisions[k]);
+        const bool gone =
+            std::none_of(now.begin(), now.end(), [&](const auto& x) { return x.first == before[k].first; });
+        // A rule that no longer fires on the subject says so: the row has no line for it.
+        row.decisions_replaced.push_back(result.rows[i - 1].decisions[k] +
+                                         (gone ? " — not taken at " + std::to_string(row.executors) +
+                                                     (row.executors == 1 ? " executor" : " executors")
+                                               : ""));
         subjects.insert(before[k].first);
       }
     row.decisions_changed_count = static_cast<int>(subjects.size());

@@ -18,13 +18,17 @@ TEST_CASE("scale TrustText: a profiled log's rows with a band are named", "[scal
         "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band)");
   r.rows[0].band = MakespanBand{340, 1900};
   r.rows[1].band = MakespanBand{200, 1000};
-  CHECK(TrustText(r, false) ==
-        "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band), except on "
-        "the "
-        "rows with a band (10 %, 20 %): there AQE coalesced a stage to a task count other than the recorded "
-        "one, "
-        "its profile resized to it (run's timed column: profiled (resized ×N)), and carries the cost model's "
-        "band");
+  CHECK(
+      TrustText(r, false) ==
+      "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band), except on "
+      "the rows with a band (10 %, 20 %): there AQE gave a stage 2× or more, or half or fewer, of the "
+      "recorded tasks, its profile resized to them (run's timed column: profiled (resized ×N)) and carrying "
+      "the cost model's band (a smaller change is resized without one)");
+  CHECK_THAT(
+      TrustText(r, true),
+      Catch::EndsWith("; Sparklens s: the recorded task times re-scheduled on that many executors, the "
+                      "recorded time between stages kept as driver time, a recorded wait for executors "
+                      "included (Sparklens' method, no model)"));
 }
 
 }  // namespace
