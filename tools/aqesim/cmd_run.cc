@@ -19,6 +19,7 @@
 #include "tools/aqesim/simulate.h"
 #include "tools/aqesim/variant_comparison.h"
 #include "tools/text/aqe_slowdown_text.h"
+#include "tools/text/band_difference.h"
 #include "tools/text/shared_limits_text.h"
 #include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
@@ -218,6 +219,10 @@ void RegisterRun(CLI::App& app) {
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
+        if (const std::optional<std::string> across =
+                DifferenceAcrossBand({"AQE off", runs[0].makespan_seconds, bands[0].makespan},
+                                     {"AQE on", runs[1].makespan_seconds, bands[1].makespan}))
+          text += WrapText(*across, kTableColumns, 2) + "\n";
         if (const std::optional<std::string> why =
                 AqeSlowdownText(runs[0], runs[1], runs[1].resources.peak_cores))
           text += WrapText(*why, kTableColumns, 2) + "\n";
