@@ -1,5 +1,6 @@
 #include "tools/eventlog/listener_event_replay.h"
 
+#include <cmath>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,13 @@ namespace aqesim::eventlog {
 namespace {
 
 using nlohmann::json;
+
+/// `v` for an error: ASCII, at most about 60 characters.
+std::string Abbreviated(const json& v) {
+  std::string s = v.dump(-1, ' ', /*ensure_ascii=*/true, json::error_handler_t::replace);
+  if (s.size() > 60) s = s.substr(0, 56) + " ...";
+  return s;
+}
 
 /// Events the reconstruction does not need but that are expected in a log (no warning).
 bool IsKnownIgnoredEvent(std::string_view name) {
@@ -88,6 +96,7 @@ void ListenerEventReplay::Apply(const json& e, const std::string& where) {
   const std::string_view ev = EventShortName(event_name);
   ++app_->events;
   where_ = where;
+  event_ = ev;
   if (auto it = Handlers().find(ev); it != Handlers().end()) {
     // A SQL event belongs to the execution its executionId names: without a valid one (a string,
     // a fraction, beyond 2^63) it belongs to none, and is skipped rather than filed under -1.
@@ -121,12 +130,24 @@ void ListenerEventReplay::OnVendorLogStart(const json& e) {
 }
 
 void ListenerEventReplay::OnApplicationStart(const json& e) {
+  // One log, one application: a second start is a repeated line (same App ID, ignored) or
+  // another application's log appended to this one, whose job, stage and task ids collide with
+  // this one's (two logs concatenated were refused only as the imported scenario's
+  // /profiles/e1 map/tailSeconds of 102038270 s).
+  if (!app_start_where_.empty()) {
+    if (StringField(e, "App ID") == app_->app_id) return;
+    throw EventLogError(where_ + ": SparkListenerApplicationStart of a second application (App ID " +
+                        Abbreviated(Field(e, "App ID")) + ", after " + Abbreviated(json(app_->app_id)) +
+                        " at " + app_start_where_ +
+                        "): one event log holds one application (logs concatenated?)");
+  }
   app_->app_id = StringField(e, "App ID");
   app_->app_name = StringField(e, "App Name");
-  app_->start_time_ms = OptIntField(e, "Timestamp");
+  app_->start_time_ms = Time(e, "Timestamp");
+  app_start_where_ = where_;
 }
 
-void ListenerEventReplay::OnApplicationEnd(const json& e) { app_->end_time_ms = OptIntField(e, "Timestamp"); }
+void ListenerEventReplay::OnApplicationEnd(const json& e) { app_->end_time_ms = Time(e, "Timestamp"); }
 
 void ListenerEventReplay::OnEnvironmentUpdate(const json& e) {
   const json& props = Field(e, "Spark Properties");
@@ -152,12 +173,25 @@ void ListenerEventReplay::OnResourceProfileAdded(const json& e) {
   const json& req = Field(e, "Executor Resource Requests");
   const json& task = Field(e, "Task Resource Requests");
   RecordedResourceProfile rp;
-  rp.id = static_cast<int>(IntField(e, "Resource Profile Id", -1));
-  if (auto c = OptIntField(Field(req, "cores"), "Amount")) rp.executor_cores = static_cast<int>(*c);
-  rp.executor_memory_mib = OptIntField(Field(req, "memory"), "Amount");
-  rp.executor_gpus = OptDoubleField(Field(req, "gpu"), "Amount");
-  rp.task_cpus = OptDoubleField(Field(task, "cpus"), "Amount");
-  rp.task_gpus = OptDoubleField(Field(task, "gpu"), "Amount");
+  rp.id = static_cast<int>(Number(e, "Resource Profile Id").value_or(-1));
+  if (auto c = Number(Field(req, "cores"), "Amount", "Executor Resource Requests.cores")) {
+    if (*c < 1 || *c > 100'000)  // ExecutorAdded's Total Cores range
+      RefuseField("Executor Resource Requests.cores", "Amount",
+                  "expected 1 to 100000, found " + std::to_string(*c));
+    rp.executor_cores = static_cast<int>(*c);
+  }
+  rp.executor_memory_mib = Number(Field(req, "memory"), "Amount", "Executor Resource Requests.memory");
+  rp.executor_gpus = Amount(Field(req, "gpu"), "Amount", "Executor Resource Requests.gpu");
+  rp.task_cpus = Amount(Field(task, "cpus"), "Amount", "Task Resource Requests.cpus");
+  rp.task_gpus = Amount(Field(task, "gpu"), "Amount", "Task Resource Requests.gpu");
+  // A profile whose tasks each need more CPUs than its executors have runs no task (the default
+  // profile's executor cores may be the unused spark.executor.cores of a local master: not checked).
+  if (rp.id != 0 && rp.executor_cores && rp.task_cpus && *rp.task_cpus > *rp.executor_cores)
+    RefuseField("Task Resource Requests.cpus", "Amount",
+                json(*rp.task_cpus).dump() + " is more than the profile's executor cores " +
+                    std::to_string(*rp.executor_cores) +
+                    " (Executor Resource Requests.cores.Amount): no task of resource profile " +
+                    std::to_string(rp.id) + " could run");
   if (rp.id == 0) {
     app_->profile_executor_cores = rp.executor_cores;
     app_->profile_executor_memory_mib = rp.executor_memory_mib;
@@ -168,20 +202,18 @@ void ListenerEventReplay::OnResourceProfileAdded(const json& e) {
 void ListenerEventReplay::OnExecutorAdded(const json& e) {
   RecordedExecutor ex;
   ex.executor_id = StringField(e, "Executor ID");
-  ex.added_time_ms = IntField(e, "Timestamp");
+  ex.added_time_ms = Time(e, "Timestamp").value_or(0);
   const json& info = Field(e, "Executor Info");
   ex.host = StringField(info, "Host");
   // An executor's cores bound its task slots: 0, -4 or 2^31-1 is damage, refused here at its line
   // (-4 was imported silently as 1 core; 2^31-1 was refused only as the imported scenario's
   // /cluster/executorCores). The scenario loader's range.
-  if (info.is_object() && info.contains("Total Cores")) {
-    const std::optional<int64_t> cores = AsInt(info["Total Cores"]);
-    if (!cores || *cores < 1 || *cores > 100'000)
-      throw EventLogError(where_ + ": ExecutorAdded of executor " + ex.executor_id +
-                          ": Total Cores: expected 1 to 100000, found " + info["Total Cores"].dump());
-  }
-  ex.total_cores = static_cast<int>(IntField(info, "Total Cores"));
-  ex.resource_profile_id = static_cast<int>(IntField(info, "Resource Profile Id"));
+  const std::optional<int64_t> cores = Number(info, "Total Cores", "Executor Info");
+  if (cores && (*cores < 1 || *cores > 100'000))
+    throw EventLogError(where_ + ": ExecutorAdded of executor " + ex.executor_id +
+                        ": Total Cores: expected 1 to 100000, found " + info["Total Cores"].dump());
+  ex.total_cores = static_cast<int>(cores.value_or(0));
+  ex.resource_profile_id = static_cast<int>(Count(info, "Resource Profile Id", "Executor Info"));
   app_->executors.push_back(std::move(ex));
 }
 
@@ -189,7 +221,7 @@ void ListenerEventReplay::OnExecutorRemoved(const json& e) {
   const std::string id = StringField(e, "Executor ID");
   for (auto it = app_->executors.rbegin(); it != app_->executors.rend(); ++it) {
     if (it->executor_id == id && !it->removed_time_ms) {
-      it->removed_time_ms = IntField(e, "Timestamp");
+      it->removed_time_ms = Time(e, "Timestamp").value_or(0);
       it->removed_reason = StringField(e, "Removed Reason");
       break;
     }
@@ -211,7 +243,7 @@ void ListenerEventReplay::OnJobStart(const json& e) {
   }
   RecordedJob& job = app_->jobs[id];
   job.job_id = id;
-  job.submission_time_ms = OptIntField(e, "Submission Time");
+  job.submission_time_ms = Time(e, "Submission Time");
   const json& props = Field(e, "Properties");
   if (props.is_object() && props.contains("spark.sql.execution.id")) {
     const std::optional<int64_t> ex = AsInt(props["spark.sql.execution.id"]);
@@ -238,7 +270,7 @@ void ListenerEventReplay::OnJobStart(const json& e) {
   const json& ids = Field(e, "Stage IDs");
   if (job.stage_ids.empty() && ids.is_array()) {
     for (const json& s : ids) {
-      if (AsInt(s)) job.stage_ids.push_back(CheckId(s, "Stage IDs", "JobStart"));
+      if (!s.is_null()) job.stage_ids.push_back(CheckId(s, "Stage IDs", "JobStart"));
     }
   }
   if (job.execution_id) app_->executions[*job.execution_id].job_ids.push_back(id);
@@ -248,7 +280,7 @@ void ListenerEventReplay::OnJobEnd(const json& e) {
   const int id = IdField(e, "Job ID", "JobEnd");
   RecordedJob& job = app_->jobs[id];
   job.job_id = id;
-  job.completion_time_ms = OptIntField(e, "Completion Time");
+  job.completion_time_ms = Time(e, "Completion Time");
   job.result = StringField(Field(e, "Job Result"), "Result");
 }
 
@@ -256,15 +288,16 @@ void ListenerEventReplay::OnStageSubmitted(const json& e) {
   RecordedStage& st = StageFromInfo(Field(e, "Stage Info"));
   st.submitted = true;
   ++st.attempts;
-  if (!st.submission_time_ms) st.submission_time_ms = OptIntField(Field(e, "Stage Info"), "Submission Time");
+  if (!st.submission_time_ms)
+    st.submission_time_ms = Time(Field(e, "Stage Info"), "Submission Time", "Stage Info");
 }
 
 void ListenerEventReplay::OnStageCompleted(const json& e) {
   const json& info = Field(e, "Stage Info");
   RecordedStage& st = StageFromInfo(info);
   st.submitted = true;
-  if (!st.submission_time_ms) st.submission_time_ms = OptIntField(info, "Submission Time");
-  st.completion_time_ms = OptIntField(info, "Completion Time");
+  if (!st.submission_time_ms) st.submission_time_ms = Time(info, "Submission Time", "Stage Info");
+  st.completion_time_ms = Time(info, "Completion Time", "Stage Info");
   const std::string failure = StringField(info, "Failure Reason");
   if (!failure.empty()) st.failure_reason = failure.substr(0, failure.find('\n'));
 }
@@ -272,7 +305,7 @@ void ListenerEventReplay::OnStageCompleted(const json& e) {
 void ListenerEventReplay::OnTaskEnd(const json& e) {
   RecordedTask t;
   t.stage_id = IdField(e, "Stage ID", "TaskEnd");
-  t.stage_attempt = static_cast<int>(IntField(e, "Stage Attempt ID"));
+  t.stage_attempt = static_cast<int>(Count(e, "Stage Attempt ID"));
   t.task_type = StringField(e, "Task Type");
   t.end_reason = StringField(Field(e, "Task End Reason"), "Reason");
   if (const json& by_app = Field(Field(e, "Task End Reason"), "Exit Caused By App"); by_app.is_boolean())
@@ -282,7 +315,7 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
   // repeated lines) would add its SQL metrics again (hostile round I7: the imported rows
   // doubled). Spark itself logs a second one for a map task whose output was lost, with reason
   // Resubmitted (DAGScheduler), which is kept.
-  if (const std::optional<int64_t> id = OptIntField(info, "Task ID");
+  if (const std::optional<int64_t> id = Number(info, "Task ID", "Task Info");
       id && !ended_tasks_.emplace(*id, StringField(Field(e, "Task End Reason"), "Reason")).second) {
     if (!warned_task_repeat_)
       warnings_->push_back(where_ + ": task " + std::to_string(*id) +
@@ -291,16 +324,30 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
     warned_task_repeat_ = true;
     return;
   }
-  t.task_id = IntField(info, "Task ID");
-  t.index = static_cast<int>(IntField(info, "Index"));
-  t.attempt = static_cast<int>(IntField(info, "Attempt"));
+  t.task_id = Count(info, "Task ID", "Task Info");
+  t.index = static_cast<int>(Count(info, "Index", "Task Info"));
+  t.attempt = static_cast<int>(Count(info, "Attempt", "Task Info"));
   t.speculative = BoolField(info, "Speculative");
   t.executor_id = StringField(info, "Executor ID");
   t.locality = StringField(info, "Locality");
-  t.launch_time_ms = IntField(info, "Launch Time");
-  t.finish_time_ms = IntField(info, "Finish Time");
-  t.getting_result_time_ms = IntField(info, "Getting Result Time");
-  if (t.finish_time_ms < t.launch_time_ms) {
+  // Every Spark version writes both: a task without them would be read as running from 1970
+  // (refused only as the imported scenario's /profiles/.../tailSeconds).
+  const std::optional<int64_t> launch = Time(info, "Launch Time", "Task Info");
+  const std::optional<int64_t> finish = Time(info, "Finish Time", "Task Info");
+  if (!launch || !finish) {
+    if (!info.is_object())
+      RefuseField(nullptr, "Task Info",
+                  "expected an object, found " + (e.contains("Task Info") ? Abbreviated(info) : "none"));
+    RefuseField("Task Info", !launch ? "Launch Time" : "Finish Time",
+                "expected a time in ms since the epoch, found none");
+  }
+  t.launch_time_ms = *launch;
+  t.finish_time_ms = *finish;
+  // 0 when the driver did not fetch the result apart (Spark writes it so).
+  if (Count(info, "Getting Result Time", "Task Info") != 0)
+    t.getting_result_time_ms = Time(info, "Getting Result Time", "Task Info").value_or(0);
+  const bool finishes_after_launch = t.finish_time_ms >= t.launch_time_ms;
+  if (!finishes_after_launch) {
     // A damaged or hand-made log: no schedule can hold a task that ends before it starts.
     warnings_->push_back(where_ + ": TaskEnd of task " + std::to_string(t.task_id) + " (stage " +
                          std::to_string(t.stage_id) + ") finishes before it launches (Launch Time " +
@@ -320,29 +367,36 @@ void ListenerEventReplay::OnTaskEnd(const json& e) {
     }
   }
   const json& m = Field(e, "Task Metrics");
-  t.executor_run_time_ms = IntField(m, "Executor Run Time");
-  t.executor_deserialize_time_ms = IntField(m, "Executor Deserialize Time");
-  t.result_serialization_time_ms = IntField(m, "Result Serialization Time");
-  t.jvm_gc_time_ms = IntField(m, "JVM GC Time");
-  t.result_size_bytes = IntField(m, "Result Size");
-  t.executor_cpu_time_ns = IntField(m, "Executor CPU Time");
-  t.memory_bytes_spilled = IntField(m, "Memory Bytes Spilled");
-  t.disk_bytes_spilled = IntField(m, "Disk Bytes Spilled");
+  t.executor_run_time_ms = Count(m, "Executor Run Time", "Task Metrics");
+  t.executor_deserialize_time_ms = Count(m, "Executor Deserialize Time", "Task Metrics");
+  t.result_serialization_time_ms = Count(m, "Result Serialization Time", "Task Metrics");
+  t.jvm_gc_time_ms = Count(m, "JVM GC Time", "Task Metrics");
+  t.result_size_bytes = Count(m, "Result Size", "Task Metrics");
+  t.executor_cpu_time_ns = Count(m, "Executor CPU Time", "Task Metrics");
+  t.memory_bytes_spilled = Count(m, "Memory Bytes Spilled", "Task Metrics");
+  t.disk_bytes_spilled = Count(m, "Disk Bytes Spilled", "Task Metrics");
   const json& in = Field(m, "Input Metrics");
-  t.input_bytes = IntField(in, "Bytes Read");
-  t.input_records = IntField(in, "Records Read");
+  t.input_bytes = Count(in, "Bytes Read", "Task Metrics.Input Metrics");
+  t.input_records = Count(in, "Records Read", "Task Metrics.Input Metrics");
   const json& rd = Field(m, "Shuffle Read Metrics");
-  t.shuffle_remote_bytes_read = IntField(rd, "Remote Bytes Read");
-  t.shuffle_local_bytes_read = IntField(rd, "Local Bytes Read");
-  t.shuffle_records_read = IntField(rd, "Total Records Read");
-  t.remote_blocks_fetched = IntField(rd, "Remote Blocks Fetched");
-  t.local_blocks_fetched = IntField(rd, "Local Blocks Fetched");
-  t.fetch_wait_time_ms = IntField(rd, "Fetch Wait Time");
+  t.shuffle_remote_bytes_read = Count(rd, "Remote Bytes Read", "Task Metrics.Shuffle Read Metrics");
+  t.shuffle_local_bytes_read = Count(rd, "Local Bytes Read", "Task Metrics.Shuffle Read Metrics");
+  t.shuffle_records_read = Count(rd, "Total Records Read", "Task Metrics.Shuffle Read Metrics");
+  t.remote_blocks_fetched = Count(rd, "Remote Blocks Fetched", "Task Metrics.Shuffle Read Metrics");
+  t.local_blocks_fetched = Count(rd, "Local Blocks Fetched", "Task Metrics.Shuffle Read Metrics");
+  t.fetch_wait_time_ms = Count(rd, "Fetch Wait Time", "Task Metrics.Shuffle Read Metrics");
   const json& wr = Field(m, "Shuffle Write Metrics");
-  t.shuffle_bytes_written = IntField(wr, "Shuffle Bytes Written");
-  t.shuffle_records_written = IntField(wr, "Shuffle Records Written");
-  t.shuffle_write_time_ns = IntField(wr, "Shuffle Write Time");
-  t.output_bytes = IntField(Field(m, "Output Metrics"), "Bytes Written");
+  t.shuffle_bytes_written = Count(wr, "Shuffle Bytes Written", "Task Metrics.Shuffle Write Metrics");
+  t.shuffle_records_written = Count(wr, "Shuffle Records Written", "Task Metrics.Shuffle Write Metrics");
+  t.shuffle_write_time_ns = Count(wr, "Shuffle Write Time", "Task Metrics.Shuffle Write Metrics");
+  t.output_bytes = Count(Field(m, "Output Metrics"), "Bytes Written", "Task Metrics.Output Metrics");
+  // The executor measures a task's run inside the span the driver logs from its launch to its
+  // finish: a longer run is damage (it became the imported stage's fixedSeconds, refused only as
+  // the scenario's /profiles/.../fixedSeconds). Real logs of Spark 1.6 to 3.5 never show one.
+  if (finishes_after_launch && t.executor_run_time_ms > t.wall_ms())
+    RefuseField("Task Metrics", "Executor Run Time",
+                std::to_string(t.executor_run_time_ms) + " ms is longer than the task's " +
+                    std::to_string(t.wall_ms()) + " ms from Launch Time to Finish Time: the log is damaged");
 
   CheckTaskCounters(t);
 
@@ -419,7 +473,7 @@ RecordedSqlExecution& ListenerEventReplay::ExecutionOf(const json& e) {
 void ListenerEventReplay::OnSqlExecutionStart(const json& e) {
   RecordedSqlExecution& ex = ExecutionOf(e);
   ex.description = StringField(e, "description");
-  ex.start_time_ms = OptIntField(e, "time");
+  ex.start_time_ms = Time(e, "time");
   ex.plans.insert(ex.plans.begin(), ParseSparkPlanInfo(Field(e, "sparkPlanInfo")));
   ex.physical_descriptions.insert(ex.physical_descriptions.begin(),
                                   StringField(e, "physicalPlanDescription"));
@@ -443,11 +497,12 @@ void ListenerEventReplay::OnDriverAccumUpdates(const json& e) {
   }
 }
 
-void ListenerEventReplay::OnSqlExecutionEnd(const json& e) {
-  ExecutionOf(e).end_time_ms = OptIntField(e, "time");
-}
+void ListenerEventReplay::OnSqlExecutionEnd(const json& e) { ExecutionOf(e).end_time_ms = Time(e, "time"); }
 
 int ListenerEventReplay::CheckId(const json& v, const char* key, const char* event) const {
+  if (!v.is_number())
+    throw EventLogError(where_ + ": " + event + ": " + key + ": expected an id from 0 to " +
+                        std::to_string(std::numeric_limits<int>::max()) + ", found " + Abbreviated(v));
   const int64_t id = AsInt(v).value_or(-1);
   // Spark's stage and job ids are Ints: one past 32 bits would wrap onto another id (2^62 became
   // stage 0, merging two stages) or turn negative.
@@ -461,9 +516,52 @@ int ListenerEventReplay::IdField(const json& obj, const char* key, const char* e
   if (!obj.is_object()) return -1;
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return -1;
-  // Not an integer at all: read as absent, as before (the event is then skipped).
-  if (!AsInt(*it) && !(it->is_number_unsigned() || it->is_number_float())) return -1;
   return CheckId(*it, key, event);
+}
+
+std::optional<int64_t> ListenerEventReplay::Number(const json& obj, const char* key,
+                                                   const char* parent) const {
+  if (!obj.is_object()) return std::nullopt;
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (it->is_number()) {
+    if (const std::optional<int64_t> v = AsInt(*it)) return v;
+    RefuseField(parent, key, "expected a number within 64 bits, found " + Abbreviated(*it));
+  }
+  RefuseField(parent, key, "expected a number, found " + Abbreviated(*it));
+}
+
+std::optional<int64_t> ListenerEventReplay::Time(const json& obj, const char* key, const char* parent) const {
+  const std::optional<int64_t> t = Number(obj, key, parent);
+  if (!t) return t;
+  if (*t < 0)
+    RefuseField(parent, key, "expected a time in ms since the epoch (>= 0), found " + std::to_string(*t));
+  const std::optional<int64_t> start = app_->start_time_ms;
+  if (!start || app_start_where_ == where_) return t;
+  // Both within int64: |t - start| < 2^63 as both are >= 0.
+  const int64_t after = *t - *start;
+  if (after >= -kTimeBeforeStartMs && after <= kTimeAfterStartMs) return t;
+  const int64_t days = (after < 0 ? -after : after) / 86'400'000;
+  RefuseField(parent, key,
+              std::to_string(*t) + " is " + std::to_string(days) + " days " +
+                  (after < 0 ? "before" : "after") + " the application's start (Timestamp " +
+                  std::to_string(*start) + " at " + app_start_where_ + "): the log is damaged");
+}
+
+std::optional<double> ListenerEventReplay::Amount(const json& obj, const char* key,
+                                                  const char* parent) const {
+  if (!obj.is_object()) return std::nullopt;
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number()) RefuseField(parent, key, "expected a number, found " + Abbreviated(*it));
+  const double d = it->get<double>();
+  if (!std::isfinite(d)) RefuseField(parent, key, "expected a finite number, found " + Abbreviated(*it));
+  return d;
+}
+
+void ListenerEventReplay::RefuseField(const char* parent, const char* key, const std::string& what) const {
+  throw EventLogError(where_ + ": " + std::string(event_) + ": " +
+                      (parent != nullptr ? std::string(parent) + "." : std::string()) + key + ": " + what);
 }
 
 RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
@@ -471,7 +569,7 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
   RecordedStage& st = app_->stages[id];
   st.stage_id = id;
   if (st.name.empty()) st.name = StringField(info, "Stage Name");
-  if (auto n = OptIntField(info, "Number of Tasks")) {
+  if (auto n = Number(info, "Number of Tasks", "Stage Info")) {
     // Bounded before anything is sized by it: the scenario loader's limit on an operator's tasks.
     if (*n < 0 || *n > kMaxPlannedTasks)
       throw EventLogError(where_ + ": stage " + std::to_string(id) + ": Number of Tasks: expected 0 to " +
@@ -479,17 +577,18 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
                           "\"Input limits\"), found " + std::to_string(*n));
     st.num_tasks = static_cast<int>(*n);
   }
-  if (auto rp = OptIntField(info, "Resource Profile Id")) st.resource_profile_id = static_cast<int>(*rp);
+  if (auto rp = Number(info, "Resource Profile Id", "Stage Info"))
+    st.resource_profile_id = static_cast<int>(*rp);
   const json& parents = Field(info, "Parent IDs");
   if (parents.is_array() && st.parent_ids.empty()) {
     for (const json& p : parents) {
-      if (AsInt(p)) st.parent_ids.push_back(CheckId(p, "Parent IDs", "Stage Info"));
+      if (!p.is_null()) st.parent_ids.push_back(CheckId(p, "Parent IDs", "Stage Info"));
     }
   }
   const json& rdds = Field(info, "RDD Info");
   if (rdds.is_array() && st.rdd_ids.empty()) {
     for (const json& r : rdds) {
-      if (auto v = OptIntField(r, "RDD ID")) st.rdd_ids.push_back(*v);
+      if (auto v = Number(r, "RDD ID", "Stage Info.RDD Info[]")) st.rdd_ids.push_back(*v);
     }
   }
   return st;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -26,6 +27,12 @@ namespace aqesim::eventlog {
 /// The most any task counter (bytes, records, milliseconds, nanoseconds) may add up to over a
 /// log: 2^60, 1 EiB or 36,000 years of task time; a damaged log's counter beyond it is refused.
 inline constexpr int64_t kMaxRecordedCounterTotal = int64_t{1} << 60;
+
+/// How far before the application's start (ApplicationStart's Timestamp, SparkContext's
+/// startTime) a time of its log may lie, for a driver clock stepped back: 1 day.
+inline constexpr int64_t kTimeBeforeStartMs = int64_t{86'400'000};
+/// How far after it: 1e9 s, about 31.7 years (a scenario's executorTimeline holds +-1e9 s).
+inline constexpr int64_t kTimeAfterStartMs = int64_t{1'000'000'000'000};
 
 class ListenerEventReplay {
  public:
@@ -71,8 +78,30 @@ class ListenerEventReplay {
   /// A stage or job id (`v`, the value of `key` in an `event`): refused (EventLogError at the
   /// event's FILE:LINE) when it is not from 0 to INT_MAX.
   int CheckId(const nlohmann::json& v, const char* key, const char* event) const;
-  /// `obj[key]` by CheckId; -1 when absent or not a number.
+  /// `obj[key]` by CheckId; -1 when absent or null.
   int IdField(const nlohmann::json& obj, const char* key, const char* event) const;
+  /// `obj[key]` where Spark's JsonProtocol writes a number (and, from Spark 3.4, refuses to read
+  /// anything else): nullopt when absent or null, the integer when a number (a fraction truncated,
+  /// as Jackson's longValue); EventLogError at the event's FILE:LINE naming the field
+  /// ("SparkListenerTaskEnd: Task Metrics.Executor Run Time: expected a number, found \"1234\"")
+  /// for a string (even of digits), a boolean, an object or an array, and for a number beyond
+  /// int64. `parent` is the path of `obj` in the event ("Task Metrics"), nullptr at the top.
+  std::optional<int64_t> Number(const nlohmann::json& obj, const char* key,
+                                const char* parent = nullptr) const;
+  /// Number(), 0 when absent.
+  int64_t Count(const nlohmann::json& obj, const char* key, const char* parent = nullptr) const {
+    return Number(obj, key, parent).value_or(0);
+  }
+  /// Number() for a time in ms since the epoch on the driver's clock (every time this replay
+  /// reads): EventLogError at the event's FILE:LINE when negative, or, once the
+  /// ApplicationStart was read, more than kTimeBeforeStartMs before the application's start or
+  /// more than kTimeAfterStartMs after it (a damaged log: a time zeroed, or a sign or a high
+  /// bit lost; the importer's spans and medians would be decades long).
+  std::optional<int64_t> Time(const nlohmann::json& obj, const char* key, const char* parent = nullptr) const;
+  /// Number() for a JSON number with a fraction (a resource amount), finite.
+  std::optional<double> Amount(const nlohmann::json& obj, const char* key, const char* parent) const;
+  /// EventLogError at the event's FILE:LINE: "EVENT: PARENT.KEY: what".
+  [[noreturn]] void RefuseField(const char* parent, const char* key, const std::string& what) const;
   /// The stage a "Stage Info" object describes, created on first sight; throws EventLogError
   /// when its Number of Tasks is negative or above kMaxPlannedTasks (planned_properties.h).
   RecordedStage& StageFromInfo(const nlohmann::json& info);
@@ -81,8 +110,10 @@ class ListenerEventReplay {
 
   RecordedApplication* app_;
   std::vector<std::string>* warnings_;
-  std::string where_;         // FILE:LINE of the event being applied
-  std::string master_where_;  // FILE:LINE of the environment update that set spark.master
+  std::string where_;            // FILE:LINE of the event being applied
+  std::string_view event_;       // short name of the event being applied (valid while Apply runs)
+  std::string app_start_where_;  // FILE:LINE of the ApplicationStart whose Timestamp bounds the others
+  std::string master_where_;     // FILE:LINE of the environment update that set spark.master
   std::set<std::string> unknown_seen_;
   std::set<int> started_jobs_;                             // job ids whose SparkListenerJobStart was read
   bool warned_job_restart_ = false;                        // a repeated JobStart is warned once
