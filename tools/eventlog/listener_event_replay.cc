@@ -214,18 +214,38 @@ void ListenerEventReplay::OnExecutorAdded(const json& e) {
                         ": Total Cores: expected 1 to 100000, found " + info["Total Cores"].dump());
   ex.total_cores = static_cast<int>(cores.value_or(0));
   ex.resource_profile_id = static_cast<int>(Count(info, "Resource Profile Id", "Executor Info"));
+  // Spark never reuses an executor id: a second ExecutorAdded of a registered executor (a log
+  // with repeated lines) would count it twice (every line logged twice imported 14 executors
+  // of 4 cores for 7).
+  if (!live_executors_.emplace(ex.executor_id, app_->executors.size()).second) {
+    if (!warned_executor_repeat_)
+      warnings_->push_back(
+          where_ + ": executor " + ex.executor_id +
+          " is added a second time while registered (SparkListenerExecutorAdded logged "
+          "twice?); this and any later repeat of a registered executor's addition are ignored");
+    warned_executor_repeat_ = true;
+    return;
+  }
   app_->executors.push_back(std::move(ex));
 }
 
 void ListenerEventReplay::OnExecutorRemoved(const json& e) {
   const std::string id = StringField(e, "Executor ID");
-  for (auto it = app_->executors.rbegin(); it != app_->executors.rend(); ++it) {
-    if (it->executor_id == id && !it->removed_time_ms) {
-      it->removed_time_ms = Time(e, "Timestamp").value_or(0);
-      it->removed_reason = StringField(e, "Removed Reason");
-      break;
-    }
+  const auto live = live_executors_.find(id);
+  if (live == live_executors_.end()) {
+    // Spark removes only a registered executor: out-of-order events (a reversed log kept its 8th
+    // executor for the whole run, silently) or a lost ExecutorAdded. Not seen in real logs.
+    if (!warned_unknown_removal_)
+      warnings_->push_back(where_ + ": executor " + id +
+                           " is removed but is not registered (events out of order, or its "
+                           "SparkListenerExecutorAdded lost?); this and any later such removal are ignored");
+    warned_unknown_removal_ = true;
+    return;
   }
+  RecordedExecutor& ex = app_->executors[live->second];
+  ex.removed_time_ms = Time(e, "Timestamp").value_or(0);
+  ex.removed_reason = StringField(e, "Removed Reason");
+  live_executors_.erase(live);
 }
 
 void ListenerEventReplay::OnJobStart(const json& e) {

@@ -127,5 +127,58 @@ TEST_CASE("ListExecutions: a log with every line twice lists what the log once d
   CHECK(a["profiles"] == b["profiles"]);
 }
 
+TEST_CASE("ReadEventLog: an executor added twice while registered counts once", "[eventlog][listing]") {
+  // Every line of the 10 x 3-core EMR log logged twice imported a cluster of 20 executors and
+  // 2 warm ones: each repeated ExecutorAdded registered its executor again.
+  auto source = OpenByteSource(Fixture("join_agg_on_yarn_eventlog.zstd"));
+  const std::string once = testing::DrainSource(*source, 1 << 16);
+  std::string twice;
+  std::istringstream lines(once);
+  for (std::string line; std::getline(lines, line);) twice += line + "\n" + line + "\n";
+  const testing::TempDir dir;
+  std::vector<std::string> warnings;
+  const RecordedApplication app = ReadEventLog(dir.Write("twice.json", twice), &warnings);
+  CHECK(app.executors.size() == 10);
+  CHECK(app.max_concurrent_executors == 10);
+  CHECK(std::count_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+          return w.find(
+                     " is added a second time while registered (SparkListenerExecutorAdded logged twice?)") !=
+                 std::string::npos;
+        }) == 1);
+  std::vector<std::string> import_warnings;
+  const nlohmann::json cluster = ImportScenario(app, {}, &import_warnings).scenario["cluster"];
+  CHECK(cluster["executors"] == 10);
+  CHECK(cluster["executorCores"] == 3);
+  CHECK(cluster["warmExecutors"] == 1);
+}
+
+TEST_CASE("ReadEventLog: an executor removed before it is added is warned", "[eventlog][listing]") {
+  // The dynamic-allocation log reversed: its 14 ExecutorRemoved came before their ExecutorAdded
+  // and were dropped silently, the executors read as never removed.
+  auto source = OpenByteSource(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"));
+  const std::string once = testing::DrainSource(*source, 1 << 16);
+  std::vector<std::string> lines;
+  std::istringstream in(once);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string reversed;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) reversed += *it + "\n";
+  const testing::TempDir dir;
+  auto removals = [](const std::vector<std::string>& warnings) {
+    return std::count_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+      return w.find(
+                 " is removed but is not registered (events out of order, or its SparkListenerExecutorAdded "
+                 "lost?); this and any later such removal are ignored") != std::string::npos;
+    });
+  };
+  std::vector<std::string> warnings;
+  ReadEventLog(dir.Write("reversed.json", reversed), &warnings);
+  CHECK(removals(warnings) == 1);
+  warnings.clear();
+  const RecordedApplication app = ReadEventLog(dir.Write("once.json", once), &warnings);
+  CHECK(removals(warnings) == 0);
+  CHECK(std::count_if(app.executors.begin(), app.executors.end(),
+                      [](const RecordedExecutor& ex) { return ex.removed_time_ms.has_value(); }) == 14);
+}
+
 }  // namespace
 }  // namespace aqesim::eventlog
