@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/e2e/e2e_util.h"
@@ -60,6 +62,27 @@ TEST_CASE("import-eventlog: a stage of 2^31-1 tasks is refused at its line befor
   CheckRefused(r,
                ":11: stage 0: Number of Tasks: expected 0 to 10000000 (the most tasks a stage may have, "
                "README \"Input limits\"), found 2147483647\n");
+}
+
+TEST_CASE("import-eventlog: a run a little longer than its task is taken as the task's span, warned once",
+          "[e2e][eventlog][bad_inputs]") {
+  // tests/bad_inputs/eventlog_run_time_beyond_wall.json with its two tasks' 2e12 ms runs (refused:
+  // the .expect) set to 1,600 ms: task 0 launched at ...020 and finished at ...520 (1,500 ms).
+  std::ifstream in(SourcePath("tests/bad_inputs/eventlog_run_time_beyond_wall.json"));
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  for (size_t at; (at = text.find("2000000000000")) != std::string::npos;) text.replace(at, 13, "1600");
+  static eventlog::testing::TempDir dir;
+  const std::string log = dir.Write("run_beyond_wall.json", text), out = dir.File("run_beyond_wall_out.json");
+  const CommandResult r = RunAqesim({"import-eventlog", log, "-o", out});
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  const std::string warning =
+      "aqesim: warning: " + log +
+      ":6: TaskEnd of task 0: Executor Run Time 1600 ms is longer than the task's 1500 ms "
+      "from Launch Time to Finish Time (a step of the driver's clock?): taken as the span, "
+      "here and in any later task like it\n";
+  CHECK_THAT(r.stderr_text, Catch::Contains(warning));
+  CHECK(r.stderr_text.find("Executor Run Time") == r.stderr_text.rfind("Executor Run Time"));  // once
 }
 
 TEST_CASE("import-eventlog: a Shuffle Bytes Written of INT64_MAX is refused at its line",

@@ -121,6 +121,7 @@ class ListenerEventReplay {
   bool warned_task_repeat_ = false;                        // a repeated TaskEnd is warned once
   bool warned_executor_repeat_ = false;                    // a repeated ExecutorAdded is warned once
   bool warned_unknown_removal_ = false;  // an ExecutorRemoved of no registered executor is warned once
+  bool warned_run_beyond_wall_ = false;  // a run a little longer than Launch → Finish is warned once
   std::unordered_map<std::string, size_t> live_executors_;  // id -> index in executors of one not removed
   std::array<int64_t, 20> counter_totals_{};      // CheckTaskCounters' counters, summed over the log
   std::map<int64_t, int64_t> sql_metric_totals_;  // accumulator id -> sum of its updates' magnitudes
