@@ -602,6 +602,7 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
   const int id = IdField(info, "Stage ID", "Stage Info");
   RecordedStage& st = app_->stages[id];
   st.stage_id = id;
+  if (st.declared_at.empty()) st.declared_at = where_;
   if (st.name.empty()) st.name = StringField(info, "Stage Name");
   if (auto n = Number(info, "Number of Tasks", "Stage Info")) {
     // Bounded before anything is sized by it: the scenario loader's limit on an operator's tasks.
@@ -609,6 +610,19 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
       throw EventLogError(where_ + ": stage " + std::to_string(id) + ": Number of Tasks: expected 0 to " +
                           std::to_string(kMaxPlannedTasks) + " (the most tasks a stage may have, README " +
                           "\"Input limits\"), found " + std::to_string(*n));
+    // Summed over the log's stages: 300 stages of 10^7 tasks each (one TaskEnd apiece) ran the
+    // importer out of memory (std::bad_alloc, exit 1) sizing their map outputs.
+    int64_t& planned = planned_tasks_[id];
+    if (*n > planned) {
+      planned_tasks_total_ += *n - planned;
+      planned = *n;
+      if (planned_tasks_total_ > kMaxLogPlannedTasks)
+        throw EventLogError(where_ + ": stage " + std::to_string(id) + ": Number of Tasks " +
+                            std::to_string(*n) + " brings the tasks the log's stages plan together past " +
+                            std::to_string(kMaxLogPlannedTasks) +
+                            ", the most an import holds (a log of that many tasks has 10^8 TaskEnd lines, "
+                            "about 200 GB): the log is damaged");
+    }
     st.num_tasks = static_cast<int>(*n);
   }
   if (auto rp = Number(info, "Resource Profile Id", "Stage Info"))

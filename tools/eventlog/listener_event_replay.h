@@ -28,6 +28,11 @@ namespace aqesim::eventlog {
 /// log: 2^60, 1 EiB or 36,000 years of task time; a damaged log's counter beyond it is refused.
 inline constexpr int64_t kMaxRecordedCounterTotal = int64_t{1} << 60;
 
+/// The most tasks a log's stages may plan together (each stage counted once, at its largest
+/// Number of Tasks): the importer holds a map output per planned map task, 8 bytes each. A log
+/// near it would hold 10^8 TaskEnd lines (about 200 GB).
+inline constexpr int64_t kMaxLogPlannedTasks = int64_t{100'000'000};
+
 /// How far before the application's start (ApplicationStart's Timestamp, SparkContext's
 /// startTime) a time of its log may lie, for a driver clock stepped back: 1 day.
 inline constexpr int64_t kTimeBeforeStartMs = int64_t{86'400'000};
@@ -123,6 +128,8 @@ class ListenerEventReplay {
   bool warned_unknown_removal_ = false;  // an ExecutorRemoved of no registered executor is warned once
   bool warned_run_beyond_wall_ = false;  // a run a little longer than Launch → Finish is warned once
   std::unordered_map<std::string, size_t> live_executors_;  // id -> index in executors of one not removed
+  std::unordered_map<int, int64_t> planned_tasks_;          // stage id -> its largest Number of Tasks
+  int64_t planned_tasks_total_ = 0;                         // their sum
   std::array<int64_t, 20> counter_totals_{};      // CheckTaskCounters' counters, summed over the log
   std::map<int64_t, int64_t> sql_metric_totals_;  // accumulator id -> sum of its updates' magnitudes
 };

@@ -80,6 +80,7 @@ struct RecordedTask {
 
 struct RecordedStage {
   int stage_id = 0;
+  std::string declared_at;  // FILE:LINE of the first event describing it (its Stage Info)
   std::string name;
   int num_tasks = 0;
   std::vector<int> parent_ids;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
+#include "models/engine/static_planner.h"
 #include "tools/eventlog/cluster_import.h"
 #include "tools/eventlog/conf_import.h"
 #include "tools/eventlog/execution_listing.h"
@@ -42,6 +44,34 @@ std::string DefaultScenarioName(const std::string& path) {
   return name;
 }
 
+namespace {
+
+/// Refuses (EventLogError at the Stage Info line of the stage that passes it) a selection whose
+/// executed stages plan more than kMaxRunTasks tasks together, the most one run holds, before
+/// anything is sized by them (10 stages of 10^7 tasks aborted the importer, out of memory).
+void CheckPlannedTasks(const RecordedApplication& app, const std::vector<int>& job_ids,
+                       const std::string& what) {
+  std::set<int> seen;
+  int64_t total = 0;
+  for (int j : job_ids) {
+    const auto job = app.jobs.find(j);
+    if (job == app.jobs.end()) continue;
+    for (int s : job->second.stage_ids) {
+      const RecordedStage* st = app.stage(s);
+      if (st == nullptr || !st->submitted || !seen.insert(s).second) continue;
+      total += st->num_tasks;
+      if (total > kMaxRunTasks)
+        throw EventLogError((st->declared_at.empty() ? app.path : st->declared_at) + ": stage " +
+                            std::to_string(s) + ": its " + std::to_string(st->num_tasks) +
+                            " tasks bring those of " + what + "'s stages past " +
+                            std::to_string(kMaxRunTasks) +
+                            ", the most one run holds (README \"Input limits\"): it cannot be imported");
+    }
+  }
+}
+
+}  // namespace
+
 ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOptions& options,
                                 std::vector<std::string>* warnings) {
   std::vector<std::string> local_warnings;
@@ -78,6 +108,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   if (execution != nullptr) {
     out.execution_id = execution->execution_id;
     out.selection = "SQL execution " + std::to_string(execution->execution_id);
+    CheckPlannedTasks(app, execution->job_ids, out.selection);
     SqlPlanImporter importer(ctx, *execution);
     plan = importer.Build();
     subqueries = importer.BuildSubqueries();
@@ -88,6 +119,7 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
   } else {
     out.job_id = job->job_id;
     out.selection = "job " + std::to_string(job->job_id);
+    CheckPlannedTasks(app, {job->job_id}, out.selection);
     plan = RddJobImporter(ctx).Build(*job);
     if (job->submission_time_ms && job->completion_time_ms) {
       out.recorded_duration_ms = *job->completion_time_ms - *job->submission_time_ms;
