@@ -103,9 +103,10 @@ TEST_CASE("import-eventlog: a log whose scenario run would refuse writes none",
   SECTION("spark.task.cpus 0") {
     const Imported r =
         Import(Damaged("\"Spark Properties\":{", "\"Spark Properties\":{\"spark.task.cpus\":\"0\","));
+    // Named at the environment update's line (line 5), not as the scenario's /conf/spark.task.cpus.
     CheckRefused(r,
-                 ": the scenario imported from this log would not load, so none is written: "
-                 "/conf/spark.task.cpus: expected an integer > 0, found \"0\"\n");
+                 ":5: Spark Properties: spark.task.cpus: expected an integer > 0, found \"0\"; the scenario "
+                 "imported from this log would not load, so none is written\n");
   }
   SECTION("stages of 0 tasks (that ran tasks)") {
     const Imported r = Import(Damaged("\"Number of Tasks\":6", "\"Number of Tasks\":0"));

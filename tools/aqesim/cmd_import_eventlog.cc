@@ -142,8 +142,9 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
   }
   std::vector<std::string> warnings;
   eventlog::ImportedScenario imported;
+  eventlog::RecordedApplication app;
   try {
-    const eventlog::RecordedApplication app = eventlog::ReadEventLog(args.log, &warnings);
+    app = eventlog::ReadEventLog(args.log, &warnings);
     eventlog::ImportOptions options;
     options.execution_id = execution_id;
     if (job_id) options.job_id = static_cast<int>(*job_id);
@@ -162,6 +163,12 @@ void RunImportEventlog(const ImportEventlogArgs& args) {
   const LoadResult check = LoadScenarioJson(imported.scenario, args.output, ConfOverrides{});
   if (!check.errors.empty()) {
     const Diagnostic& d = check.errors.front();
+    const std::string more =
+        check.errors.size() > 1 ? " (and " + std::to_string(check.errors.size() - 1) + " more)" : "";
+    // A recorded property the loader refuses is named at its log line, not as /conf/KEY.
+    if (const std::string place = eventlog::LogPlaceOf(app, imported.scenario, d.pointer); !place.empty())
+      throw InputError(place + ": " + d.message + more +
+                       "; the scenario imported from this log would not load, so none is written");
     throw InputError(
         args.log + ": the scenario imported from this log would not load, so none is written: " +
         (d.pointer.empty() ? "" : d.pointer + ": ") + d.message +

@@ -170,6 +170,7 @@ void ListenerEventReplay::OnEnvironmentUpdate(const json& e) {
 
 void ListenerEventReplay::SetProperty(const std::string& key, const std::string& value) {
   app_->spark_properties[key] = value;
+  app_->property_where[key] = where_;
   if (key == "spark.master") master_where_ = where_;
 }
 

@@ -204,6 +204,7 @@ struct RecordedApplication {
   std::optional<int64_t> start_time_ms;
   std::optional<int64_t> end_time_ms;  // absent: incomplete log
   std::map<std::string, std::string> spark_properties;
+  std::map<std::string, std::string> property_where;  // key -> FILE:LINE of the update that set it
   /// Resource profile 0 (3.1+): executor cores / memory (MiB) / task cpus.
   std::optional<int> profile_executor_cores;
   std::optional<int64_t> profile_executor_memory_mib;

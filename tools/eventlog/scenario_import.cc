@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <string_view>
 
 #include "models/engine/static_planner.h"
 #include "tools/eventlog/cluster_import.h"
@@ -31,6 +32,27 @@ std::string JsonPointerToken(const std::string& token) {
       out += c;
   }
   return out;
+}
+
+std::string LogPlaceOf(const RecordedApplication& app, const json& scenario, const std::string& pointer) {
+  constexpr std::string_view kConf = "/conf/";
+  if (pointer.compare(0, kConf.size(), kConf) != 0) return "";
+  std::string key;  // the reference token, unescaped
+  for (size_t i = kConf.size(); i < pointer.size(); ++i) {
+    if (pointer[i] == '/') return "";
+    if (pointer[i] == '~' && i + 1 < pointer.size()) {
+      key += pointer[++i] == '1' ? '/' : '~';
+    } else {
+      key += pointer[i];
+    }
+  }
+  const auto where = app.property_where.find(key);
+  const auto value = app.spark_properties.find(key);
+  if (where == app.property_where.end() || value == app.spark_properties.end() || !scenario.contains("conf"))
+    return "";
+  const json& conf = scenario["conf"];
+  if (!conf.is_object() || !conf.contains(key) || conf[key] != value->second) return "";
+  return where->second + ": Spark Properties: " + key;
 }
 
 std::string DefaultScenarioName(const std::string& path) {

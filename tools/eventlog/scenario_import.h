@@ -113,6 +113,11 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
 /// extension ("aqeshuffle_eventlog.zstd" -> "aqeshuffle_eventlog").
 std::string DefaultScenarioName(const std::string& path);
 
+/// Where in the log a value at `pointer` of the imported scenario came from, when the log says:
+/// "FILE:LINE: Spark Properties: KEY" for /conf/KEY holding the property as recorded; "" otherwise.
+std::string LogPlaceOf(const RecordedApplication& app, const nlohmann::json& scenario,
+                       const std::string& pointer);
+
 /// Escapes one JSON-pointer reference token ("~" -> "~0", "/" -> "~1").
 std::string JsonPointerToken(const std::string& token);
 
