@@ -103,6 +103,34 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
   CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
 }
 
+TEST_CASE("scale: percentages giving the same executor count share one row naming them all", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  // 10 %, 20 % and 50 % of 2 executors all round to 1 (max(1, round(0.2)), round(0.4), round(1.0)):
+  // one row of 13 s, simulated once; 100 % is 2 executors, 8 s (the hand-computed schedule above).
+  const json j = ScaleJson({path, "--percent", "10,20,50,100"});
+  REQUIRE(j["rows"].size() == 2);
+  CHECK(j["rows"][0]["percent"] == 10);
+  CHECK(j["rows"][0]["percents"] == json::array({10, 20, 50}));
+  CHECK(j["rows"][0]["executors"] == 1);
+  CHECK(j["rows"][0]["makespanSeconds"].get<double>() == Approx(13));
+  CHECK(j["rows"][1]["percents"] == json::array({100}));
+  CHECK(j["rows"][1]["executors"] == 2);
+  CHECK(j["rows"][1]["makespanSeconds"].get<double>() == Approx(8));
+
+  const CommandResult table = RunAqesim({"scale", path, "--percent", "10,20,50,100"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.stdout_text, Catch::Contains("\n10, 20, 50 %          1  13.000 s (10–99 s)"));
+  CHECK_THAT(table.stdout_text, Catch::Contains("\n       100 %          2  8.000 s (6.3–61 s)"));
+
+  // The report reads the rows back and names the percentages too.
+  const std::string scale_json = dir.Write("scale.json", j.dump());
+  const CommandResult md = RunAqesim({"report", scale_json, "--format", "md"});
+  INFO(md.stderr_text);
+  REQUIRE(md.exit_code == 0);
+  CHECK_THAT(md.stdout_text, Catch::Contains("| 1 | 10, 20, 50 % | 13.000 s (10–99 s) |"));
+}
+
 TEST_CASE("scale: an imported dynamic-allocation log's rows run N static executors", "[e2e][scale]") {
   // The hand scenario as an imported dynamic-allocation log has it: a recorded timeline of 2
   // executors present from the start, and spark.dynamicAllocation.enabled=true in its conf.
@@ -484,11 +512,11 @@ TEST_CASE("scale: a scenario's report has scale's rows as its executor-count sec
   INFO(md.stderr_text);
   REQUIRE(md.exit_code == 0);
   CHECK_THAT(md.stdout_text, Catch::Contains("## How many executors?\n"));
-  // One table row per scale row, with scale's makespan (Sparklens' percentages of 2 executors:
-  // 1, 1, 1, 2, 2, 3, 4, 6, 10).
-  for (const json& row : j["rows"]) {
-    const std::string cells = "| " + std::to_string(row["executors"].get<int>()) + " | " +
-                              std::to_string(static_cast<int>(row["percent"].get<double>())) + " % | ";
+  // One table row per scale row: Sparklens' percentages of 2 executors give 1, 1, 1, 2, 2, 3, 4,
+  // 6 and 10 executors, six rows, each naming its percentages.
+  REQUIRE(j["rows"].size() == 6);
+  for (const std::string cells : {"| 1 | 10, 20, 50 % | ", "| 2 | 80, 100 % | ", "| 3 | 150 % | ",
+                                  "| 4 | 200 % | ", "| 6 | 300 % | ", "| 10 | 500 % | "}) {
     INFO(cells);
     CHECK_THAT(md.stdout_text, Catch::Contains(cells));
   }

@@ -25,15 +25,9 @@ std::string Cat(std::initializer_list<std::string_view> pieces) {
   return out;
 }
 
-std::string Percent(double p) {
-  std::ostringstream o;
-  o << p;
-  return o.str();
-}
-
 // "8 executors (100 %), 12.300 s (8.1–54 s)".
 std::string RowRef(const scale::ScaleRow& row) {
-  return Cat({Counted(row.executors, "executor"), " (", Percent(row.percent), " %), ",
+  return Cat({Counted(row.executors, "executor"), " (", scale::PercentsText(row), "), ",
               scale::SecondsWithBand(row.makespan_seconds, row.band)});
 }
 
@@ -80,7 +74,7 @@ std::vector<std::string> Header(bool log) {
 std::vector<std::string> Cells(const scale::ScaleResult& r, size_t i, bool log) {
   const scale::ScaleRow& row = r.rows[i];
   std::vector<std::string> c = {std::to_string(row.executors),
-                                Percent(row.percent) + " %",
+                                scale::PercentsText(row),
                                 scale::SecondsWithBand(row.makespan_seconds, row.band),
                                 Fixed(row.available_core_hours, 4),
                                 Fixed(100 * row.utilization(), 1) + " %",

@@ -13,12 +13,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string Percent(double p) {
-  std::ostringstream o;
-  o << p;
-  return o.str();
-}
-
 void PutBand(ojson* j, const std::string& key, double value, const std::optional<MakespanBand>& band) {
   (*j)[key] = value;
   if (band) {
@@ -41,7 +35,7 @@ std::string TrustText(const ScaleResult& r, bool log) {
   std::string out;
   std::string banded;  // the rows of a profiled log with a band: a profile resized to more tasks
   for (const ScaleRow& row : r.rows)
-    if (row.band) banded += (banded.empty() ? "" : ", ") + Percent(row.percent) + " %";
+    if (row.band) banded += (banded.empty() ? "" : ", ") + PercentsText(row);
   if (r.time_source == "profiled" && banded.empty())
     out += "every stage timed by the log's recorded profiles (extrapolated to each cluster; no band)";
   else if (r.time_source == "profiled")
@@ -67,7 +61,9 @@ std::string TrustText(const ScaleResult& r, bool log) {
 ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
   ojson rows = ojson::array();
   for (const ScaleRow& row : r.rows) {
-    ojson j = {{"percent", row.percent}, {"executors", row.executors}};
+    ojson j = {{"percent", row.percent},
+               {"percents", row.percents.empty() ? std::vector<double>{row.percent} : row.percents},
+               {"executors", row.executors}};
     PutBand(&j, "makespanSeconds", row.makespan_seconds, row.band);
     j["coreHours"] = row.available_core_hours;
     j["coreHoursUsed"] = row.used_core_hours;
@@ -115,7 +111,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   head.push_back("AQE decisions");
   std::vector<std::vector<std::string>> rows;
   for (const ScaleRow& row : r.rows) {
-    std::vector<std::string> cells = {Percent(row.percent) + " %",
+    std::vector<std::string> cells = {PercentsText(row),
                                       std::to_string(row.executors),
                                       SecondsWithBand(row.makespan_seconds, row.band),
                                       TwoDigits(row.available_core_hours),
@@ -147,7 +143,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
             2);
   auto ref = [&](size_t i) {
     const ScaleRow& row = r.rows[i];
-    return Counted(row.executors, "executor") + " (" + Percent(row.percent) + " %), " +
+    return Counted(row.executors, "executor") + " (" + PercentsText(row) + "), " +
            Fixed(row.makespan_seconds, 3) + " s";
   };
   wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
@@ -175,7 +171,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
     }
     if (b.rise_seconds > 0) {
       ++rises;
-      wrapped("makespan rises at " + Percent(b.percent) + " % (" + Counted(b.executors, "executor") +
+      wrapped("makespan rises at " + PercentsText(b) + " (" + Counted(b.executors, "executor") +
                   "): " + Fixed(b.makespan_seconds, 3) + " s, +" + Fixed(b.rise_seconds, 3) + " s (+" +
                   Fixed(100 * b.rise_seconds / a.makespan_seconds, 1) + " %) over " +
                   Fixed(a.makespan_seconds, 3) + " s at " + Counted(a.executors, "executor") +

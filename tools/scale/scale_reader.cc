@@ -1,5 +1,6 @@
 #include "tools/scale/scale_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -100,6 +101,21 @@ ScaleRow ReadRow(Reader* r, const Json& j, const std::string& p, bool log) {
   row.percent = r->Number(j, p, "percent");
   if (j.contains("percent") && !(row.percent > 0 && row.percent <= kMaxPercent))
     r->Fail(p + "/percent", "expected a percentage above 0 and at most 100000");
+  // Every percentage the row stands for (scale writes them since rows were merged by executor
+  // count); a file without them has one each.
+  row.percents = {row.percent};
+  if (j.contains("percents")) {
+    const Json& list = j["percents"];
+    const bool valid =
+        list.is_array() && !list.empty() && std::all_of(list.begin(), list.end(), [](const Json& v) {
+          return v.is_number() && v.get<double>() > 0 && v.get<double>() <= kMaxPercent;
+        });
+    if (!valid || list.front().get<double>() != row.percent)
+      r->Fail(p + "/percents",
+              "expected the row's percentages (numbers above 0 and at most 100000), the first its percent");
+    else
+      row.percents = list.get<std::vector<double>>();
+  }
   row.executors = static_cast<int>(r->Count(j, p, "executors", 1));
   row.makespan_seconds = r->Banded(j, p, "makespanSeconds", &row.band);
   row.available_core_hours = r->Number(j, p, "coreHours");

@@ -149,6 +149,16 @@ void AddBand(std::optional<MakespanBand>* sum, const std::optional<MakespanBand>
 
 }  // namespace
 
+std::string PercentsText(const ScaleRow& row) {
+  std::string out;
+  for (const double p : row.percents.empty() ? std::vector<double>{row.percent} : row.percents) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", p);
+    out += (out.empty() ? "" : ", ") + std::string(b);
+  }
+  return out + " %";
+}
+
 void MarkAnswers(ScaleResult* result) {
   result->fastest = 0;
   result->critical_path_row = 0;
@@ -312,8 +322,21 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   for (const ScalePart& part : spec.parts)
     read.push_back({ReadScenarioBase(Json(part.document), part.label, part.overrides.files.get()),
                     ReadOverrides(part.overrides)});
-  const size_t n = spec.percents.size();
-  result.rows.resize(n);
+  // One row per executor count, in the order of its first percentage.
+  for (const double percent : spec.percents) {
+    const int executors = std::max(1, static_cast<int>(std::lround(result.base_executors * percent / 100.0)));
+    auto same = std::find_if(result.rows.begin(), result.rows.end(),
+                             [executors](const ScaleRow& r) { return r.executors == executors; });
+    if (same == result.rows.end()) {
+      ScaleRow row;
+      row.percent = percent;
+      row.executors = executors;
+      result.rows.push_back(std::move(row));
+      same = result.rows.end() - 1;
+    }
+    same->percents.push_back(percent);
+  }
+  const size_t n = result.rows.size();
   std::vector<std::string> row_error(n);
   std::vector<std::vector<std::string>> row_warnings(n);
   std::vector<std::pair<bool, bool>> row_sources(n);  // (modelled, profiled) stages seen
@@ -321,8 +344,6 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   std::vector<std::vector<std::pair<std::string, std::string>>> row_outcomes(n);
   auto compute = [&](size_t i) {
     ScaleRow& row = result.rows[i];
-    row.percent = spec.percents[i];
-    row.executors = std::max(1, static_cast<int>(std::lround(result.base_executors * row.percent / 100.0)));
     std::vector<std::pair<std::string, std::string>> extra = static_conf;
     extra.emplace_back("spark.executor.instances", std::to_string(row.executors));
     bool banded = false;
@@ -330,9 +351,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     for (size_t p = 0; p < spec.parts.size(); ++p) {
       std::optional<PartRun> r = RunPart(spec.parts[p], read[p], extra, spec.adaptive, &row_error[i]);
       if (!r) {  // the row's count, not the file's, may be what is refused (500 % of 300,000 executors)
-        char percent[32];
-        std::snprintf(percent, sizeof percent, "%g", row.percent);
-        row_error[i] = "the " + std::string(percent) + " % row (" + std::to_string(row.executors) +
+        row_error[i] = "the " + PercentsText(row) + " row (" + std::to_string(row.executors) +
                        " executors): " + row_error[i];
         return;
       }
@@ -381,6 +400,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       }
     }
     if (have_sparklens) row.sparklens_seconds = sparklens;
+    if (spec.row_done) spec.row_done(n);
   };
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int threads =

@@ -15,7 +15,8 @@
 // deciding differently.
 //
 //   N          max(1, round(base × percent ÷ 100)); base = the most executors of a part's cluster
-//              (a recorded timeline: the most of the default resource profile present at once —
+//              (percentages giving the same N share its row, which names them all;
+//              a recorded timeline: the most of the default resource profile present at once —
 //              executors started for another profile never run the stages; dynamic allocation:
 //              the peak the policy reached in the run at the scenario's own settings)
 //   rows       computed on `threads` threads, each row on its own: the output does not depend
@@ -47,6 +48,7 @@
 #ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 #define AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -81,10 +83,16 @@ struct ScaleSpec {
   /// AQE on or off in every row; nullopt: as each part's configuration says.
   std::optional<bool> adaptive;
   int threads = 0;  // 0: the machine's cores
+  /// Called once per row simulated, with the number of rows (from the row's thread), e.g. for
+  /// progress; may be empty.
+  std::function<void(size_t rows)> row_done;
 };
 
 struct ScaleRow {
-  double percent = 0;
+  double percent = 0;  // the first of `percents`
+  /// Every percentage this executor count stands for, in the order given: percentages that
+  /// round to the same count share one row (10 % and 20 % of 4 executors are both 1).
+  std::vector<double> percents;
   int executors = 0;
   double makespan_seconds = 0;
   std::optional<MakespanBand> band;  // when a stage is modelled
@@ -136,6 +144,9 @@ struct ScaleResult {
   /// replaced timeline, more warm executors than the row has).
   std::vector<std::string> warnings;
 };
+
+/// "10 %" or "10, 20 %": the percentages a row stands for.
+std::string PercentsText(const ScaleRow& row);
 
 /// Sets the answers from the rows: `fastest`, `critical_path_row`, `within_5_percent`,
 /// `within_10_percent` and `faster_and_cheaper` (see the top of this file; the first row on ties).
