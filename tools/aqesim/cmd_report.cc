@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -28,6 +29,7 @@
 #include "tools/report/recommend.h"
 #include "tools/report/report_input.h"
 #include "tools/report/report_render.h"
+#include "tools/report/simulation_progress.h"
 #include "tools/scale/scale_runner.h"
 #include "tools/sweep/sweep_runner.h"
 #include "tools/tune/objective.h"
@@ -42,8 +44,9 @@ namespace {
 constexpr size_t kMaxReportInputBytes = size_t{256} << 20;
 
 // Simulates `base` with `read`'s overrides and the extra settings, AQE as they leave it.
-report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read) {
-  return [base, read = std::move(read)](const std::vector<report::ConfLine>& extra) {
+report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read,
+                                    std::shared_ptr<report::SimulationProgress> progress) {
+  return [base, read = std::move(read), progress](const std::vector<report::ConfLine>& extra) {
     ScenarioOverrides ov = read;
     for (const report::ConfLine& l : extra) ov.conf.emplace_back(l.key, l.value);
     LoadResult res = BuildScenario(*base, ov);
@@ -59,23 +62,31 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
     } catch (const PlanError& e) {
       out.error = base->path + ": " + e.what();
     }
+    progress->TickIn("runs checking recommended settings");
     return out;
   };
 }
 
 // Judges extra settings on `base` as `aqesim tune` (makespan, its guardrails) would: the worst
 // ratio over the copies. The current configuration is simulated on them once, at the first call.
-report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read) {
+report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read,
+                                        std::shared_ptr<report::SimulationProgress> progress) {
   auto objective = std::make_shared<tune::TuneObjective>(std::move(base), std::move(read),
                                                          tune::ObjectiveSpec{}, tune::Guardrails());
   auto prepared = std::make_shared<std::optional<std::string>>();  // Prepare()'s error, once
-  return [objective,
-          prepared](const std::vector<report::ConfLine>& extra) -> std::optional<report::GuardrailWorst> {
-    if (!*prepared) *prepared = objective->Prepare();
+  return [objective, prepared,
+          progress](const std::vector<report::ConfLine>& extra) -> std::optional<report::GuardrailWorst> {
+    const std::string what = "checks against tune's guardrails (" +
+                             std::to_string(objective->Perturbations().size()) + " runs each)";
+    if (!*prepared) {
+      *prepared = objective->Prepare();
+      progress->TickIn(what);
+    }
     if (!(*prepared)->empty()) return std::nullopt;
     tune::Settings settings;
     for (const report::ConfLine& l : extra) settings.emplace_back(l.key, l.value);
     const tune::Evaluation e = objective->Evaluate(settings);
+    progress->TickIn(what);
     if (!e.error.empty() || e.ratios.size() != objective->Perturbations().size()) return std::nullopt;
     const size_t worst =
         static_cast<size_t>(std::max_element(e.ratios.begin(), e.ratios.end()) - e.ratios.begin());
@@ -86,9 +97,10 @@ report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base
 // Sweeps the scenario as `aqesim sweep SCENARIO --grid ...` (with the same --conf,
 // --properties-file and --cost) would: the same prepared sweep and points, without a journal;
 // the points run on the machine's cores, each into its own row (the same rows at any count).
-report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& overrides) {
-  return [path, overrides](const std::vector<sweep::GridAxis>& axes,
-                           std::string* error) -> std::optional<sweep::SweepDocument> {
+report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& overrides,
+                              std::shared_ptr<report::SimulationProgress> progress) {
+  return [path, overrides, progress](const std::vector<sweep::GridAxis>& axes,
+                                     std::string* error) -> std::optional<sweep::SweepDocument> {
     sweep::SweepSpec spec;
     spec.scenario_path = path;
     spec.overrides = overrides;
@@ -102,14 +114,18 @@ report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& over
     sweep::SweepDocument doc;
     doc.info = prepared->info;
     doc.rows.resize(prepared->num_points);
+    progress->Begin("points of the sweep the recommendation is chosen from (AQE off and on each)",
+                    doc.rows.size());
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const size_t threads = std::min<size_t>(cores, doc.rows.size());
     std::vector<std::thread> pool;
     for (size_t t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         std::vector<std::string> warnings;  // the sweep's own: the report shows the scenario's
-        for (size_t i = t; i < doc.rows.size(); i += threads)
+        for (size_t i = t; i < doc.rows.size(); i += threads) {
           doc.rows[i] = sweep::ComputePoint(spec, *prepared, i, &warnings);
+          progress->Tick();
+        }
       });
     }
     for (std::thread& t : pool) t.join();
@@ -122,8 +138,8 @@ report::SweepWith SweepWithOf(const std::string& path, const ConfOverrides& over
 // its rows alone. Its files join `inputs` (never overwritten by the report).
 // Sets `input`'s makespan_with and guardrails_with to the swept scenario's (left empty when it
 // can no longer be read).
-void SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* inputs,
-                   report::ReportInput* input) {
+void SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* inputs, report::ReportInput* input,
+                   const std::shared_ptr<report::SimulationProgress>& progress) {
   ConfOverrides ov;
   ov.files = std::make_shared<InputFiles>();
   ov.properties_file = info.properties_file;
@@ -141,8 +157,8 @@ void SweptScenario(const sweep::SweepInfo& info, std::vector<std::string>* input
   const LoadResult check = BuildScenario(*base, read);
   if (!check.errors.empty()) return;
   inputs->insert(inputs->end(), check.scenario->input_files.begin(), check.scenario->input_files.end());
-  input->makespan_with = MakespanWithOf(base, read);
-  input->guardrails_with = GuardrailsWithOf(base, std::move(read));
+  input->makespan_with = MakespanWithOf(base, read, progress);
+  input->guardrails_with = GuardrailsWithOf(base, std::move(read), progress);
 }
 
 }  // namespace
@@ -207,6 +223,8 @@ void RegisterReport(CLI::App& app) {
       throw InputError(o->scenario.path +
                        ": this is a sweep's CSV table, which report does not read: write the sweep as JSON "
                        "(aqesim sweep ... -o SWEEP.json) and report on that");
+    // Lines on stderr when the report runs long (its simulations), never into the report.
+    auto progress = std::make_shared<report::SimulationProgress>(&std::cerr);
     report::ReportInput input;
     std::vector<std::string> inputs = {o->scenario.path, o->scenario.properties_file, o->scenario.cost_file};
     if (doc.is_discarded() || report::IsScenarioDocument(doc)) {
@@ -228,9 +246,9 @@ void RegisterReport(CLI::App& app) {
           ReadScenarioBaseFile(o->scenario.path, overrides.files.get(), &unread);
       if (!base) throw InputError(JoinDiagnostics(unread));  // the first load read it: not expected
       ScenarioOverrides read = ReadOverrides(overrides);
-      input.makespan_with = MakespanWithOf(base, read);
-      input.guardrails_with = GuardrailsWithOf(base, std::move(read));
-      input.sweep_with = SweepWithOf(o->scenario.path, overrides);
+      input.makespan_with = MakespanWithOf(base, read, progress);
+      input.guardrails_with = GuardrailsWithOf(base, std::move(read), progress);
+      input.sweep_with = SweepWithOf(o->scenario.path, overrides, progress);
       // How many executors: `aqesim scale`'s rows on the same scenario and settings.
       scale::ScaleSpec spec;
       scale::ScalePart part;
@@ -238,6 +256,7 @@ void RegisterReport(CLI::App& app) {
       part.document = doc;  // the bytes the load above read
       part.overrides = overrides;
       spec.parts.push_back(std::move(part));
+      spec.row_done = [progress](size_t rows) { progress->TickIn("executor counts (aqesim scale)", rows); };
       std::vector<std::string> scale_errors;  // its warnings are the load's, printed once already
       if (std::optional<scale::ScaleResult> rows = scale::RunScale(spec, &scale_errors))
         input.scale = scale::ScaleDocument{std::move(*rows), o->scenario.path, false};
@@ -251,7 +270,7 @@ void RegisterReport(CLI::App& app) {
       std::optional<report::ReportInput> parsed = report::InputFromDocument(doc, o->scenario.path, &errors);
       if (!parsed || !errors.empty()) throw InputError(errors);
       input = std::move(*parsed);
-      if (input.kind == report::InputKind::kSweep) SweptScenario(input.sweep.info, &inputs, &input);
+      if (input.kind == report::InputKind::kSweep) SweptScenario(input.sweep.info, &inputs, &input, progress);
     }
     WriteOutputAtomically(
         o->output, format == "md" ? report::RenderMarkdownReport(input) : report::RenderHtmlReport(input),
