@@ -8,7 +8,8 @@
 //    and no "<!--" occurs; the chart data (<script type="application/json">) holds no '<' at
 //    all (so no name ends it or opens a comment in it), parses as JSON and has one spec per
 //    chart container;
-//  - Markdown: outside fenced code, every heading is one of the renderer's, no '<' (no raw
+//  - Markdown: outside fenced code, every heading is one of the renderer's, no unescaped '<'
+//    before a letter, digit, '/', '!' or '?' (no raw
 //    HTML or autolink) and no unescaped '[' or ']' (no link); every row of a table has as many
 //    unescaped '|' as its header; a fence is closed by the renderer's closing line only.
 #ifndef AQESIM_TESTS_FUZZ_FUZZ_REPORT_H_
@@ -131,7 +132,11 @@ inline void CheckMarkdownStructure(const std::string& m) {
     RequireReport(line.rfind("    ", 0) != 0 && line.rfind(">", 0) != 0 && line.rfind("=", 0) != 0,
                   "an indented code block, quote or setext underline", m);
     for (size_t i = 0; i < line.size(); ++i) {
-      RequireReport(line[i] != '<', "a '<' (raw HTML or an autolink)", m);
+      const char next = i + 1 < line.size() ? line[i + 1] : '\0';
+      RequireReport(
+          line[i] != '<' || MdEscaped(line, i) ||
+              !(std::isalnum(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?'),
+          "a '<' (raw HTML or an autolink)", m);
       RequireReport(line[i] != '\r', "a carriage return (a line break) outside a fence", m);
       RequireReport((line[i] != '[' && line[i] != ']') || MdEscaped(line, i), "an unescaped bracket (a link)",
                     m);

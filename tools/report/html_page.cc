@@ -1,5 +1,6 @@
 #include "tools/report/html_page.h"
 
+#include <cctype>
 #include <string>
 
 #include "tools/report/report_assets.h"
@@ -155,8 +156,10 @@ std::string Card(const std::string& value, const std::string& label) {
 // literal text: line breaks (also U+2028/U+2029) and other control characters become spaces,
 // so nothing starts a heading, list or block further down; Markdown's inline punctuation is
 // backslash-escaped, so no emphasis, code, link ("[x](javascript:...)") or table cell forms,
-// and what would open a block at the start ("- ", "+ ", "= ", "1. ") is escaped there; '<',
-// '>' and '&' are character references, so no HTML or autolink passes through. Leading blanks
+// and what would open a block at the start ("- ", "+ ", "= ", "> ", "1. ") is escaped there;
+// '<' before a letter, '/', '!' or '?' (a tag, comment or autolink) and '&' before a letter,
+// digit or '#' (an entity) are backslash-escaped, so no HTML or autolink passes through, and
+// elsewhere they stay as written ("<= 256 MiB", "a > b", "R & D" read as they are). Leading blanks
 // (spaces, tabs and what became spaces) are dropped: four of them would open a code block.
 std::string MdEsc(std::string_view s) {
   std::string out;
@@ -176,12 +179,13 @@ std::string MdEsc(std::string_view s) {
       continue;
     }
     const bool first = out.empty();
-    if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else if (c == '&') {
-      out += "&amp;";
+    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
+    const bool alnum_next = std::isalnum(static_cast<unsigned char>(next)) != 0;
+    if ((c == '<' && (alnum_next || next == '/' || next == '!' || next == '?')) ||  // a tag or autolink
+        (c == '&' && (alnum_next || next == '#')) ||                                // an entity
+        (c == '>' && first)) {                                                      // a block quote
+      out += '\\';
+      out += c;
     } else if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos ||
                (first && (c == '-' || c == '+' || c == '=')) ||
                (leading_digits && !first && (c == '.' || c == ')'))) {

@@ -16,8 +16,16 @@ TEST_CASE("Esc: markup characters as references, control characters as U+FFFD, l
 }
 
 TEST_CASE("MdEsc: one line of literal text that opens no block, link, emphasis or table cell", "[report]") {
-  CHECK(MdEsc("a [b](javascript:x) *c* |d| <e> &") ==
-        "a \\[b\\](javascript:x) \\*c\\* \\|d\\| &lt;e&gt; &amp;");
+  CHECK(MdEsc("a [b](javascript:x) *c* |d| <e> &") == "a \\[b\\](javascript:x) \\*c\\* \\|d\\| \\<e> &");
+  // '<', '>' and '&' stay as written where Markdown reads them as text (new-user finding: the
+  // report printed "&lt;= skew threshold"); escaped where they would open a tag, a comment, an
+  // autolink, an entity or a block quote.
+  CHECK(MdEsc("largest 12 MiB <= skew threshold 256.0 MiB > 5 × median & more") ==
+        "largest 12 MiB <= skew threshold 256.0 MiB > 5 × median & more");
+  CHECK(MdEsc("a<b </b> <!-- c <?x <https://x> &amp; &#60; R&D") ==
+        "a\\<b \\</b> \\<!-- c \\<?x \\<https://x> \\&amp; \\&\\#60; R\\&D");
+  CHECK(MdEsc("> quoted") == "\\> quoted");
+  CHECK(MdEsc("  > quoted") == "\\> quoted");
   CHECK(MdEsc("- item") == "\\- item");
   CHECK(MdEsc("12. item") == "12\\. item");
   CHECK(MdEsc("12 . item") == "12 . item");
