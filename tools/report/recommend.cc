@@ -423,7 +423,8 @@ Recommendation Recommend(const TuningFacts& f) {
     if (c.accurate_block_skewed_factor <= 0) {
       AddLine(
           &r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
-          "makes MapStatus record the skewed blocks of " + s.id + " exactly, so AQE can see and split them");
+          "makes HighlyCompressedMapStatus record the skewed blocks of " + s.id +
+              " apart from its average (to within 10 %), so AQE can see and split them");
     }
   }
 

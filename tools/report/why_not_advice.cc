@@ -50,8 +50,9 @@ std::string Advice(const NotApplied& n) {
            "(more "
            "input splits, or a repartition before the join) give AQE ranges to split, or salt the key.";
   if (r == "hiddenByMapStatus")
-    return "Set spark.shuffle.accurateBlockSkewedFactor (e.g. 5) so that MapStatus records the skewed blocks "
-           "exactly, or keep the partition count at most spark.shuffle.minNumPartitionsToHighlyCompress.";
+    return "Set spark.shuffle.accurateBlockSkewedFactor (e.g. 5) so that HighlyCompressedMapStatus keeps the "
+           "skewed blocks out of its average (each recorded to within 10 %), or keep the partition count at most "
+           "spark.shuffle.minNumPartitionsToHighlyCompress (CompressedMapStatus: every block to within 10 %).";
   if (r == "needsExtraShuffle")
     return "spark.sql.adaptive.forceOptimizeSkewedJoin=true accepts the extra shuffle (check by simulation "
            "that "

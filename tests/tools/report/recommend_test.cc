@@ -355,6 +355,14 @@ TEST_CASE("Recommend: skew the driver cannot see above 2000 partitions → accur
   f.shuffles = {s};
   const Recommendation r = Recommend(f);
   CHECK(HasLine(r, "spark.shuffle.accurateBlockSkewedFactor", "5.0"));
+  // Not "exactly": the skewed blocks are kept apart from the average, each rounded to a power of
+  // 1.1 (MapStatus' size encoding).
+  for (const ConfLine& l : r.lines)
+    if (l.key == "spark.shuffle.accurateBlockSkewedFactor")
+      CHECK(
+          l.reason ==
+          "makes HighlyCompressedMapStatus record the skewed blocks of e7 apart from its average (to within "
+          "10 %), so AQE can see and split them");
   REQUIRE(r.warnings.size() == 1);
   CHECK(r.warnings[0].rfind(
             "e7 has 3000 partitions, more than spark.shuffle.minNumPartitionsToHighlyCompress (2000)", 0) ==
