@@ -75,6 +75,29 @@ nlohmann::json EntryOf(const nlohmann::json& explain, const std::string& reason)
   return found[0];
 }
 
+TEST_CASE("report: a skewed side its join type cannot split gets no skew-join key, and says why",
+          "[e2e][whynot][report]") {
+  // ship-ex: the right side of a LeftOuter join, one hot key with 40 % of its 20 GiB. No
+  // skew-join key can change it: none is proposed, so the sweep the recommendation comes from has
+  // none (new-user finding 5: it swept skewedPartitionThresholdInBytes 222m,256m and found it "does
+  // not matter").
+  const CommandResult r =
+      RunAqesim({"report", SourcePath("tests/data/scenarios/left-outer-skew-right.json"), "--format", "md"});
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  CHECK(Contains(
+      r.stdout_text,
+      "**Skew: ship-ex's largest partition is 199.3× its median (true sizes), and the tasks reading it "
+      "are critically unbalanced (47.7× the median task, AQE on). A join reads it on a side its join "
+      "type never lets OptimizeSkewedJoin split, so no skew-join key changes it and none is proposed: "
+      "split the hot key out or salt it (below).**"));
+  CHECK(Contains(r.stdout_text, "LeftOuter join cannot split the right side"));
+  CHECK_FALSE(Contains(r.stdout_text, "skewedPartitionFactor"));
+  CHECK_FALSE(Contains(r.stdout_text, "skewedPartitionThresholdInBytes"));
+  CHECK(Contains(r.stdout_text,
+                 "json --grid spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,64m,256m -o SWEEP.json"));
+}
+
 TEST_CASE("explain: a sort's hot key under range partitioning is never split", "[e2e][whynot]") {
   // Key 0 holds 30 % of 40 million rows: RangePartitioner gives it partition 0 (1.2 GiB of 4 GiB,
   // 200 partitions requested), and AQE only coalesces the sort's partitions.

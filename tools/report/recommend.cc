@@ -98,6 +98,9 @@ std::string UnsplittableText(const std::string& reason) {
   if (reason == "rangePartitioned")
     return " A sort reads it through a range partitioner, which keeps a key in one partition, and AQE never "
            "splits a sort's partitions: salt the sort key.";
+  if (reason == "joinTypeCannotSplit")
+    return " A join reads it on a side its join type never lets OptimizeSkewedJoin split, so no skew-join "
+           "key changes it and none is proposed: split the hot key out or salt it (below).";
   return "";
 }
 
@@ -421,10 +424,9 @@ Recommendation Recommend(const TuningFacts& f) {
                          "): the driver sees averaged block sizes (largest " + FormatBytes(s.seen_max_bytes) +
                          ", truly " + FormatBytes(s.true_max_bytes) + ") and cannot detect the skew.");
     if (c.accurate_block_skewed_factor <= 0) {
-      AddLine(
-          &r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
-          "makes HighlyCompressedMapStatus record the skewed blocks of " + s.id +
-              " apart from its average (to within 10 %), so AQE can see and split them");
+      AddLine(&r, "spark.shuffle.accurateBlockSkewedFactor", FactorString(c.skewed_partition_factor),
+              "makes HighlyCompressedMapStatus record the skewed blocks of " + s.id +
+                  " apart from its average (to within 10 %), so AQE can see and split them");
     }
   }
 

@@ -51,8 +51,10 @@ std::string Advice(const NotApplied& n) {
            "input splits, or a repartition before the join) give AQE ranges to split, or salt the key.";
   if (r == "hiddenByMapStatus")
     return "Set spark.shuffle.accurateBlockSkewedFactor (e.g. 5) so that HighlyCompressedMapStatus keeps the "
-           "skewed blocks out of its average (each recorded to within 10 %), or keep the partition count at most "
-           "spark.shuffle.minNumPartitionsToHighlyCompress (CompressedMapStatus: every block to within 10 %).";
+           "skewed blocks out of its average (each recorded to within 10 %), or keep the partition count at "
+           "most "
+           "spark.shuffle.minNumPartitionsToHighlyCompress (CompressedMapStatus: every block to within 10 "
+           "%).";
   if (r == "needsExtraShuffle")
     return "spark.sql.adaptive.forceOptimizeSkewedJoin=true accepts the extra shuffle (check by simulation "
            "that "
@@ -91,8 +93,14 @@ std::string Advice(const NotApplied& n) {
 }  // namespace
 
 std::string SkewAqeCannotSplit(const std::vector<NotApplied>& not_applied, const std::string& exchange) {
-  for (const NotApplied& n : not_applied)
+  for (const NotApplied& n : not_applied) {
     if ((n.reason == "notAJoin" || n.reason == "rangePartitioned") && n.target == exchange) return n.reason;
+    // A join's skewed side its type cannot split: the entry names the join, its numbers the side's exchange.
+    const auto side = n.numbers.find("exchange");
+    if (n.reason == "joinTypeCannotSplit" && side != n.numbers.end() && side->is_string() &&
+        side->get<std::string>() == exchange)
+      return n.reason;
+  }
   return "";
 }
 

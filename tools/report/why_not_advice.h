@@ -18,8 +18,10 @@ namespace aqesim::report {
 inline constexpr int64_t kBroadcastReachFactor = 4;
 
 /// Why no AQE rule can split `exchange`'s skew, when OptimizeSkewedJoin said so: "notAJoin" (an
-/// aggregate's skewed input) or "rangePartitioned" (a sort's range exchange); "" otherwise. No
-/// skew-join key can split it, so the report neither recommends nor simulates one for it.
+/// aggregate's skewed input), "rangePartitioned" (a sort's range exchange) or
+/// "joinTypeCannotSplit" (the skewed side of a join whose type Spark never splits on that side,
+/// e.g. a LeftOuter join's right side); "" otherwise. No skew-join key can split it, so the
+/// report neither recommends nor simulates one for it.
 std::string SkewAqeCannotSplit(const std::vector<NotApplied>& not_applied, const std::string& exchange);
 
 /// One sentence per entry a user can act on: the entry's message, then what to do ("" entries

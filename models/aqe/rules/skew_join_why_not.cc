@@ -252,6 +252,7 @@ NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const Sk
                               FormatBytes(s.threshold);
     if (!splittable_skewed) {
       numbers["joinType"] = type_name;
+      numbers["exchange"] = join.child(&s == &l ? 0 : 1).id;
       return Entry(ctx, j, "joinTypeCannotSplit",
                    j + ": " + type_name + " join cannot split " +
                        SidesNobodySplits(type, l.skewed(), r.skewed()) + ": " + above,
@@ -282,6 +283,7 @@ NotApplied SkewJoinWhyNot(const RuleContext& ctx, const ExecNode& join, const Sk
                               FormatBytes(s.exact_max()) + ", reported " + FormatBytes(s.reported[p]) + ")";
     if (!can[i]) {
       numbers["joinType"] = type_name;
+      numbers["exchange"] = join.child(static_cast<size_t>(i)).id;
       return Entry(ctx, j, "joinTypeCannotSplit",
                    j + ": " + type_name + " join cannot split " + SidesNobodySplits(type, i == 0, i == 1) +
                        ": " + sizes + " is above the skew threshold " + FormatBytes(s.exact_threshold),
