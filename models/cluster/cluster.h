@@ -46,6 +46,11 @@ struct ExecutorLifetime {
   /// The resource profile it was started for (JSON `resourceProfile`, default 0): its cores,
   /// GPUs and task amounts; a stage runs only on executors of its own profile.
   int resource_profile = 0;
+  /// Registered from the start: seconds it had been idle then (since its last task ended, or
+  /// since it registered if it ran none; 0 while it ran a task). Read only when dynamic
+  /// allocation's policy replaces the timeline: its idle timer (executorIdleTimeout) goes on
+  /// from there (models/scenario/allocation_from_timeline.h). JSON `idleSeconds`, >= 0, default 0.
+  double idle_seconds = 0;
 };
 
 struct ClusterSpec {
@@ -117,6 +122,13 @@ struct ClusterSpec {
   /// (models/cluster/allocation_state.h; JSON `allocationAtStart`). Unset: it starts as Spark's
   /// does at the application's start (initialExecutors).
   std::optional<AllocationState> allocation_at_start;
+  /// With a timeline: whether the selection starts the application, nothing having run in it
+  /// before (no task launched, no executor removed). Read only when dynamic allocation's policy
+  /// replaces the timeline: true, the policy starts from initialExecutors, as at the
+  /// application's start; false, from the timeline's executors present at the start
+  /// (models/scenario/allocation_from_timeline.h). JSON `startsApplication`; unset: true when no
+  /// executor present at the start is warm. The importer writes it.
+  std::optional<bool> starts_application;
   /// Static cluster: executors [0, warm_executors) have JVMs that already ran tasks before the
   /// start; the others are fresh (their first tasks pay executorStartupSeconds). JSON
   /// `warmExecutors`, default 0. (With a timeline, each entry's `warm` says it.)

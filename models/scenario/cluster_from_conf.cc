@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "models/scenario/allocation_from_timeline.h"
 
 namespace aqesim {
 namespace {
@@ -32,36 +35,105 @@ class Reconciler {
     }
   }
 
+  /// The first command-line spark.executor.instances or spark.dynamicAllocation.* key, if any.
+  const ConfOrigin* AskedOnCommandLine() const {
+    for (const auto& [key, entry] : conf_) {
+      const bool relevant =
+          key == "spark.executor.instances" || key.rfind("spark.dynamicAllocation.", 0) == 0;
+      if (relevant && FromCommandLine(entry.second)) return &entry.second;
+    }
+    return nullptr;
+  }
+
+  /// A recorded selection without a timeline (its executors did not change while it ran) that
+  /// does not start its application, under a command-line dynamic-allocation what-if: the
+  /// policy starts from its `executors`, alive at its start, as allocation_from_timeline.h does
+  /// from a timeline (warm code first, then warm JVMs; idle 0: not recorded here).
+  void StartPolicyFromStaticCluster(bool dynamic) {
+    ClusterSpec& c = s_.cluster;
+    if (!dynamic || !c.executor_timeline.empty() || c.allocation_at_start || c.starts_application != false)
+      return;
+    const ConfOrigin* asked = AskedOnCommandLine();
+    if (asked == nullptr) return;
+    std::vector<ExecutorLifetime> present(static_cast<size_t>(c.executors));
+    for (int e = 0; e < c.executors; ++e) {
+      present[static_cast<size_t>(e)].warm_code = e < c.warm_code_executors;
+      present[static_cast<size_t>(e)].warm = e < c.warm_executors;
+    }
+    int warm = 0, warm_code = 0;
+    c.allocation_at_start =
+        AllocationAtSelectionStart(present, false, s_.conf.dynamic_allocation, &warm_code, &warm);
+    c.warm_executors = warm;
+    c.warm_code_executors = warm_code;
+    sink_->Warning("/cluster/executors",
+                   Place(*asked) + ": Spark's dynamic allocation policy starts from the " +
+                       std::to_string(c.allocation_at_start->executors.size()) +
+                       " executors alive at the selection's start (the application's allocation manager does "
+                       "not restart per query), not from initialExecutors; " +
+                       std::to_string(warm) + " of them keep their warm JVMs");
+  }
+
   /// A command-line spark.executor.instances or spark.dynamicAllocation.* on a recorded timeline.
   void ReplaceTimelineIfAsked(bool dynamic) {
     ClusterSpec& c = s_.cluster;
     if (c.executor_timeline.empty()) return;
-    const ConfOrigin* asked = nullptr;
-    for (const auto& [key, entry] : conf_) {
-      const bool relevant =
-          key == "spark.executor.instances" || key.rfind("spark.dynamicAllocation.", 0) == 0;
-      if (relevant && FromCommandLine(entry.second) && asked == nullptr) asked = &entry.second;
-    }
+    const ConfOrigin* asked = AskedOnCommandLine();
     if (asked == nullptr) return;
+    const size_t recorded = c.executor_timeline.size();
+    const std::string replaced = Place(*asked) + " replaces the recorded executor timeline (" +
+                                 std::to_string(recorded) + " executors) with ";
+    if (dynamic && c.allocation_at_start) {  // where the application stood: that state says which are warm
+      c.executor_timeline.clear();
+      c.warm_executors = 0;
+      c.warm_code_executors = 0;
+      sink_->Warning(
+          "/cluster/executorTimeline",
+          replaced + "Spark's dynamic allocation policy, which starts from /cluster/allocationAtStart");
+      return;
+    }
+    if (dynamic) {
+      // The application's allocation manager does not restart per query: the policy starts from
+      // the executors registered at the selection's start, unless it starts the application.
+      int warm = 0, warm_code = 0;
+      c.allocation_at_start = AllocationAtSelectionStart(c.executor_timeline, c.starts_application,
+                                                         s_.conf.dynamic_allocation, &warm_code, &warm);
+      c.executor_timeline.clear();
+      c.warm_executors = warm;
+      c.warm_code_executors = warm_code;
+      std::string how;
+      if (c.allocation_at_start) {
+        const size_t alive = c.allocation_at_start->executors.size();
+        how = "Spark's dynamic allocation policy, started from the " + std::to_string(alive) +
+              (alive == 1 ? " executor" : " executors") +
+              " alive at the selection's start (the application's allocation manager does not restart per "
+              "query" +
+              (alive == 0 ? std::string(")") : "; their idle times kept)") + ", not from initialExecutors";
+        if (alive > 0) how += "; " + std::to_string(warm) + " of them keep their warm JVMs";
+        if (!c.allocation_at_start->requests.empty())
+          how += "; " + std::to_string(c.allocation_at_start->requests.size()) +
+                 " more requested at the start for minExecutors";
+      } else {
+        how = "Spark's dynamic allocation policy from the application's start (" +
+              std::to_string(s_.conf.dynamic_allocation.InitialExecutors(s_.conf.executor_instances)) +
+              " initial executors: the selection starts the application)";
+      }
+      sink_->Warning("/cluster/executorTimeline", replaced + how);
+      return;
+    }
     int warm = 0, warm_code = 0;
     for (const ExecutorLifetime& e : c.executor_timeline) {
-      // A policy started from allocationAtStart: that state says which executors are warm.
-      if (e.add_seconds > 0 || (dynamic && c.allocation_at_start)) continue;
+      if (e.add_seconds > 0) continue;
       warm += e.warm || e.warm_code;
       warm_code += e.warm_code;
     }
-    const size_t recorded = c.executor_timeline.size();
     c.executor_timeline.clear();
     c.warm_executors = warm;
     c.warm_code_executors = warm_code;
-    if (!dynamic) c.executors = s_.conf.executor_instances.value_or(c.executors);
-    sink_->Warning("/cluster/executorTimeline",
-                   Place(*asked) + " replaces the recorded executor timeline (" + std::to_string(recorded) +
-                       " executors) with " +
-                       (dynamic ? std::string("Spark's dynamic allocation policy")
-                                : std::to_string(c.executors) + " executors from the start") +
-                       "; " + std::to_string(warm) +
-                       " of them keep the warm JVMs of the executors present at the start");
+    c.executors = s_.conf.executor_instances.value_or(c.executors);
+    sink_->Warning("/cluster/executorTimeline", replaced + std::to_string(c.executors) +
+                                                    " executors from the start; " + std::to_string(warm) +
+                                                    " of them keep the warm JVMs of the executors present at "
+                                                    "the start");
   }
 
   /// Settings Spark refuses when it starts the ExecutorAllocationManager.
@@ -105,6 +177,7 @@ void ReconcileClusterWithConf(const ClusterGiven& given, const ConfEntries& conf
   const SqlConf& sc = scenario->conf;
   const bool dynamic = sc.dynamic_allocation.enabled && !sc.master.local;
   Reconciler r(conf, scenario, sink);
+  r.StartPolicyFromStaticCluster(dynamic);
   r.ReplaceTimelineIfAsked(dynamic);
   if (sc.dynamic_allocation.enabled) r.CheckDynamicAllocation();  // local mode: a warning only
   // Under dynamic allocation spark.executor.instances is a floor of the initial executors.

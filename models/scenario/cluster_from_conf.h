@@ -5,7 +5,9 @@
 //     it is the user's what-if; on a recorded executor timeline, spark.executor.instances or a
 //     spark.dynamicAllocation.* key replaces the timeline (executors from the start, or the
 //     dynamic allocation policy), keeping the JVM warmth of the executors warm at the start —
-//     a warning says so;
+//     a warning says so; the policy starts from the executors alive at the selection's start
+//     (allocation_from_timeline.h: the application's allocation manager does not restart per
+//     query), or from initialExecutors when the selection starts the application;
 //   - the scenario's own `conf` contradicting its `cluster` is an error naming both places;
 //   - dynamic allocation settings Spark refuses at start-up (ExecutorAllocationManager
 //     .validateSettings) are errors at the key that breaks them.

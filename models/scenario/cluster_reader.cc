@@ -33,7 +33,8 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "executorGrantSeconds",
                                                  "executorRemoveSeconds",
                                                  "executorCapacity",
-                                                 "allocationAtStart"};
+                                                 "allocationAtStart",
+                                                 "startsApplication"};
 
 constexpr double kMaxTimelineSeconds = 1e9;
 constexpr const char* kTimelineSecondsWhat = "a number of seconds in [-1e+09, 1e+09]";
@@ -62,8 +63,8 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
       ok = false;
       continue;
     }
-    CheckFields(e, q, {"add", "remove", "warm", "warmCode", "resourceProfile"}, "an executor of the timeline",
-                sink);
+    CheckFields(e, q, {"add", "remove", "warm", "warmCode", "resourceProfile", "idleSeconds"},
+                "an executor of the timeline", sink);
     ExecutorLifetime life;
     if (!e.contains("add")) {
       sink->Error(q, "missing field \"add\" (seconds from the start at which the executor registers)");
@@ -94,6 +95,14 @@ void ReadExecutorTimeline(const Json& v, const std::string& p, ClusterSpec* clus
     if (e.contains("warmCode")) {
       if (auto w = ReadBool(e["warmCode"], PointerAppend(q, "warmCode"), sink))
         life.warm_code = *w;
+      else
+        ok = false;
+    }
+    if (e.contains("idleSeconds")) {
+      if (auto idle = ReadNumber(
+              e["idleSeconds"], PointerAppend(q, "idleSeconds"), [](double d) { return d >= 0 && d <= 1e9; },
+              "a number of seconds in [0, 1e+09]", sink))
+        life.idle_seconds = *idle;
       else
         ok = false;
     }
@@ -214,6 +223,8 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
   if (v.contains("allocationAtStart"))
     cluster->allocation_at_start =
         ReadAllocationState(v["allocationAtStart"], field("allocationAtStart"), sink);
+  if (v.contains("startsApplication"))
+    cluster->starts_application = ReadBool(v["startsApplication"], field("startsApplication"), sink);
   // Profiles first: the timeline's entries refer to them.
   if (v.contains("resourceProfiles"))
     ReadResourceProfiles(v["resourceProfiles"], field("resourceProfiles"), &cluster->resource_profiles, sink);

@@ -53,6 +53,33 @@ bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_i
   return false;
 }
 
+/// Milliseconds `ex` had been idle at `ms` (registered by then): since its last task ended, or
+/// since it registered if it had run none; 0 while a task ran on it (ExecutorMonitor's idle
+/// timer, which executorIdleTimeout runs out).
+int64_t IdleMsAt(const RecordedApplication& app, const RecordedExecutor& ex, int64_t ms) {
+  int64_t idle_from = ex.added_time_ms;
+  for (const auto& [id, st] : app.stages) {
+    for (const RecordedTask& t : st.tasks) {
+      if (t.executor_id != ex.executor_id || t.launch_time_ms > ms) continue;
+      if (t.finish_time_ms > ms) return 0;
+      idle_from = std::max(idle_from, t.finish_time_ms);
+    }
+  }
+  return std::max<int64_t>(0, ms - idle_from);
+}
+
+/// True when nothing ran in the application before `ms`: no task launched, no executor removed.
+/// A dynamic-allocation policy replacing the selection's timeline then starts from
+/// initialExecutors, as at the application's start (cluster.startsApplication).
+bool StartsApplication(const RecordedApplication& app, int64_t ms) {
+  for (const RecordedExecutor& ex : app.executors)
+    if (ex.removed_time_ms && *ex.removed_time_ms <= ms) return false;
+  for (const auto& [id, st] : app.stages)
+    for (const RecordedTask& t : st.tasks)
+      if (t.launch_time_ms < ms) return false;
+  return true;
+}
+
 /// Executors alive at `ms` (the driver in local mode) that had finished a task by then: the
 /// scenario's `warmExecutors` for a static cluster. With `execution`, those that had finished
 /// a task of an earlier run of the same query instead (`warmCodeExecutors`;
@@ -84,7 +111,10 @@ int WarmExecutorsAt(const RecordedApplication& app, int64_t ms,
 /// earlier time is used and listed in `estimated` (an executor already pending removal at
 /// from_ms is left out, though `executors` still counts it). "warm": true when the executor had finished
 /// a task before from_ms; "warmCode": true when one of an earlier run of `execution`'s query
-/// (ExecutorsThatRanSameQuery). Empty when nothing changes within the window (a static cluster).
+/// (ExecutorsThatRanSameQuery); "idleSeconds" (registered before from_ms): how long it had been
+/// idle then, where a dynamic-allocation what-if's policy starts its idle timer
+/// (models/scenario/allocation_from_timeline.h). Empty when nothing changes within the window (a
+/// static cluster).
 json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t to_ms,
                       const RecordedSqlExecution* execution, std::vector<std::string>* estimated) {
   const std::set<std::string> same_query =
@@ -109,6 +139,9 @@ json ExecutorTimeline(const RecordedApplication& app, int64_t from_ms, int64_t t
     const bool removed = until && remove <= to_ms - from_ms;
     json e = {{"add", std::max<int64_t>(ex.added_time_ms - from_ms, 0) / 1000.0}};
     if (RanTaskBefore(app, ex.executor_id, from_ms)) e["warm"] = true;
+    if (ex.added_time_ms <= from_ms) {  // its idle timer, for a policy replacing the timeline
+      if (const int64_t idle = IdleMsAt(app, ex, from_ms); idle > 0) e["idleSeconds"] = idle / 1000.0;
+    }
     if (same_query.count(ex.executor_id)) e["warmCode"] = true;
     if (const int rp = TimelineProfileOf(ex); rp != 0) {
       e["resourceProfile"] = rp;  // a stage runs only on executors of its profile
@@ -195,6 +228,7 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
       if (const std::optional<int64_t> start = ExecutorStartMs(app))
         cluster["executorStartSeconds"] = static_cast<double>(*start) / 1000.0;
       cluster["executorTimeline"] = std::move(timeline);
+      cluster["startsApplication"] = StartsApplication(app, window->first);
     }
   }
   if (window && !cluster.contains("executorTimeline")) {
@@ -205,6 +239,12 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
     const int warm_code =
         execution != nullptr ? std::min(WarmExecutorsAt(app, window->first, execution), warm) : 0;
     if (warm_code > 0) cluster["warmCodeExecutors"] = warm_code;
+    // A dynamic-allocation what-if starts its policy from these executors unless the selection
+    // starts the application (models/scenario/cluster_from_conf.h).
+    auto enabled = app.spark_properties.find("spark.dynamicAllocation.enabled");
+    if (!app.local_mode && enabled != app.spark_properties.end() &&
+        ParseBool(enabled->second).value_or(false))
+      cluster["startsApplication"] = StartsApplication(app, window->first);
   }
   std::optional<std::string> memory =
       Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
