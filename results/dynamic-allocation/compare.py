@@ -4,15 +4,16 @@
 For every SQL execution (or, without SQL, every job) of an event log that ran stages:
   timeline  the imported scenario as it is: the recorded executor timeline (aqesim validate's replay)
   policy    the same scenario with Spark's dynamic-allocation keys from the log's properties given as
-            --conf (which replaces the recorded timeline by ExecutorAllocationManager's policy),
-            cluster.executorStartSeconds as the importer measured it, and the executors present at
-            the selection's start as spark.executor.instances (the policy's starting target): each
-            selection on its own
+            --conf (which replaces the recorded timeline by ExecutorAllocationManager's policy,
+            started where the application's manager stood at the selection's start: the executors
+            registered then, warm or fresh, with their idle times; a selection that starts the
+            application from the log's initial executors), cluster.executorStartSeconds as the
+            importer measured it: each selection on its own
   chained   the same, but the application's one allocation manager carried from selection to
             selection: cluster.executorGrantSeconds (GRANT_SECONDS, below),
             cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds),
             cluster.executorCapacity (the most containers the log shows at once: most_held), and
-              the first selection: the executors present at its start as spark.executor.instances;
+              the first selection: as policy starts it;
               every later one: the previous selection's chained run's allocationAtEnd as
                 cluster.allocationAtStart, with gapSeconds the recorded gap between the two
                 selections (the executors, the requests not registered yet, the executors killed
@@ -197,8 +198,8 @@ def main():
                     policy_args += ["--conf", c]
                 return json.loads(aqesim(binary, *policy_args))["runs"][0]
 
-            # policy: this selection alone, from the executors its replay has at its start.
-            policy = run_policy("policy", {}, [f"spark.executor.instances={present}"])
+            # policy: this selection alone, from the executors registered at its start.
+            policy = run_policy("policy", {}, [])
             # chained: the application's one allocation manager, carried from the selection before.
             chained_cluster = {"executorGrantSeconds": GRANT_SECONDS}
             if remove_seconds is not None:
@@ -206,7 +207,7 @@ def main():
             if capacity is not None:
                 chained_cluster["executorCapacity"] = capacity
             if carried is None:
-                chained = run_policy("chained", chained_cluster, [f"spark.executor.instances={present}"])
+                chained = run_policy("chained", chained_cluster, [])
             else:
                 state, previous_end = carried
                 chained_cluster["allocationAtStart"] = dict(state, gapSeconds=max(0.0, (start - previous_end) / 1000.0))
