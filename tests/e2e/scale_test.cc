@@ -92,6 +92,8 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
   CHECK(j["fastest"]["executors"] == 3);
   CHECK(j["fewestExecutorsWithin5Percent"]["executors"] == 3);
   CHECK(j["fewestExecutorsWithin10Percent"]["executors"] == 3);
+  // Makespan x core-seconds available: 13 x 13 = 169, 8 x 16 = 128, 6 x 18 = 108, 6 x 60 = 360.
+  CHECK(j["balanced"]["executors"] == 3);
 
   const CommandResult table = RunAqesim({"scale", path, "--percent", "50,100,150,500"});
   REQUIRE(table.exit_code == 0);
@@ -101,6 +103,9 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
                  "critical path (infinite executors, with the task times of the 1-executor row: the least "
                  "over the rows): 6.000 s (4.7–46 s)"));
   CHECK_THAT(table.stdout_text, Catch::Contains("fewest executors within 5 %: 3 executors (150 %), 6.000 s"));
+  CHECK_THAT(table.stdout_text,
+             Catch::Contains("balanced (the least makespan × core-hours: time and cost weighed "
+                             "alike): 3 executors (150 %), 6.000 s, 0.005 core-hours\n"));
 }
 
 TEST_CASE("scale: percentages giving the same executor count share one row naming them all", "[e2e][scale]") {
@@ -461,6 +466,8 @@ TEST_CASE("scale: report SCALE.json draws makespan against core-hours with the a
   doc["fastest"]["makespanSeconds"] = 7.5;
   doc["fewestExecutorsWithin5Percent"]["makespanSeconds"] = 7.5;
   doc["fewestExecutorsWithin10Percent"] = {{"percent", 100}, {"executors", 2}, {"makespanSeconds", 8.2}};
+  // Makespan x core-seconds: 13 x 13, 8.2 x 16 = 131.2, 7.5 x 18 = 135, 7.5 x 60: 2 executors.
+  doc["balanced"] = {{"percent", 100}, {"executors", 2}, {"makespanSeconds", 8.2}};
   const std::string edited = dir.Write("edited.json", doc.dump());
   const CommandResult e = RunAqesim({"report", edited, "-o", dir.File("edited.html")});
   INFO(e.stderr_text);

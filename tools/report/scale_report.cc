@@ -44,6 +44,9 @@ std::vector<std::string> Facts(const scale::ScaleDocument& d) {
   out.push_back(Cat({"Fastest: ", RowRef(r.rows[r.fastest]),
                      ". Fewest executors within 5 % of it: ", RowRef(r.rows[r.within_5_percent]),
                      "; within 10 %: ", RowRef(r.rows[r.within_10_percent]), "."}));
+  out.push_back(Cat({"Balanced (the least makespan × core-hours: time and cost weighed alike): ",
+                     RowRef(r.rows[r.balanced]), ", ", TwoDigits(r.rows[r.balanced].available_core_hours),
+                     " core-hours."}));
   const scale::ScaleRow& cp = r.rows[r.critical_path_row];
   out.push_back(Cat({"Critical path (infinite executors, with the task times of the ",
                      std::to_string(cp.executors), "-executor row: the least over the rows): ",

@@ -88,6 +88,7 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
   out["fewestExecutorsWithin5Percent"] = RowRef(r.rows[r.within_5_percent]);
   out["fewestExecutorsWithin10Percent"] = RowRef(r.rows[r.within_10_percent]);
   if (r.faster_and_cheaper) out["fasterAndCheaper"] = RowRef(r.rows[*r.faster_and_cheaper]);
+  out["balanced"] = RowRef(r.rows[r.balanced]);
   out["dynamicAllocationReplaced"] = r.dynamic_allocation;
   out["executorTimelineReplaced"] = r.timeline_replaced;
   if (r.recorded_seconds) out["recordedSeconds"] = *r.recorded_seconds;
@@ -148,6 +149,9 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   };
   wrapped("fastest: " + ref(r.fastest) + "; fewest executors within 5 %: " + ref(r.within_5_percent) +
               "; within 10 %: " + ref(r.within_10_percent),
+          2);
+  wrapped("balanced (the least makespan × core-hours: time and cost weighed alike): " + ref(r.balanced) +
+              ", " + TwoDigits(r.rows[r.balanced].available_core_hours) + " core-hours",
           2);
   if (r.faster_and_cheaper) {
     const ScaleRow& f = r.rows[*r.faster_and_cheaper];

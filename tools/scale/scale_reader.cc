@@ -203,6 +203,8 @@ std::optional<ScaleDocument> ScaleFromJson(const nlohmann::json& doc, const std:
   CheckAnswer(&r, doc, "fewestExecutorsWithin5Percent", res.rows, res.within_5_percent);
   CheckAnswer(&r, doc, "fewestExecutorsWithin10Percent", res.rows, res.within_10_percent);
   if (res.faster_and_cheaper) CheckAnswer(&r, doc, "fasterAndCheaper", res.rows, *res.faster_and_cheaper);
+  if (doc.contains("balanced"))
+    CheckAnswer(&r, doc, "balanced", res.rows, res.balanced);  // older results lack it
   std::optional<MakespanBand> band;
   const double critical = r.Banded(doc, "", "criticalPathSeconds", &band);
   if (critical != res.rows[res.critical_path_row].critical_path_seconds)

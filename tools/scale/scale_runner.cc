@@ -184,7 +184,11 @@ void MarkAnswers(ScaleResult* result) {
   result->within_5_percent = fewest_within(1.05);
   result->within_10_percent = fewest_within(1.10);
   result->faster_and_cheaper.reset();
+  result->balanced = 0;
   if (rows.empty()) return;
+  auto time_cost = [](const ScaleRow& r) { return r.makespan_seconds * r.available_core_hours; };
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (time_cost(rows[i]) < time_cost(rows[result->balanced])) result->balanced = i;
   const ScaleRow& base = rows[BaseRow(*result)];
   for (size_t i = 0; i < rows.size(); ++i) {
     const ScaleRow& r = rows[i];

@@ -44,7 +44,10 @@
 //   fastest    the row of the least makespan; "within 5 % / 10 %": the fewest executors whose
 //              makespan is at most 1.05 / 1.10 × the fastest; "faster and cheaper": of the rows
 //              with both a shorter makespan and fewer core-hours available than the base row, the
-//              one of fewest core-hours (a count that beats the current one on both)
+//              one of fewest core-hours (a count that beats the current one on both); "balanced":
+//              the row of the least makespan × core-hours available (time and cost weighed alike:
+//              a row twice as fast for twice the core-hours is as good, one 15 % faster for 2.5×
+//              the core-hours is not) — the count to pick when both matter
 #ifndef AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 #define AQESIM_TOOLS_SCALE_SCALE_RUNNER_H_
 
@@ -140,6 +143,7 @@ struct ScaleResult {
   /// The row of fewest core-hours among those both faster and with fewer core-hours available
   /// than the base row (BaseRow): a count that beats the current one on both; none when no row does.
   std::optional<size_t> faster_and_cheaper;
+  size_t balanced = 0;  // the least makespan × core-hours available (the top of this file)
   /// Distinct load and run warnings, except those the rows' executor counts cause (the
   /// replaced timeline, more warm executors than the row has).
   std::vector<std::string> warnings;
@@ -149,7 +153,8 @@ struct ScaleResult {
 std::string PercentsText(const ScaleRow& row);
 
 /// Sets the answers from the rows: `fastest`, `critical_path_row`, `within_5_percent`,
-/// `within_10_percent` and `faster_and_cheaper` (see the top of this file; the first row on ties).
+/// `within_10_percent`, `faster_and_cheaper` and `balanced` (see the top of this file; the first row on
+/// ties).
 void MarkAnswers(ScaleResult* result);
 
 /// The row the single-cluster figures (idealSeconds) are read at: the one with the base's
