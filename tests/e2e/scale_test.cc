@@ -387,6 +387,16 @@ TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread
   CHECK(j["rows"][2]["sparklensSeconds"].get<double>() <= j["rows"][0]["sparklensSeconds"].get<double>());
 }
 
+TEST_CASE("scale: a dynamic-allocation what-if on a log takes the policy's peak as 100 %", "[e2e][scale]") {
+  // The log peaked at 6 executors (the imported cluster.executors). With maxExecutors 2 the policy
+  // that replaces its timeline never holds more than 2, so 100 % is 2, not the recorded 6.
+  const std::string log = SourcePath("tests/data/eventlogs/eventlog_4nodes_8cores_dynamic_alloc.zstd");
+  const json j = ScaleJson({log, "--percent", "100", "--conf", "spark.dynamicAllocation.maxExecutors=2"});
+  CHECK(j["baseExecutors"] == 2);
+  CHECK(j["dynamicAllocationReplaced"] == true);
+  CHECK(j["rows"][0]["executors"] == 2);
+}
+
 TEST_CASE("scale: a job that failed as recorded is named, not hidden in the rows", "[e2e][scale]") {
   // tasks_executors_fail's SQL execution 27: stage 42's task hit a FetchFailed and its job failed
   // (validate: "replayed: stopped (FetchFailed), its job failed").

@@ -298,6 +298,9 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
       result.dynamic_allocation = true;
       try {
         const RunResult r = SimulateQuery(s, spec.adaptive.value_or(s.conf.adaptive_enabled));
+        // The policy's own peak, not the cluster's count (with maxExecutors 2 on a log that
+        // peaked at 6, 2: cluster.executors keeps the recorded 6).
+        if (!r.executors.empty()) base = 0;
         for (const ExecutorCountChange& c : r.executors) base = std::max(base, c.executors);
       } catch (const PlanError& e) {
         errors->push_back(s.path + ": " + ShownPointer(e.pointer) + ": " + e.message);
