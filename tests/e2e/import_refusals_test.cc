@@ -98,6 +98,26 @@ TEST_CASE("import-eventlog: a Shuffle Bytes Written of INT64_MAX is refused at i
       "application records: the log is damaged\n");
 }
 
+TEST_CASE("validate and scale: a recorded property the loader refuses is named at its log line",
+          "[e2e][eventlog][bad_inputs]") {
+  // As import-eventlog names it (below); was "LOG (SQL execution 0): /conf/spark.task.cpus: ..." in both.
+  static eventlog::testing::TempDir dir;
+  const std::string log = dir.Write(
+      "cpus0.json", Damaged("\"Spark Properties\":{", "\"Spark Properties\":{\"spark.task.cpus\":\"0\","));
+  const CommandResult r = RunAqesim({"validate", log});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text ==
+        "aqesim: error: " + log +
+            ": nothing to compare: no SQL execution of the log could be simulated; SQL execution 0: "
+            "not simulated: " +
+            log + ":5: Spark Properties: spark.task.cpus: expected an integer > 0, found \"0\"\n");
+  const CommandResult scaled = RunAqesim({"scale", log});
+  CHECK(scaled.exit_code == 2);
+  CHECK(scaled.stderr_text ==
+        "aqesim: error: " + log +
+            ":5: Spark Properties: spark.task.cpus: expected an integer > 0, found \"0\"\n");
+}
+
 TEST_CASE("import-eventlog: a log whose scenario run would refuse writes none",
           "[e2e][eventlog][bad_inputs]") {
   SECTION("spark.task.cpus 0") {

@@ -16,6 +16,7 @@
 #include "models/scenario/scenario_base.h"
 #include "models/scenario/scenario_overrides.h"
 #include "models/scenario/shown_pointer.h"
+#include "tools/eventlog/scenario_import.h"
 
 namespace aqesim::scale {
 
@@ -260,6 +261,12 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   bool rows_static = false;  // a part enables dynamic allocation: the rows switch it off
   for (const ScalePart& part : spec.parts) {
     LoadResult loaded = LoadScenarioJson(part.document, part.label, part.overrides);
+    if (spec.app != nullptr)  // a recorded property the loader refuses: named at its log line
+      for (Diagnostic& d : loaded.errors)
+        if (std::string place = eventlog::LogPlaceOf(*spec.app, part.document, d.pointer); !place.empty()) {
+          d.file = std::move(place);
+          d.pointer.clear();
+        }
     if (!loaded.errors.empty() || !loaded.scenario) {
       errors->push_back(loaded.errors.empty() ? part.label + ": the scenario did not load"
                                               : JoinDiagnostics(loaded.errors));

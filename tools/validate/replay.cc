@@ -366,7 +366,14 @@ void SimulateSelection(const eventlog::RecordedApplication& app, const json& cos
   }
   ScenarioOverrides overrides;
   for (const auto& [k, v] : cost.items()) overrides.fields.push_back({"cost", k, Json(v)});
-  std::optional<RunResult> run = SimulateLoaded(BuildScenario(*sel->base, overrides), where, &sel->error);
+  LoadResult loaded = BuildScenario(*sel->base, overrides);
+  // A recorded property the loader refuses is named at its log line, as import-eventlog names it.
+  for (Diagnostic& d : loaded.errors)
+    if (std::string place = eventlog::LogPlaceOf(app, sel->imported.scenario, d.pointer); !place.empty()) {
+      d.file = std::move(place);
+      d.pointer.clear();
+    }
+  std::optional<RunResult> run = SimulateLoaded(std::move(loaded), where, &sel->error);
   if (!run) return;
   sel->ok = true;
   sel->adaptive = run->adaptive;
