@@ -55,6 +55,15 @@ std::string LogPlaceOf(const RecordedApplication& app, const json& scenario, con
   return where->second + ": Spark Properties: " + key;
 }
 
+void PlaceDiagnosticsInLog(const RecordedApplication& app, const json& scenario,
+                           std::vector<Diagnostic>* diagnostics) {
+  for (Diagnostic& d : *diagnostics)
+    if (std::string place = LogPlaceOf(app, scenario, d.pointer); !place.empty()) {
+      d.file = std::move(place);
+      d.pointer.clear();
+    }
+}
+
 std::string DefaultScenarioName(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
   if (name.empty()) name = std::filesystem::path(path).parent_path().filename().string();

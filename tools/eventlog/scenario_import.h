@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/scenario/scenario.h"
 #include "tools/eventlog/recorded_application.h"
 
 namespace aqesim::eventlog {
@@ -117,6 +118,11 @@ std::string DefaultScenarioName(const std::string& path);
 /// "FILE:LINE: Spark Properties: KEY" for /conf/KEY holding the property as recorded; "" otherwise.
 std::string LogPlaceOf(const RecordedApplication& app, const nlohmann::json& scenario,
                        const std::string& pointer);
+
+/// Each of `diagnostics` (the loader's, on `scenario` imported from `app`) whose pointer LogPlaceOf
+/// places in the log is named there instead: file = "FILE:LINE: Spark Properties: KEY", no pointer.
+void PlaceDiagnosticsInLog(const RecordedApplication& app, const nlohmann::json& scenario,
+                           std::vector<Diagnostic>* diagnostics);
 
 /// Escapes one JSON-pointer reference token ("~" -> "~0", "/" -> "~1").
 std::string JsonPointerToken(const std::string& token);

@@ -262,11 +262,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   for (const ScalePart& part : spec.parts) {
     LoadResult loaded = LoadScenarioJson(part.document, part.label, part.overrides);
     if (spec.app != nullptr)  // a recorded property the loader refuses: named at its log line
-      for (Diagnostic& d : loaded.errors)
-        if (std::string place = eventlog::LogPlaceOf(*spec.app, part.document, d.pointer); !place.empty()) {
-          d.file = std::move(place);
-          d.pointer.clear();
-        }
+      eventlog::PlaceDiagnosticsInLog(*spec.app, part.document, &loaded.errors);
     if (!loaded.errors.empty() || !loaded.scenario) {
       errors->push_back(loaded.errors.empty() ? part.label + ": the scenario did not load"
                                               : JoinDiagnostics(loaded.errors));

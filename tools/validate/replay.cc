@@ -368,11 +368,7 @@ void SimulateSelection(const eventlog::RecordedApplication& app, const json& cos
   for (const auto& [k, v] : cost.items()) overrides.fields.push_back({"cost", k, Json(v)});
   LoadResult loaded = BuildScenario(*sel->base, overrides);
   // A recorded property the loader refuses is named at its log line, as import-eventlog names it.
-  for (Diagnostic& d : loaded.errors)
-    if (std::string place = eventlog::LogPlaceOf(app, sel->imported.scenario, d.pointer); !place.empty()) {
-      d.file = std::move(place);
-      d.pointer.clear();
-    }
+  eventlog::PlaceDiagnosticsInLog(app, sel->imported.scenario, &loaded.errors);
   std::optional<RunResult> run = SimulateLoaded(std::move(loaded), where, &sel->error);
   if (!run) return;
   sel->ok = true;
