@@ -7,12 +7,37 @@
 #include <utility>
 
 #include "models/conf/property_value.h"
+#include "models/plan/planned_properties.h"
 #include "tools/eventlog/sql_plan_info.h"
 
 namespace aqesim::eventlog {
 
+namespace {
+
+/// A stage whose Stage Info said "Number of Tasks": 0 but whose tasks ran: Spark computes one
+/// task per partition index (TaskSetManager), so the count is the highest index seen + 1.
+void CountTasksOfZeroTaskStage(RecordedStage* st, std::vector<std::string>* warnings) {
+  int64_t seen = 0;
+  for (const RecordedTask& t : st->tasks)
+    if (t.index >= 0 && t.index < kMaxPlannedTasks) seen = std::max<int64_t>(seen, int64_t{t.index} + 1);
+  if (seen == 0) return;  // no task ran: an empty stage
+  const auto tasks = [](int64_t n) { return std::to_string(n) + (n == 1 ? " task" : " tasks"); };
+  const std::string said = st->zero_tasks_at + ": stage " + std::to_string(st->stage_id) +
+                           ": Number of Tasks 0, but tasks with indexes up to " + std::to_string(seen - 1) +
+                           " ran (TaskEnd)";
+  if (st->num_tasks >= seen) {
+    warnings->push_back(said + ": imported with the " + tasks(st->num_tasks) + " its other events say");
+    return;
+  }
+  st->num_tasks = static_cast<int>(seen);
+  warnings->push_back(said + ": imported with " + tasks(seen));
+}
+
+}  // namespace
+
 void ReconstructStages(RecordedApplication* app, std::vector<std::string>* warnings) {
   for (auto& [id, st] : app->stages) {
+    if (!st.zero_tasks_at.empty()) CountTasksOfZeroTaskStage(&st, warnings);
     st.map_output_bytes.assign(static_cast<size_t>(std::max(st.num_tasks, 0)), 0);
     std::vector<bool> seen(st.map_output_bytes.size(), false);
     std::set<int> successful_indexes;

@@ -23,11 +23,19 @@ std::string FormatBytes(int64_t b) {
 
 }  // namespace
 
+std::string CappedLogText(const std::string& text) {
+  if (text.size() <= kMaxCopiedTextBytes) return text;
+  size_t keep = kMaxCopiedTextBytes;
+  // Back to a character's first byte (not a 10xxxxxx continuation byte).
+  while (keep > kMaxCopiedTextBytes - 3 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  return text.substr(0, keep) + "… [" + std::to_string(text.size() - keep) + " more bytes not copied]";
+}
+
 std::string DescribeImport(const RecordedApplication& app, const ImportedScenario& out,
                            const std::string& what, const ImportedCluster& cluster) {
   std::ostringstream desc;
   desc << "Imported from " << std::filesystem::path(app.path).filename().string() << ": app " << app.app_id;
-  if (!app.app_name.empty()) desc << " (" << app.app_name << ")";
+  if (!app.app_name.empty()) desc << " (" << CappedLogText(app.app_name) << ")";
   desc << ", Spark " << app.spark_version.value_or("unknown") << ", " << what << ". ";
   desc << "Cluster " << cluster.executors << " x " << cluster.cores
        << " cores (max concurrent executors x cores"

@@ -4,6 +4,7 @@
 #ifndef AQESIM_TOOLS_EVENTLOG_IMPORT_DESCRIPTION_H_
 #define AQESIM_TOOLS_EVENTLOG_IMPORT_DESCRIPTION_H_
 
+#include <cstddef>
 #include <string>
 
 #include "tools/eventlog/cluster_import.h"
@@ -11,6 +12,16 @@
 #include "tools/eventlog/scenario_import.h"
 
 namespace aqesim::eventlog {
+
+/// The most bytes of a text from the log copied into the scenario's description: a SQL
+/// execution's description is its query text when submitted through the SQL CLI or the Thrift
+/// server (megabytes for generated queries), a job's last stage name is a call site.
+inline constexpr size_t kMaxCopiedTextBytes = 4096;
+
+/// `text` whole when it is at most kMaxCopiedTextBytes; otherwise its first kMaxCopiedTextBytes
+/// bytes, cut back to a UTF-8 character boundary, then "… [N more bytes not copied]" (N: the
+/// bytes dropped).
+std::string CappedLogText(const std::string& text);
 
 /// `what` names the selection ("SQL execution 3 (\"q72\")").
 std::string DescribeImport(const RecordedApplication& app, const ImportedScenario& out,

@@ -624,7 +624,10 @@ RecordedStage& ListenerEventReplay::StageFromInfo(const json& info) {
                             ", the most an import holds (a log of that many tasks has 10^8 TaskEnd lines, "
                             "about 200 GB): the log is damaged");
     }
-    st.num_tasks = static_cast<int>(*n);
+    // A 0 beside tasks that ran (a log written by a tool, not Spark): ReconstructStages counts
+    // them; a positive count another event gave stays.
+    if (*n == 0 && st.zero_tasks_at.empty()) st.zero_tasks_at = where_;
+    if (*n > 0 || st.num_tasks == 0) st.num_tasks = static_cast<int>(*n);
   }
   if (auto rp = Number(info, "Resource Profile Id", "Stage Info"))
     st.resource_profile_id = static_cast<int>(*rp);

@@ -83,6 +83,10 @@ struct RecordedStage {
   std::string declared_at;  // FILE:LINE of the first event describing it (its Stage Info)
   std::string name;
   int num_tasks = 0;
+  /// FILE:LINE of the first Stage Info saying "Number of Tasks": 0 (empty: none did). A positive
+  /// count of another event is kept over it; with none, the tasks that ran give the count
+  /// (ReconstructStages, with a warning naming this line).
+  std::string zero_tasks_at;
   std::vector<int> parent_ids;
   std::vector<int64_t> rdd_ids;  // RDD Info[].RDD ID, as listed
   /// First attempt's submission, last attempt's completion.

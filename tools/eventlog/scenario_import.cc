@@ -146,7 +146,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
     if (execution->start_time_ms && execution->end_time_ms) {
       out.recorded_duration_ms = *execution->end_time_ms - *execution->start_time_ms;
     }
-    what = out.selection + (execution->description.empty() ? "" : " (\"" + execution->description + "\")");
+    what = out.selection +
+           (execution->description.empty() ? "" : " (\"" + CappedLogText(execution->description) + "\")");
   } else {
     out.job_id = job->job_id;
     out.selection = "job " + std::to_string(job->job_id);
@@ -156,7 +157,8 @@ ImportedScenario ImportScenario(const RecordedApplication& app, const ImportOpti
       out.recorded_duration_ms = *job->completion_time_ms - *job->submission_time_ms;
     }
     const RecordedStage* last = out.stage_ids.empty() ? nullptr : app.stage(out.stage_ids.back());
-    what = out.selection + (last != nullptr && !last->name.empty() ? " (\"" + last->name + "\")" : "");
+    what = out.selection +
+           (last != nullptr && !last->name.empty() ? " (\"" + CappedLogText(last->name) + "\")" : "");
   }
 
   ImportedCluster cluster = ImportCluster(ctx, execution, job);
