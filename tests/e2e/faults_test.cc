@@ -4,6 +4,9 @@
 //    clear error, and leaves the previous output file intact and no temporary behind.
 //  - A sweep killed with SIGKILL part-way resumes and completes; its output equals an
 //    uninterrupted run's (no duplicate or torn rows).
+//  - An input that needs more memory than the address-space limit (RLIMIT_AS) allows is exit 2
+//    with an error naming the command, never std::terminate's abort (nlohmann::json frees a huge
+//    array through a heap stack in its noexcept destructor, which threw std::bad_alloc again).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -55,8 +58,10 @@ struct Child {
 };
 
 // Starts the binary with stdout/stderr to files; `fsize_limit` > 0 sets RLIMIT_FSIZE (with
-// SIGXFSZ ignored, so writes past it fail with EFBIG instead of killing the process).
-Child Spawn(const std::vector<std::string>& args, const fs::path& scratch, rlim_t fsize_limit = 0) {
+// SIGXFSZ ignored, so writes past it fail with EFBIG instead of killing the process);
+// `as_limit` > 0 sets RLIMIT_AS (bytes of address space, as `ulimit -v` does in KiB).
+Child Spawn(const std::vector<std::string>& args, const fs::path& scratch, rlim_t fsize_limit = 0,
+            rlim_t as_limit = 0) {
   Child c;
   c.out = scratch / "child.stdout";
   c.err = scratch / "child.stderr";
@@ -75,6 +80,10 @@ Child Spawn(const std::vector<std::string>& args, const fs::path& scratch, rlim_
       ::signal(SIGXFSZ, SIG_IGN);
       rlimit lim{fsize_limit, fsize_limit};
       ::setrlimit(RLIMIT_FSIZE, &lim);
+    }
+    if (as_limit > 0) {
+      rlimit lim{as_limit, as_limit};
+      ::setrlimit(RLIMIT_AS, &lim);
     }
     ::execv(storage[0].c_str(), argv.data());
     ::_exit(127);
@@ -123,6 +132,68 @@ TEST_CASE("faults: a write past the file-size limit fails cleanly and keeps the 
   fs::create_directories(out_dir);
   // The demo's JSON is several KiB: a 1 KiB limit fails the write part-way.
   CheckFailedWriteKeepsPrevious(out_dir, dir.path, 1024, "File too large");
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AQESIM_FAULTS_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define AQESIM_FAULTS_ASAN 1
+#endif
+
+TEST_CASE("faults: an input larger than the memory limit is exit 2 naming the command, not an abort",
+          "[e2e][faults]") {
+#ifdef AQESIM_FAULTS_ASAN
+  SKIP("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be set under it");
+#else
+  ScratchDir dir("memory");
+  // 2.4 * 10^7 array elements (48 MB of text): about 400 MB as nlohmann::json values, more while
+  // the array grows; the limit leaves 256 MiB.
+  const fs::path scenario = dir.path / "huge-array.json";
+  {
+    std::ofstream out(scenario, std::ios::binary);
+    out << "{\"name\": \"x\", \"plan\": {\"op\": \"scan\", \"id\": \"s\", \"bytes\": \"1g\", \"tasks\": 2}, "
+           "\"extra\": [";
+    const std::string chunk = [] {
+      std::string c;
+      for (int i = 0; i < 1000; ++i) c += "0,";
+      return c;
+    }();
+    for (int i = 0; i < 24000; ++i) out << chunk;
+    out << "0]}\n";
+  }
+  // The event log's event: the same array in one line.
+  const fs::path log = dir.path / "huge-line.log";
+  {
+    std::ofstream out(log, std::ios::binary);
+    out << "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+           "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"x\":[";
+    std::string chunk;
+    for (int i = 0; i < 1000; ++i) chunk += "0,";
+    for (int i = 0; i < 24000; ++i) out << chunk;
+    out << "0]}\n";
+  }
+  const std::vector<std::vector<std::string> > commands = {
+      {"run", scenario.string()},
+      {"validate", scenario.string()},
+      {"import-eventlog", log.string(), "-o", (dir.path / "out.json").string()},
+      {"validate", log.string()}};
+  for (const std::vector<std::string>& args : commands) {
+    std::string line = "aqesim";
+    for (const std::string& a : args) line += " " + a;
+    INFO(line);
+    Child c = Spawn(args, dir.path, 0, rlim_t{256} << 20);
+    const int code = Wait(c);
+    CHECK(code == 2);
+    CHECK(Slurp(c.err) ==
+          "aqesim: error: " + line +
+              ": the input needs more memory than this process may use (std::bad_alloc: see "
+              "ulimit -v, or the container's memory limit); README \"Input limits\" lists the "
+              "sizes refused up front\n");
+  }
+#endif
 }
 
 TEST_CASE("faults: writing to a full tmpfs fails cleanly and keeps the previous output", "[e2e][faults]") {

@@ -3,9 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "tools/aqesim/cli_support.h"
@@ -32,9 +35,46 @@ constexpr const char* kVersionText =
     "models Apache Spark 4.0's Adaptive Query Execution; configuration defaults are Spark 4.0's\n"
     "(set a key to another version's default to model that version)";
 
+/// What is printed when the input needs more memory than the process may have: the command
+/// line names the input. Built before any input is read (the terminate handler must not
+/// allocate: memory is what ran out).
+std::string out_of_memory_text;  // NOLINT: read by the terminate handler, which takes no argument
+
+std::string OutOfMemoryText(int argc, char** argv) {
+  std::string command = "aqesim";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  return "aqesim: error: " + command +
+         ": the input needs more memory than this process may use (std::bad_alloc: see ulimit -v, "
+         "or the container's memory limit); README \"Input limits\" lists the sizes refused up front\n";
+}
+
+/// A std::bad_alloc that ends the program by std::terminate rather than by reaching main's catch
+/// (nlohmann::json frees an array's elements through a heap stack in its noexcept destructor:
+/// a parse that ran out of memory part way through a huge array throws again there) is the
+/// same error, exit 2; any other exception reaching terminate is a defect and still aborts.
+[[noreturn]] void OnTerminate() {
+  bool out_of_memory = false;
+  if (std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    } catch (...) {
+    }
+  }
+  if (out_of_memory) {
+    std::fputs(out_of_memory_text.c_str(), stderr);
+    std::_Exit(2);
+  }
+  std::fputs("aqesim: internal error: std::terminate\n", stderr);
+  std::abort();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  out_of_memory_text = OutOfMemoryText(argc, argv);
+  std::set_terminate(OnTerminate);
   CLI::App app{"aqesim: simulate Apache Spark's Adaptive Query Execution on a modelled cluster"};
   app.set_version_flag("--version", kVersionText);
   app.require_subcommand(1);
@@ -63,6 +103,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const aqesim::cli::InputError& e) {
     for (const auto& line : e.lines()) std::cerr << "aqesim: error: " << line << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fputs(out_of_memory_text.c_str(), stderr);
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "aqesim: internal error: " << e.what() << "\n";
