@@ -79,10 +79,17 @@ TEST_CASE("report: a sweep whose simulation drops spark.sql.adaptive.enabled doe
   const CommandResult r = RunAqesim({"report", sweep, "--format", "md"});
   REQUIRE(r.exit_code == 0);
   CHECK(Contains(r.stdout_text, "**The fastest point of the sweep (makespan 97.72 s → 78.75 s).**\n"));
-  CHECK(
-      Contains(r.stdout_text,
-               "- Not recommending spark.sql.adaptive.enabled true: without it 78.69 s against 78.75 s with "
-               "it, less than a 3% gain."));
+  CHECK(Contains(r.stdout_text,
+                 "- Not recommending spark.sql.adaptive.enabled true: without it 78.69 s (62–600 s) against "
+                 "78.75 s (62–600 s) with "
+                 "it, less than a 3% gain."));
+  // A swept point's seconds carry no band: the recommendation says so.
+  CHECK(Contains(
+      r.stdout_text,
+      "- Seconds: the cost model's. A swept point's makespan is printed without its band (a sweep does "
+      "not simulate it; aqesim run on the point prints it: every modelled task × 0.79 and × 7.6, "
+      "README \"How far to trust the seconds\"); the points share one model, so its error moves them "
+      "together.\n"));
   CHECK_FALSE(Contains(r.stdout_text, "turn it on"));
 }
 
@@ -98,6 +105,68 @@ TEST_CASE("report: a sweep's CSV table is refused with what to give instead", "[
         "aqesim: error: " + csv +
             ": this is a sweep's CSV table, which report does not read: write the sweep as JSON "
             "(aqesim sweep ... -o SWEEP.json) and report on that\n");
+}
+
+TEST_CASE("report: every makespan says how far it can be trusted, as run prints it", "[e2e][report][band]") {
+  // The summary, the headline and the checks by simulation carry the band `run` prints beside a
+  // modelled makespan, or "(profiled)"; the recommendation ends saying what the seconds are.
+  const testing::TempDir dir("report_band");
+  const std::string modelled_note =
+      "- Seconds: the cost model's; the AQE-on run's makespan is 43.04 s (34–330 s): every modelled task "
+      "× 0.79 and × 7.6 (README \"How far to trust the seconds\"). Seconds shown here without a band (a "
+      "swept point's, a stage's) are the same model's and as uncertain; the configurations compared share "
+      "that model, so its error moves them together.\n";
+  SECTION(
+      "a scenario: bands as `run` prints them (AQE off 110.311586 s (87–840 s), on 43.035411 s (34–330 s))") {
+    const CommandResult run = RunAqesim({"run", SourcePath("scenarios/skew-join.json")});
+    REQUIRE(run.exit_code == 0);
+    CHECK(Contains(run.stdout_text, "AQE off: makespan 110.312 s (87–840 s)\n"));
+    CHECK(Contains(run.stdout_text, "AQE on: makespan 43.035 s (34–330 s)\n"));
+    const CommandResult md = RunAqesim({"report", SourcePath("scenarios/skew-join.json"), "--format", "md"});
+    REQUIRE(md.exit_code == 0);
+    CHECK(Contains(
+        md.stdout_text,
+        "- makespan with AQE off: 110.31 s (87–840 s)\n- makespan with AQE on: 43.04 s (34–330 s)\n"));
+    CHECK(Contains(md.stdout_text, modelled_note));
+    const CommandResult html =
+        RunAqesim({"report", SourcePath("scenarios/skew-join.json"), "--format", "html"});
+    REQUIRE(html.exit_code == 0);
+    CHECK(Contains(html.stdout_text, "<b>110.31 s (87–840 s)</b>"));
+    CHECK(Contains(html.stdout_text, "<b>43.04 s (34–330 s)</b>"));
+  }
+  SECTION("a `run --format json` result: the band from makespanSecondsLow / High") {
+    const std::string result = dir.File("result.json");
+    REQUIRE(RunAqesim(
+                {"run", SourcePath("scenarios/skew-join.json"), "--format", "json", "--tasks", "-o", result})
+                .exit_code == 0);
+    const CommandResult md = RunAqesim({"report", result, "--format", "md"});
+    REQUIRE(md.exit_code == 0);
+    CHECK(Contains(
+        md.stdout_text,
+        "- makespan with AQE off: 110.31 s (87–840 s)\n- makespan with AQE on: 43.04 s (34–330 s)\n"));
+    CHECK(Contains(md.stdout_text, modelled_note));
+  }
+  SECTION("an imported log: the AQE-on run is profiled, the AQE-off run modelled") {
+    const std::string scenario = dir.File("customshuffle.json");
+    REQUIRE(RunAqesim({"import-eventlog", eventlog::testing::Fixture("customshuffle_eventlog.zstd"), "-o",
+                       scenario})
+                .exit_code == 0);
+    const CommandResult run = RunAqesim({"run", scenario});
+    REQUIRE(run.exit_code == 0);
+    CHECK(Contains(run.stdout_text, "AQE off: makespan 4.520 s (4.0–19 s)\n"));
+    CHECK(Contains(run.stdout_text, "AQE on: makespan 5.947 s\n"));
+    const CommandResult md = RunAqesim({"report", scenario, "--format", "md"});
+    REQUIRE(md.exit_code == 0);
+    CHECK(
+        Contains(md.stdout_text,
+                 "- makespan with AQE off: 4.52 s (4.0–19 s)\n- makespan with AQE on: 5.95 s (profiled)\n"));
+    CHECK(Contains(md.stdout_text, "**AQE on is slower than off (4.52 s (4.0–19 s) → 5.95 s (profiled)): "));
+    CHECK(Contains(
+        md.stdout_text,
+        "- Seconds: the AQE-on run's makespan, 5.95 s, is profiled from the log (every stage timed by "
+        "its recorded task times: no band); a makespan printed with a band is the cost model's (every "
+        "modelled task × 0.79 and × 7.6, README \"How far to trust the seconds\").\n"));
+  }
 }
 
 }  // namespace

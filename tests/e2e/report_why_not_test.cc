@@ -278,13 +278,14 @@ TEST_CASE("report: a join side within reach of the runtime broadcast threshold i
       "AQE's join selection compares it with spark.sql.adaptive.autoBroadcastJoinThreshold (unset: "
       "spark.sql.autoBroadcastJoinThreshold 10.0 MiB); changes j: SortMergeJoin → BroadcastHashJoin "
       "BuildRight; dim-exchange: 200 → 8 partitions; and 2 other changes; within 2% of the sweep's fastest, "
-      "with the fewest changes (makespan 319.63 s → 122.54 s); alone: makespan 319.63 s → 190.94 s\n"
+      "with the fewest changes (makespan 319.63 s → 122.54 s); alone: makespan 319.63 s (250–2500 s) → "
+      "190.94 s (150–1500 s)\n"
       "spark.sql.adaptive.autoBroadcastJoinThreshold 32m\n"));
   CHECK(Contains(r.stdout_text, "\nspark.sql.shuffle.partitions 8000\n"));
-  CHECK(Contains(
-      r.stdout_text,
-      "- Checked by simulation: with spark.sql.shuffle.partitions 8000, "
-      "spark.sql.adaptive.autoBroadcastJoinThreshold 32m the makespan goes from 319.63 s to 122.54 s."));
+  CHECK(Contains(r.stdout_text,
+                 "- Checked by simulation: with spark.sql.shuffle.partitions 8000, "
+                 "spark.sql.adaptive.autoBroadcastJoinThreshold 32m the makespan goes from 319.63 s "
+                 "(250–2500 s) to 122.54 s (96–930 s)."));
   // The sweep it names holds the threshold at its own value (the static one, unset) and the proposal.
   CHECK(Contains(r.stdout_text, "--grid spark.sql.adaptive.autoBroadcastJoinThreshold=10m,32m"));
   CHECK(Contains(
@@ -323,17 +324,18 @@ TEST_CASE("run and report: AQE on slower than off says why, and what to set", "[
   // The report proposes the key, sweeps and simulates it like any proposal: it gains as given
   // (23.84 s → 19.91 s) but 0.0% at data ×2 (tune's guardrail: 80 GiB already coalesces to 80
   // partitions), so it is not set, and the headline says why AQE is slower and so.
-  CHECK(
-      Contains(report.stdout_text,
-               "**AQE on is slower than off (19.51 s → 23.84 s): coalescing leaves stage 1 (result) 40 tasks "
-               "on 40 slots. Simulated, spark.sql.adaptive.coalescePartitions.minPartitionNum 80 does not "
-               "gain 3% on every copy of the scenario aqesim tune judges (the notes say where): nothing to "
-               "set.**"));
   CHECK(Contains(report.stdout_text,
-                 "- Simulated with spark.sql.adaptive.coalescePartitions.minPartitionNum 80: 19.91 s against "
-                 "23.84 s now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 and "
-                 "×2, a hotter and a flatter skew) its worst case, data ×2, gains 0.0%, less than a 3% gain, "
-                 "so nothing is recommended."));
+                 "**AQE on is slower than off (19.51 s (15–150 s) → 23.84 s (18–190 s)): coalescing leaves "
+                 "stage 1 (result) 40 tasks "
+                 "on 40 slots. Simulated, spark.sql.adaptive.coalescePartitions.minPartitionNum 80 does not "
+                 "gain 3% on every copy of the scenario aqesim tune judges (the notes say where): nothing to "
+                 "set.**"));
+  CHECK(Contains(
+      report.stdout_text,
+      "- Simulated with spark.sql.adaptive.coalescePartitions.minPartitionNum 80: 19.91 s (15–160 s) against "
+      "23.84 s (18–190 s) now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 and "
+      "×2, a hotter and a flatter skew) its worst case, data ×2, gains 0.0%, less than a 3% gain, "
+      "so nothing is recommended."));
   CHECK(Contains(report.stdout_text, "--grid spark.sql.adaptive.coalescePartitions.minPartitionNum=40,80 "));
   // With a 128 MiB advisory size data ×2 still coalesces to 40 partitions: 80 gains on every copy
   // (worst 5.9%), and the report sets it, the headline naming it.
@@ -343,7 +345,8 @@ TEST_CASE("run and report: AQE on slower than off says why, and what to set", "[
   REQUIRE(set.exit_code == 0);
   CHECK(
       Contains(set.stdout_text,
-               "**AQE on is slower than off (19.51 s → 23.84 s): coalescing leaves stage 1 (result) 40 tasks "
+               "**AQE on is slower than off (19.51 s (15–150 s) → 23.84 s (18–190 s)): coalescing leaves "
+               "stage 1 (result) 40 tasks "
                "on 40 slots: set spark.sql.adaptive.coalescePartitions.minPartitionNum 80. A point within 2% "
                "of the fastest (makespan 23.84 s → 19.91 s).**"));
   CHECK(Contains(
@@ -356,7 +359,7 @@ TEST_CASE("run and report: AQE on slower than off says why, and what to set", "[
       "19.91 s)\nspark.sql.adaptive.coalescePartitions.minPartitionNum 80\n"));
   CHECK(Contains(set.stdout_text,
                  "- Checked by simulation: with spark.sql.adaptive.coalescePartitions.minPartitionNum 80 the "
-                 "makespan goes from 23.84 s to 19.91 s."));
+                 "makespan goes from 23.84 s (18–190 s) to 19.91 s (15–160 s)."));
   // The key it names helps: 200 → 100 partitions, 23.836 → 19.912 s, still 2 % slower (a partial
   // third wave of 20 tasks), and the advice moves on to three full waves, never the value set.
   const CommandResult better =
@@ -388,10 +391,10 @@ TEST_CASE("report: a proposed minPartitionNum the sweep's pick makes useless is 
       r.stdout_text,
       "# changes ex: 2000 → 143 partitions instead of 2000 → 35 partitions; the fastest point of the "
       "sweep (makespan 19.91 s → 15.12 s)\nspark.sql.adaptive.advisoryPartitionSizeInBytes 16m\n```"));
-  CHECK(
-      Contains(r.stdout_text,
-               "- Not recommending spark.sql.adaptive.coalescePartitions.minPartitionNum 64: with it 15.12 s "
-               "against 15.12 s without it, less than a 3% gain.\n"));
+  CHECK(Contains(r.stdout_text,
+                 "- Not recommending spark.sql.adaptive.coalescePartitions.minPartitionNum 64: with it 15.12 "
+                 "s (11–120 s) "
+                 "against 15.12 s (11–120 s) without it, less than a 3% gain.\n"));
   CHECK_FALSE(Contains(r.stdout_text, "minPartitionNum 32"));
   CHECK(Contains(
       r.stdout_text,

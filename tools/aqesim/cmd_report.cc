@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "models/engine/simulated_band.h"
 #include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
@@ -58,6 +59,8 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
     try {
       RunResult run = SimulateQuery(*res.scenario, res.scenario->conf.adaptive_enabled);
       out.seconds = run.makespan_seconds;
+      out.band = SimulateBand(res.scenario.get(), run);  // its seconds' band, as `run` prints it
+      out.band_known = true;
       out.decisions = std::move(run.decisions);
     } catch (const PlanError& e) {
       out.error = base->path + ": " + e.what();
@@ -233,7 +236,13 @@ void RegisterReport(CLI::App& app) {
       std::vector<RunResult> runs = SimulateOrThrow(*scenario, {false, true});
       // Named variants on: Spark's plan and each variant's, side by side (as `run` prints them).
       std::vector<VariantRun> compared = SimulateVariantComparison(scenario.get(), runs[1]);
+      // How far the seconds can be trusted, as `run` prints them (models/engine/simulated_band.h).
+      const std::optional<MakespanBand> band_off = SimulateBand(scenario.get(), runs[0]);
+      const std::optional<MakespanBand> band_on = SimulateBand(scenario.get(), runs[1]);
       input = report::InputFromRuns(*scenario, std::move(runs[0]), std::move(runs[1]));
+      input.band_off = band_off;
+      input.band_on = band_on;
+      input.bands_known = true;
       for (size_t i = 0; i < compared.size(); ++i)
         input.variant_rows.push_back({compared[i].variants,
                                       i + 1 == compared.size()

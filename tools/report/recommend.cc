@@ -912,6 +912,11 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
     for (const ConfLine& l : lines) keys += (keys.empty() ? "" : ", ") + l.key + " " + l.value;
     return keys;
   };
+  // The current configuration as simulated: its seconds with their band, as `run` prints them.
+  const SimulatedMakespan now = makespan_with({});
+  const std::string current = now.seconds && *now.seconds == current_seconds
+                                  ? TrustedSeconds(now)
+                                  : TrustedSeconds(current_seconds, std::nullopt, false);
   const SimulatedMakespan simulated = makespan_with(r->lines);
   const std::string keys = keys_of(r->lines);
   if (!simulated.seconds) {
@@ -924,8 +929,8 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
   const double keep_ratio = 1 - kMinGain;
   const std::string min_gain = Fixed(100 * kMinGain, 0) + "%";
   if (!(*simulated.seconds < keep_ratio * current_seconds)) {
-    r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
-                       Fixed(current_seconds, 2) + " s now, less than a " + min_gain +
+    r->notes.push_back("Simulated with " + keys + ": " + TrustedSeconds(simulated) + " against " + current +
+                       " now, less than a " + min_gain +
                        " gain (aqesim tune's least gain too), so nothing is recommended.");
     r->lines.clear();
     return;
@@ -934,9 +939,8 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
     const std::optional<GuardrailWorst> worst = guardrails_with(r->lines);
     if (worst && !(worst->ratio < keep_ratio)) {
       const double change = 100 * (1 - worst->ratio);
-      r->notes.push_back("Simulated with " + keys + ": " + Fixed(*simulated.seconds, 2) + " s against " +
-                         Fixed(current_seconds, 2) +
-                         " s now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 "
+      r->notes.push_back("Simulated with " + keys + ": " + TrustedSeconds(simulated) + " against " + current +
+                         " now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 "
                          "and ×2, a hotter and a flatter skew) its worst case, " +
                          worst->label + ", " + (change >= 0 ? "gains " : "loses ") +
                          Fixed(std::abs(change), 1) + "%, less than a " + min_gain +
@@ -947,36 +951,33 @@ void CheckBySimulation(Recommendation* r, double current_seconds, const Makespan
   }
   // Each line must earn its place: taken out (in order), the others alone must lose at least
   // kMinGain, or it goes, like tune's minimal diff. The kept ones say what each gives alone.
-  double with_seconds = *simulated.seconds;
+  SimulatedMakespan with = simulated;
   for (size_t i = 0; r->lines.size() > 1 && i < r->lines.size();) {
     std::vector<ConfLine> others = r->lines;
     others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
     const SimulatedMakespan without = makespan_with(others);
-    if (without.seconds && !(with_seconds < keep_ratio * *without.seconds)) {
+    if (without.seconds && !(*with.seconds < keep_ratio * *without.seconds)) {
       r->notes.push_back("Not recommending " + r->lines[i].key + " " + r->lines[i].value + ": without it " +
-                         Fixed(*without.seconds, 2) + " s against " + Fixed(with_seconds, 2) +
-                         " s with it, less than a " + min_gain + " gain.");
+                         TrustedSeconds(without) + " against " + TrustedSeconds(with) +
+                         " with it, less than a " + min_gain + " gain.");
       r->lines = std::move(others);
-      with_seconds = *without.seconds;
+      with = without;
     } else {
       ++i;
     }
   }
   // Each kept line names the decision it changes (applied alone against the scenario as it is).
-  const SimulatedMakespan now = makespan_with({});
   for (ConfLine& l : r->lines) {
     const SimulatedMakespan alone = makespan_with({l});
     if (!alone.seconds) continue;
-    if (r->lines.size() > 1)
-      l.reason +=
-          "; alone: makespan " + Fixed(current_seconds, 2) + " s → " + Fixed(*alone.seconds, 2) + " s";
+    if (r->lines.size() > 1) l.reason += "; alone: makespan " + current + " → " + TrustedSeconds(alone);
     if (now.seconds) {
       const std::string changed = DecisionsChanged(now.decisions, alone.decisions);
       if (!changed.empty()) l.reason = "changes " + changed + "; " + l.reason;
     }
   }
   r->notes.push_back("Checked by simulation: with " + keys_of(r->lines) + " the makespan goes from " +
-                     Fixed(current_seconds, 2) + " s to " + Fixed(with_seconds, 2) + " s.");
+                     current + " to " + TrustedSeconds(with) + ".");
 }
 
 }  // namespace aqesim::report

@@ -135,8 +135,8 @@ Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& fa
       const SimulatedMakespan with = in.makespan_with(both);
       if (!with.seconds || *with.seconds < (1 - kMinGain) * *pick.seconds) continue;
       r.notes.push_back("Not recommending " + proposed.key + " " + proposed.value + ": with it " +
-                        Fixed(*with.seconds, 2) + " s against " + Fixed(*pick.seconds, 2) +
-                        " s without it, less than a " + Fixed(100 * kMinGain, 0) + "% gain.");
+                        TrustedSeconds(with) + " against " + TrustedSeconds(pick) +
+                        " without it, less than a " + Fixed(100 * kMinGain, 0) + "% gain.");
     }
   }
   // Skew is the rules' to explain: they know an aggregate's hot key from a join's (no skew-join
@@ -166,10 +166,12 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
   if (!slow) return r;
   r.notes.insert(r.notes.begin(), *AqeSlowdownText(*in.run_off, *in.run_on, slots) + ".");
   // The headline names it, and whether the key that fixes it held up in simulation.
-  const std::string head = "AQE on is slower than off (" + Fixed(in.run_off->makespan_seconds, 2) + " s → " +
-                           Fixed(in.run_on->makespan_seconds, 2) + " s): coalescing leaves stage " +
-                           std::to_string(slow->on->id) + " (" + slow->on->name + ") " +
-                           Counted(slow->on->tasks, "task") + " on " + Counted(slots, "slot");
+  const std::string head = "AQE on is slower than off (" +
+                           TrustedSeconds(in.run_off->makespan_seconds, in.band_off, in.bands_known) + " → " +
+                           TrustedSeconds(in.run_on->makespan_seconds, in.band_on, in.bands_known) +
+                           "): coalescing leaves stage " + std::to_string(slow->on->id) + " (" +
+                           slow->on->name + ") " + Counted(slow->on->tasks, "task") + " on " +
+                           Counted(slots, "slot");
   const auto line = std::find_if(r.lines.begin(), r.lines.end(),
                                  [](const ConfLine& l) { return l.key == kMinPartitionNumKey; });
   if (line != r.lines.end())

@@ -1,9 +1,20 @@
 #include "tools/report/report_input.h"
 
 #include "models/engine/run_result_reader.h"
+#include "tools/text/table_text.h"
 #include "tools/tune/tune_reader.h"
 
 namespace aqesim::report {
+
+std::string TrustedSeconds(double seconds, const std::optional<MakespanBand>& band, bool known) {
+  const std::string s = Fixed(seconds, 2) + " s";
+  if (!known) return s;
+  return s + (band ? BandText(band->low_seconds, band->high_seconds) : std::string(" (profiled)"));
+}
+
+std::string TrustedSeconds(const SimulatedMakespan& m) {
+  return TrustedSeconds(m.seconds.value_or(0), m.band, m.band_known);
+}
 
 ReportInput InputFromRuns(const Scenario& scenario, RunResult aqe_off, RunResult aqe_on) {
   ReportInput in;
@@ -84,9 +95,16 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
       errors->push_back(path + ": /scenario: expected a string, found " + doc["scenario"].dump());
   }
   for (size_t i = 0; i < doc["runs"].size(); ++i) {
-    std::optional<RunResult> run = RunFromJson(doc["runs"][i], path, "/runs/" + std::to_string(i), errors);
+    const nlohmann::json& j = doc["runs"][i];
+    std::optional<RunResult> run = RunFromJson(j, path, "/runs/" + std::to_string(i), errors);
     if (!run) continue;
     const bool adaptive = run->adaptive;
+    // `run --format json` writes the band beside a modelled makespan, none beside a profiled one.
+    if (j.is_object() && j.contains("makespanSecondsLow") && j["makespanSecondsLow"].is_number() &&
+        j.contains("makespanSecondsHigh") && j["makespanSecondsHigh"].is_number())
+      (adaptive ? in.band_on : in.band_off) =
+          MakespanBand{j["makespanSecondsLow"].get<double>(), j["makespanSecondsHigh"].get<double>()};
+    in.bands_known = true;
     (adaptive ? in.run_on : in.run_off) = std::make_shared<const RunResult>(std::move(*run));
   }
   if (!in.run_on && !in.run_off && errors->size() == before)

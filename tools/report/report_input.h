@@ -45,7 +45,18 @@ struct SimulatedMakespan {
   std::string error;
   /// The run's adaptive decisions (rule, message), so a recommendation can name what it changes.
   std::vector<Decision> decisions;
+  /// How far `seconds` can be trusted (models/engine/simulated_band.h): the band of a modelled
+  /// run, nullopt when every stage is profiled from a log; meaningful only when `band_known`.
+  std::optional<MakespanBand> band;
+  bool band_known = false;
 };
+/// A makespan as `run` prints it, to two decimals: "43.04 s (34–330 s)" with the band of a
+/// modelled run, "43.04 s (profiled)" when every stage is timed by a log's recorded profile, bare
+/// when the input says neither.
+std::string TrustedSeconds(double seconds, const std::optional<MakespanBand>& band, bool known);
+/// The same of a simulated makespan that has seconds.
+std::string TrustedSeconds(const SimulatedMakespan& m);
+
 /// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
 /// with AQE on or off as the settings leave spark.sql.adaptive.enabled.
 using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>& extra)>;
@@ -81,6 +92,12 @@ struct ReportInput {
   /// immutable: a scenario's AQE-on run is also its explain_on.
   std::shared_ptr<const RunResult> run_off;
   std::shared_ptr<const RunResult> run_on;
+  /// How far run_off's and run_on's seconds can be trusted: each makespan's band
+  /// (models/engine/simulated_band.h; from RESULT.json, the run's makespanSecondsLow / High);
+  /// nullopt: every stage profiled from a log. Meaningful only when `bands_known`.
+  std::optional<MakespanBand> band_off;
+  std::optional<MakespanBand> band_on;
+  bool bands_known = false;
   /// What `aqesim explain` says of the AQE-on run (its exchanges and reads); null when absent.
   std::shared_ptr<const RunResult> explain_on;
   /// Spark configuration as the scenario has it (after --conf); known = it was given.

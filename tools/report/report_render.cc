@@ -26,6 +26,35 @@ namespace aqesim::report {
 namespace {
 
 using ojson = nlohmann::ordered_json;
+
+/// The recommendation's last note: how far its seconds can be trusted (the project's rule: every
+/// second printed says so). A run's: the AQE-on makespan with its band; a sweep's rows carry no
+/// band.
+std::string SecondsNote(const ReportInput& in) {
+  const std::string how_far = "README \"How far to trust the seconds\"";
+  if (in.kind == InputKind::kSweep)
+    return "Seconds: the cost model's. A swept point's makespan is printed without its band (a sweep does "
+           "not simulate it; aqesim run on the point prints it: every modelled task × " +
+           TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + ", " + how_far +
+           "); the points share one model, so its error moves them together.";
+  if (!in.bands_known || !in.run_on) return "";
+  if (!in.band_on)
+    return "Seconds: the AQE-on run's makespan, " + Fixed(in.run_on->makespan_seconds, 2) +
+           " s, is profiled from the log (every stage timed by its recorded task times: no band); a makespan "
+           "printed with a band is the cost model's (every modelled task × " +
+           TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + ", " + how_far + ").";
+  return "Seconds: the cost model's; the AQE-on run's makespan is " +
+         TrustedSeconds(in.run_on->makespan_seconds, in.band_on, true) + ": every modelled task × " +
+         TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + " (" + how_far +
+         "). Seconds shown here without a band (a swept point's, a stage's) are the same model's and as "
+         "uncertain; the configurations compared share that model, so its error moves them together.";
+}
+
+/// `rec` with SecondsNote last.
+Recommendation WithSecondsNote(Recommendation rec, const ReportInput& in) {
+  if (std::string note = SecondsNote(in); !note.empty()) rec.notes.push_back(std::move(note));
+  return rec;
+}
 constexpr double kMiB = 1024.0 * 1024.0;
 // Charts of partition sizes are drawn for at most this many exchanges / reads.
 constexpr size_t kMaxSizeCharts = 8;
@@ -188,7 +217,7 @@ std::string RecommendationHtml(const Recommendation& r) {
 
 std::string RunBody(const ReportInput& in, Charts* charts) {
   const TuningFacts facts = FactsFromInput(in);
-  const Recommendation rec = RecommendForRun(in, facts);
+  const Recommendation rec = WithSecondsNote(RecommendForRun(in, facts), in);
   std::string h = "<h1>aqesim tuning report — " + Esc(in.scenario_name) + "</h1>\n";
   if (!in.description.empty()) h += "<p class=\"sub\">" + Esc(in.description) + "</p>\n";
   h += "<p class=\"sub\">Input: " + Esc(in.source) +
@@ -199,8 +228,11 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
        "</p>\n";
   // Summary.
   h += "<section><h2>Summary</h2><div class=\"cards\">";
-  if (facts.has_aqe_off) h += Card(Fixed(facts.makespan_seconds_aqe_off, 2) + " s", "makespan, AQE off");
-  if (facts.has_aqe_on) h += Card(Fixed(facts.makespan_seconds_aqe_on, 2) + " s", "makespan, AQE on");
+  if (facts.has_aqe_off)
+    h += Card(TrustedSeconds(facts.makespan_seconds_aqe_off, in.band_off, in.bands_known),
+              "makespan, AQE off");
+  if (facts.has_aqe_on)
+    h += Card(TrustedSeconds(facts.makespan_seconds_aqe_on, in.band_on, in.bands_known), "makespan, AQE on");
   if (facts.has_aqe_off && facts.has_aqe_on && facts.makespan_seconds_aqe_on > 0)
     h += Card(Fixed(facts.makespan_seconds_aqe_off / facts.makespan_seconds_aqe_on, 2) + "×",
               "speed-up with AQE");
@@ -334,7 +366,7 @@ std::string SweepBody(const ReportInput& in, Charts* charts) {
   const std::vector<sweep::SweepRow>& rows = in.sweep.rows;
   const std::vector<std::string> keys = SweepKeys(info);
   SweepBest best;
-  const Recommendation rec = RecommendForSweep(in, &best);
+  const Recommendation rec = WithSecondsNote(RecommendForSweep(in, &best), in);
   std::string h = "<h1>aqesim sweep report — " + Esc(in.scenario_name) + "</h1>\n";
   h += "<p class=\"sub\">Input: " + Esc(in.source) + " · scenario file " + Esc(info.scenario_file) + " · " +
        std::to_string(rows.size()) + " points over ";
@@ -517,7 +549,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
     const sweep::SweepInfo& info = in.sweep.info;
     const std::vector<std::string> keys = SweepKeys(info);
     SweepBest best;
-    const Recommendation rec = RecommendForSweep(in, &best);
+    const Recommendation rec = WithSecondsNote(RecommendForSweep(in, &best), in);
     m = "# aqesim sweep report — " + MdEsc(in.scenario_name) + "\n\n" + std::to_string(in.sweep.rows.size()) +
         " points over ";
     for (size_t i = 0; i < keys.size(); ++i) m += (i ? ", " : "") + MdEsc(keys[i]);
@@ -552,8 +584,12 @@ std::string RenderMarkdownReport(const ReportInput& in) {
   m = "# aqesim tuning report — " + MdEsc(in.scenario_name) + "\n\n";
   if (!in.description.empty()) m += MdEsc(in.description) + "\n\n";
   m += "## Summary\n\n";
-  if (facts.has_aqe_off) m += "- makespan with AQE off: " + Fixed(facts.makespan_seconds_aqe_off, 2) + " s\n";
-  if (facts.has_aqe_on) m += "- makespan with AQE on: " + Fixed(facts.makespan_seconds_aqe_on, 2) + " s\n";
+  if (facts.has_aqe_off)
+    m += "- makespan with AQE off: " +
+         TrustedSeconds(facts.makespan_seconds_aqe_off, in.band_off, in.bands_known) + "\n";
+  if (facts.has_aqe_on)
+    m += "- makespan with AQE on: " +
+         TrustedSeconds(facts.makespan_seconds_aqe_on, in.band_on, in.bands_known) + "\n";
   if (facts.has_aqe_on) {
     const DecisionCounts c = CountDecisions(*in.run_on);
     m += "- decisions: " + Counted(c.coalescings, "coalescing") + ", " +
@@ -561,7 +597,7 @@ std::string RenderMarkdownReport(const ReportInput& in) {
          Counted(c.broadcast_conversions, "runtime broadcast conversion") + ", " +
          Counted(c.local_reads, "local shuffle read") + "\n";
   }
-  m += "\n" + RecommendationMd(RecommendForRun(in, facts));
+  m += "\n" + RecommendationMd(WithSecondsNote(RecommendForRun(in, facts), in));
   m += VariantSectionMd(in.variant_rows);
   m +=
       "## Stages\n\nSkew severity: slowest ÷ median task, Dr. Elephant's bands (low ≥ 1.33, moderate ≥ "

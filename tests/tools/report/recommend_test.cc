@@ -109,7 +109,7 @@ TEST_CASE(
   std::vector<ConfLine> asked;
   CheckBySimulation(&r, 32.46, [&](const std::vector<ConfLine>& extra) {
     asked = extra;
-    return SimulatedMakespan{32.56, "", {}};
+    return SimulatedMakespan{32.56, "", {}, std::nullopt, false};
   });
   REQUIRE(asked.size() == 1);
   CHECK(asked[0].value == "80m");
@@ -123,7 +123,7 @@ TEST_CASE(
   Recommendation kept;
   kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
   CheckBySimulation(&kept, 100.0, [](const std::vector<ConfLine>&) {
-    return SimulatedMakespan{96.9, "", {}};
+    return SimulatedMakespan{96.9, "", {}, std::nullopt, false};
   });
   CHECK(kept.lines.size() == 1);
   REQUIRE(kept.notes.size() == 1);
@@ -136,7 +136,7 @@ TEST_CASE(
     Recommendation r2;
     r2.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
     CheckBySimulation(&r2, 100.0, [&](const std::vector<ConfLine>&) {
-      return SimulatedMakespan{seconds, "", {}};
+      return SimulatedMakespan{seconds, "", {}, std::nullopt, false};
     });
     CHECK(r2.lines.empty());
   }
@@ -146,7 +146,9 @@ TEST_CASE("CheckBySimulation: a change that gains as given but not in tune's wor
           "[report][recommend]") {
   // demo.json's skew threshold 88m: 5.3 % faster as given, but tune's guardrails find a copy
   // where it gains under 3 %: both say keep the current configuration.
-  const auto as_given = [](const std::vector<ConfLine>&) { return SimulatedMakespan{66.63, "", {}}; };
+  const auto as_given = [](const std::vector<ConfLine>&) {
+    return SimulatedMakespan{66.63, "", {}, std::nullopt, false};
+  };
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "88m", "why"});
   std::vector<ConfLine> judged;
@@ -204,7 +206,9 @@ TEST_CASE("CheckBySimulation: each line is kept only for its own gain, and says 
                              : advisory         ? 590.00
                                                 : 598.96,
                              "",
-                             {}};
+                             {},
+                             std::nullopt,
+                             false};
   };
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.advisoryPartitionSizeInBytes", "256m", "fastest"});
@@ -230,11 +234,61 @@ TEST_CASE("CheckBySimulation: each line is kept only for its own gain, and says 
                              : lines[0].key == "a" ? 80.0
                                                    : 70.0,
                              "",
-                             {}};
+                             {},
+                             std::nullopt,
+                             false};
   });
   REQUIRE(both.lines.size() == 2);
   CHECK(both.lines[0].reason == "x; alone: makespan 100.00 s → 80.00 s");
   CHECK(both.lines[1].reason == "y; alone: makespan 100.00 s → 70.00 s");
+}
+
+TEST_CASE("CheckBySimulation: every makespan says how far it can be trusted, as run prints it",
+          "[report][recommend]") {
+  // A modelled run carries its band (low and high end rounded outwards to two digits), a run whose
+  // stages are all profiled says so; the band is the simulation's, not scaled from the seconds.
+  const auto simulated = [](const std::vector<ConfLine>& lines) {
+    SimulatedMakespan m;
+    m.band_known = true;
+    if (lines.empty()) {
+      m.seconds = 100.0;
+      m.band = MakespanBand{79.0, 760.0};
+    } else if (lines.size() == 2) {
+      m.seconds = 50.0;
+      m.band = MakespanBand{41.2, 351.7};
+    } else if (lines[0].key == "a") {
+      m.seconds = 80.0;  // profiled: no band
+    } else {
+      m.seconds = 70.0;
+      m.band = MakespanBand{55.3, 532.1};
+    }
+    return m;
+  };
+  Recommendation both;
+  both.lines.push_back({"a", "1", "x"});
+  both.lines.push_back({"b", "2", "y"});
+  CheckBySimulation(&both, 100.0, simulated);
+  REQUIRE(both.lines.size() == 2);
+  CHECK(both.lines[0].reason == "x; alone: makespan 100.00 s (79–760 s) → 80.00 s (profiled)");
+  CHECK(both.lines[1].reason == "y; alone: makespan 100.00 s (79–760 s) → 70.00 s (55–540 s)");
+  REQUIRE(both.notes.size() == 1);
+  CHECK(both.notes[0] ==
+        "Checked by simulation: with a 1, b 2 the makespan goes from 100.00 s (79–760 s) to 50.00 s (41–360 "
+        "s).");
+
+  // Too little gain: both sides of the comparison carry their band.
+  Recommendation small;
+  small.lines.push_back({"b", "2", "y"});
+  CheckBySimulation(&small, 100.0, [&](const std::vector<ConfLine>& lines) {
+    SimulatedMakespan m = simulated(lines);
+    if (!lines.empty()) m.seconds = 99.0;
+    return m;
+  });
+  CHECK(small.lines.empty());
+  REQUIRE(small.notes.size() == 1);
+  CHECK(small.notes[0] ==
+        "Simulated with b 2: 99.00 s (55–540 s) against 100.00 s (79–760 s) now, less than a 3% gain (aqesim "
+        "tune's least gain too), so nothing is recommended.");
 }
 
 TEST_CASE("CheckBySimulation: settings the scenario does not run with are withdrawn", "[report][recommend]") {
@@ -242,7 +296,8 @@ TEST_CASE("CheckBySimulation: settings the scenario does not run with are withdr
   r.lines.push_back({"spark.sql.shuffle.partitions", "640", "why"});
   r.warnings.push_back("risk");
   CheckBySimulation(&r, 50.0, [](const std::vector<ConfLine>&) {
-    return SimulatedMakespan{std::nullopt, "s.json: /plan: join sides have different partition counts", {}};
+    return SimulatedMakespan{
+        std::nullopt, "s.json: /plan: join sides have different partition counts", {}, std::nullopt, false};
   });
   CHECK(r.lines.empty());
   CHECK(r.warnings.size() == 1);
@@ -640,7 +695,7 @@ TEST_CASE("RecommendFromPoints: a pick the simulation withdraws leaves no note t
       OneKeySweep("spark.sql.shuffle.partitions", {"200", "400", "800"}, "200",
                   {SweepPoint(0, "200", 100.0), SweepPoint(1, "400", 97.5), SweepPoint(2, "800", 97.0)});
   const auto makespan = [](const std::vector<ConfLine>& lines) {
-    return SimulatedMakespan{lines.empty() ? 100.0 : 97.5, "", {}};
+    return SimulatedMakespan{lines.empty() ? 100.0 : 97.5, "", {}, std::nullopt, false};
   };
   SweepBest best;
   const Recommendation r = RecommendFromPoints(doc, makespan, &best);
@@ -683,7 +738,8 @@ TEST_CASE("DecisionsChanged: names what a setting changes", "[report][recommend]
   Recommendation r;
   r.lines.push_back({"spark.sql.adaptive.advisoryPartitionSizeInBytes", "16m", "fastest"});
   CheckBySimulation(&r, 100.0, [&](const std::vector<ConfLine>& lines) {
-    return lines.empty() ? SimulatedMakespan{100.0, "", {before}} : SimulatedMakespan{80.0, "", {after}};
+    return lines.empty() ? SimulatedMakespan{100.0, "", {before}, std::nullopt, false}
+                         : SimulatedMakespan{80.0, "", {after}, std::nullopt, false};
   });
   REQUIRE(r.lines.size() == 1);
   CHECK(r.lines[0].reason == "changes e3: 200 → 40 partitions instead of 200 → 8 partitions; fastest");
