@@ -154,7 +154,7 @@ TEST_CASE("report: every makespan says how far it can be trusted, as run prints 
     const CommandResult run = RunAqesim({"run", scenario});
     REQUIRE(run.exit_code == 0);
     CHECK(Contains(run.stdout_text, "AQE off: makespan 4.520 s (4.0–19 s)\n"));
-    CHECK(Contains(run.stdout_text, "AQE on: makespan 5.947 s\n"));
+    CHECK(Contains(run.stdout_text, "AQE on: makespan 5.947 s (profiled)\n"));
     const CommandResult md = RunAqesim({"report", scenario, "--format", "md"});
     REQUIRE(md.exit_code == 0);
     CHECK(

@@ -72,6 +72,27 @@ TEST_CASE("validate: the band with --no-profile, none when every stage is profil
   const auto p = nlohmann::json::parse(profiled.stdout_text)["makespan"];
   CHECK_FALSE(p.contains("simulatedLowSeconds"));
   CHECK_FALSE(p.contains("simulatedHighSeconds"));
+  // The text says which: the band, or "(profiled)" (the four stages of its one execution replayed
+  // from their recorded task times).
+  const CommandResult text = RunAqesim({"validate", "-q", log});
+  REQUIRE(text.exit_code == 0);
+  CHECK(
+      Contains(text.stdout_text,
+               "makespan (sum of SQL execution wall times): recorded 4.885 s, simulated 4.908 s (profiled), "
+               "error +0.5% (application 17.896 s)\n"));
+}
+
+TEST_CASE("run: a run whose every stage is profiled says so on its makespan line", "[e2e][band]") {
+  // The aqeshuffle log imported: AQE on is the recorded run, each stage timed by its profile; AQE
+  // off reads 200 partitions where the log ran 13, so its e1 map is modelled.
+  const testing::TempDir dir("run_profiled");
+  const std::string scenario = dir.File("aqeshuffle.json");
+  REQUIRE(RunAqesim({"import-eventlog", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "-o",
+                     scenario, "-q"})
+              .exit_code == 0);
+  const CommandResult on = RunAqesim({"run", scenario, "--aqe", "on"});
+  REQUIRE(on.exit_code == 0);
+  CHECK(on.stdout_text.find("\nAQE on: makespan 4.908 s (profiled)\n") != std::string::npos);
 }
 
 }  // namespace

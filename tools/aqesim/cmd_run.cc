@@ -125,7 +125,8 @@ void CheckTaskRecordCount(const std::vector<RunResult>& runs) {
 std::string RunText(const RunResult& run, const RunBand& band) {
   std::ostringstream out;
   out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
-      << (band.makespan ? BandText(band.makespan->low_seconds, band.makespan->high_seconds) : std::string())
+      << (band.makespan ? BandText(band.makespan->low_seconds, band.makespan->high_seconds)
+                        : std::string(" (profiled)"))  // every stage timed by a log's recorded profile
       << "\n";
   out << StageTable(run);
   out << ResourceText(run.resources, band);

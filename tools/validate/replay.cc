@@ -653,6 +653,8 @@ std::string ValidationToTable(const Validation& v) {
       << Fixed(v.simulated_makespan_seconds, 3) << " s";
   if (v.simulated_low_seconds && v.simulated_high_seconds)
     out << BandText(*v.simulated_low_seconds, *v.simulated_high_seconds);
+  else
+    out << " (profiled)";  // every stage timed by its recorded profile: no band
   out << ", error " << Percent(v.makespan_relative_error);
   if (v.application_seconds) out << " (application " << Fixed(*v.application_seconds, 3) << " s)";
   out << "\nscheduling floor (recorded task times re-scheduled on the recorded executors): "
