@@ -69,6 +69,24 @@ TEST_CASE("tune on demo.json: advisory 256m, run's own seconds, the key that doe
     CHECK(t["trace"][i]["bestObjective"].get<double>() <= t["trace"][i - 1]["bestObjective"].get<double>());
 }
 
+TEST_CASE("tune: the current makespan says how far it can be trusted, as run prints it",
+          "[e2e][tune][band]") {
+  // skew-join: run prints "AQE on: makespan 43.035 s (34–330 s)"; the imported aqeshuffle log's AQE-on
+  // run is profiled throughout ("AQE on: makespan 4.908 s (profiled)").
+  const CommandResult modelled =
+      RunAqesim({"tune", SourcePath("scenarios/skew-join.json"), "--budget", "4", "--guardrails", "none"});
+  REQUIRE(modelled.exit_code == 0);
+  CHECK(Contains(modelled.stdout_text, "\ncurrent: 43.04 s (34–330 s), 0.478 core-hours\n"));
+  const eventlog::testing::TempDir dir;
+  const std::string scenario = dir.path() + "/aqeshuffle.json";
+  REQUIRE(RunAqesim({"import-eventlog", eventlog::testing::Fixture("aqeshuffle_eventlog.zstd"), "-o",
+                     scenario, "-q"})
+              .exit_code == 0);
+  const CommandResult profiled = RunAqesim({"tune", scenario, "--budget", "4", "--guardrails", "none"});
+  REQUIRE(profiled.exit_code == 0);
+  CHECK(Contains(profiled.stdout_text, "\ncurrent: 4.91 s (profiled), 0.016 core-hours\n"));
+}
+
 TEST_CASE("tune: a minimum gain above what the space offers recommends nothing", "[e2e][tune]") {
   std::vector<std::string> args = {
       "tune", SourcePath("scenarios/demo.json"), "--guardrails", "none", "--min-gain", "10", "--format",

@@ -33,9 +33,10 @@ std::vector<std::string> OnlyIn(const RunResult& of, const RunResult& other) {
 
 std::string Seconds(double s) { return Fixed(s, 3) + " s"; }
 
+// As `run` prints a makespan: "100.000 s (66–440 s)", or "(profiled)" when no stage is modelled.
 std::string WithBand(double s, const std::optional<Band>& band) {
   if (!band) return Seconds(s) + " (profiled)";
-  return Seconds(s) + " (" + Fixed(band->first, 1) + "–" + Fixed(band->second, 1) + " s modelled)";
+  return Seconds(s) + BandText(band->first, band->second);
 }
 
 std::string SignedPercent(double diff, double base) {

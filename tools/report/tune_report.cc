@@ -14,13 +14,13 @@ namespace {
 using ojson = nlohmann::ordered_json;
 constexpr size_t kTableRows = 15;
 
-// Seconds with how far they can be trusted: "97.31 s (modelled: 64.27–427.6 s)".
+// Seconds with how far they can be trusted, as `run` prints them: "97.31 s (64–430 s)", or
+// "97.31 s (profiled)" when every stage is timed by the log's recorded profiles.
 std::string SecondsText(double seconds, const std::optional<tune::TuneObjective::Trust>& trust) {
   std::string s = Fixed(seconds, 2) + " s";
   if (!trust) return s;
-  if (!trust->band) return s + " (profiled from the log)";
-  return s + " (" + trust->time_source + ": " + Fixed(trust->band->low_seconds, 2) + "–" +
-         Fixed(trust->band->high_seconds, 2) + " s)";
+  if (!trust->band) return s + " (profiled)";
+  return s + BandText(trust->band->low_seconds, trust->band->high_seconds);
 }
 
 // Text for a line inside a fenced block: control characters (a line break among them) as spaces,

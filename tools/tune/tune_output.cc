@@ -40,14 +40,13 @@ std::string Seconds(double s) {
   return buf;
 }
 
-// "12.30 s (modelled: 8.10–54.0 s)", "12.30 s (profiled from the log)".
+// As `run` prints a makespan: "12.30 s (8.1–55 s)" with the band (its ends rounded outwards to
+// two digits), "12.30 s (profiled)" when every stage is timed by the log's recorded profiles.
 std::string SecondsWithTrust(double s, const std::optional<TuneObjective::Trust>& t) {
   std::string out = Seconds(s);
   if (!t) return out;
-  if (!t->band) return out + " (profiled from the log)";
-  std::string low = Seconds(t->band->low_seconds);
-  low.resize(low.size() - 2);  // "8.10 s" → "8.10"
-  return out + " (" + t->time_source + ": " + low + "–" + Seconds(t->band->high_seconds) + ")";
+  if (!t->band) return out + " (profiled)";
+  return out + BandText(t->band->low_seconds, t->band->high_seconds);
 }
 
 std::string Ratio(double r) {

@@ -61,7 +61,7 @@ TEST_CASE("CompareRuns: stages by name, a stage only in B, decisions only in one
         std::vector<std::string>{"CoalesceShufflePartitions: e1: 200 → 40 partitions"});
 
   const std::string table = ComparisonTable("a.json", "b.json", {c});
-  CHECK(table.find("A: a.json\nB: b.json\n\nAQE on: makespan A 100.000 s (66.0–440.0 s modelled), B 80.000 s "
+  CHECK(table.find("A: a.json\nB: b.json\n\nAQE on: makespan A 100.000 s (66–440 s), B 80.000 s "
                    "(profiled); B − A -20.000 s -20.0 %\n") != std::string::npos);
   CHECK(table.find("  result        60.000  38.000  -22.000  -36.7 %      200       40  modelled\n") !=
         std::string::npos);
