@@ -46,6 +46,10 @@ struct AllocationState {
     /// Placed where a killed executor's container runs until its removal: the index of that
     /// executor in `removing`; its place is ready when that removal is reported. JSON `waitsFor`.
     std::optional<int> waits_for;
+    /// Seconds from its request to its registration, its own (an entry of
+    /// cluster.executorStartSecondsByRequest). JSON `startSeconds`, >= 0; unset:
+    /// executorStartSeconds.
+    std::optional<double> start_seconds;
   };
 
   /// ExecutorAllocationManager's numExecutorsTarget. JSON `target`, >= 0.

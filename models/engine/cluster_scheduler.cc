@@ -41,6 +41,7 @@ ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s,
   settings.initial_executors = s.conf.dynamic_allocation.InitialExecutors(s.conf.executor_instances);
   settings.slots_per_executor = slots_per_executor;
   settings.start_seconds = s.cluster.executor_start_seconds;
+  settings.start_seconds_by_request = s.cluster.executor_start_seconds_by_request;
   settings.launch_seconds = s.cluster.executor_launch_seconds;
   settings.grant_seconds = s.cluster.executor_grant_seconds;
   settings.remove_seconds = s.cluster.executor_remove_seconds;

@@ -52,6 +52,7 @@ void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
     Executor& x = executors_[e];
     requested_.insert(e);
     x.requested_at = zero - SimTime::Seconds(r.seconds_since_request);
+    x.start_seconds = r.start_seconds.value_or(s_.start_seconds);
     x.placed = r.placed;
     if (r.placed) {
       x.placed_at = x.requested_at;  // (granted, as far as a carried request goes, from its request)
@@ -63,7 +64,7 @@ void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
         ready = releasing_[x.waits_for].at;
       }
       x.ready_at = ready;
-      ScheduleRegistration(e, std::max(zero, RegistrationAt(x.requested_at, ready)));
+      ScheduleRegistration(e, std::max(zero, RegistrationAt(x, ready)));
     }
     ++e;
   }
@@ -106,6 +107,7 @@ AllocationState ExecutorAllocationManager::StateNow() const {
     const Executor& x = executors_[e];
     AllocationState::Request r;
     r.seconds_since_request = (now - x.requested_at).seconds();
+    if (x.start_seconds != s_.start_seconds) r.start_seconds = x.start_seconds;
     r.placed = x.placed;
     if (x.placed && x.waits_for < 0 && x.ready_at > x.requested_at)
       r.seconds_since_placed = std::max(0.0, (now - x.ready_at).seconds());
@@ -218,14 +220,17 @@ void ExecutorAllocationManager::Request(int count) {
     e = Executor{};
     requested_.insert(pick);
     e.requested_at = sim_.Now();
+    const size_t n = requests_made_++;  // its own latency, if the cluster gives one
+    e.start_seconds =
+        n < s_.start_seconds_by_request.size() ? s_.start_seconds_by_request[n] : s_.start_seconds;
     e.placed = false;
     Place(pick);  // else it waits for a place
   }
 }
 
-SimTime ExecutorAllocationManager::RegistrationAt(SimTime requested_at, SimTime ready_at) const {
-  const double after_grant = s_.start_seconds - std::min(s_.grant_seconds.value_or(0), s_.start_seconds);
-  return std::max(requested_at + SimTime::Seconds(s_.start_seconds),
+SimTime ExecutorAllocationManager::RegistrationAt(const Executor& x, SimTime ready_at) const {
+  const double after_grant = x.start_seconds - std::min(s_.grant_seconds.value_or(0), x.start_seconds);
+  return std::max(x.requested_at + SimTime::Seconds(x.start_seconds),
                   ready_at + SimTime::Seconds(after_grant)) +
          SimTime::Seconds(s_.launch_seconds);
 }
@@ -260,7 +265,7 @@ bool ExecutorAllocationManager::Place(int executor) {
   x.placed = true;
   x.placed_at = now;
   x.ready_at = ready;
-  ScheduleRegistration(executor, std::max(SimTime::Zero(), RegistrationAt(x.requested_at, ready) - now));
+  ScheduleRegistration(executor, std::max(SimTime::Zero(), RegistrationAt(x, ready) - now));
   return true;
 }
 
@@ -298,8 +303,7 @@ void ExecutorAllocationManager::ScheduleRegistration(int executor, SimTime in) {
 void ExecutorAllocationManager::CancelRequests(int count) {
   if (count <= 0) return;
   // Granted: the cluster manager allocated the container (YARN), it will register.
-  const double grant = std::min(s_.grant_seconds.value_or(std::numeric_limits<double>::infinity()),
-                                s_.start_seconds + s_.launch_seconds);
+  const double grant = s_.grant_seconds.value_or(std::numeric_limits<double>::infinity());
   const SimTime now = sim_.Now();
   std::vector<int> cancel;
   for (auto it = requested_.rbegin(); it != requested_.rend() && static_cast<int>(cancel.size()) < count;
@@ -309,7 +313,8 @@ void ExecutorAllocationManager::CancelRequests(int count) {
   for (auto it = requested_.rbegin(); it != requested_.rend() && static_cast<int>(cancel.size()) < count;
        ++it) {  // then placed, not granted yet
     const Executor& x = executors_[*it];
-    if (x.placed && now - x.placed_at < SimTime::Seconds(grant)) cancel.push_back(*it);
+    const double granted_after = std::min(grant, x.start_seconds + s_.launch_seconds);
+    if (x.placed && now - x.placed_at < SimTime::Seconds(granted_after)) cancel.push_back(*it);
   }
   for (int e : cancel) {
     Executor& x = executors_[e];

@@ -77,9 +77,12 @@ class ExecutorAllocationManager {
  public:
   struct Settings {
     DynamicAllocationConf conf;
-    int initial_executors = 0;            // max(minExecutors, initialExecutors, spark.executor.instances)
-    int slots_per_executor = 1;           // task slots of one executor (> 0)
-    double start_seconds = 0;             // request → registration (cluster.executorStartSeconds)
+    int initial_executors = 0;   // max(minExecutors, initialExecutors, spark.executor.instances)
+    int slots_per_executor = 1;  // task slots of one executor (> 0)
+    double start_seconds = 0;    // request → registration (cluster.executorStartSeconds)
+    /// The k-th request this manager makes registers start_seconds_by_request[k] after it
+    /// (cluster.executorStartSecondsByRequest); requests past its end take start_seconds.
+    std::vector<double> start_seconds_by_request;
     double launch_seconds = 0;            // registration → first task (cluster.executorLaunchSeconds)
     std::optional<double> grant_seconds;  // request → granted (cluster.executorGrantSeconds)
     double remove_seconds = 0;    // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
@@ -121,6 +124,7 @@ class ExecutorAllocationManager {
   struct Executor {
     EventId registration;        // while requested and placed
     SimTime requested_at;        // while requested: when (negative: before the start)
+    double start_seconds = 0;    // while requested: request → registration, its own
     bool placed = true;          // while requested: its container has a place
     SimTime placed_at;           // while requested and placed: when (granted executorGrantSeconds later)
     SimTime ready_at;            // while requested and placed: when its place is (was) ready
@@ -154,9 +158,9 @@ class ExecutorAllocationManager {
   /// The removal of Releasing `releasing` is reported: its place goes to the request waiting
   /// for it, else is free.
   void Released(int releasing);
-  /// When a request made at `requested_at` whose place is ready at `ready_at` registers (and
-  /// is launched: executorLaunchSeconds).
-  SimTime RegistrationAt(SimTime requested_at, SimTime ready_at) const;
+  /// When the request `x` (made at x.requested_at, taking x.start_seconds) whose place is ready
+  /// at `ready_at` registers (and is launched: executorLaunchSeconds).
+  SimTime RegistrationAt(const Executor& x, SimTime ready_at) const;
   void UpdateTarget(SimTime now);
   void Request(int count);
   void StartFrom(const AllocationState& state);
@@ -196,6 +200,7 @@ class ExecutorAllocationManager {
   int target_ = 0;
   int to_add_ = 1;
   int64_t ticks_ = 0;
+  size_t requests_made_ = 0;         // Request()s so far (the index into start_seconds_by_request)
   std::optional<SimTime> add_time_;  // backlog timer: when the next round of requests is due
   bool initializing_ = true;
   int64_t pending_ = 0;  // tasks of submitted stages not launched yet

@@ -158,6 +158,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
       if (!r.placed) request["placed"] = false;  // (only with cluster.executorCapacity)
       if (r.seconds_since_placed) request["secondsSincePlaced"] = *r.seconds_since_placed;
       if (r.waits_for) request["waitsFor"] = *r.waits_for;
+      if (r.start_seconds) request["startSeconds"] = *r.start_seconds;
       requests.push_back(std::move(request));
     }
     json removing = json::array();

@@ -252,6 +252,7 @@ void ReadAllocationAtEnd(const Json& a, const std::string& at, Problems* p, Allo
       if (Problems::Member(q, "secondsSincePlaced"))
         p->Read(q, "secondsSincePlaced", ri, &r.seconds_since_placed.emplace());
       if (Problems::Member(q, "waitsFor")) p->Read(q, "waitsFor", ri, &r.waits_for.emplace());
+      if (Problems::Member(q, "startSeconds")) p->Read(q, "startSeconds", ri, &r.start_seconds.emplace());
     }
   }
   if (const Json* removing = p->Array(a, "removing", at)) {

@@ -87,9 +87,11 @@ std::optional<AllocationState> ReadAllocationState(const Json& v, const std::str
        ok;
   ok = ReadEntries(
            v, p, "requests",
-           "requests {\"secondsSinceRequest\": s, \"placed\": b, \"secondsSincePlaced\": s, \"waitsFor\": i}",
+           "requests {\"secondsSinceRequest\": s, \"placed\": b, \"secondsSincePlaced\": s, \"waitsFor\": i, "
+           "\"startSeconds\": s}",
            [&](const Json& e, const std::string& q) {
-             CheckFields(e, q, {"secondsSinceRequest", "placed", "secondsSincePlaced", "waitsFor"},
+             CheckFields(e, q,
+                         {"secondsSinceRequest", "placed", "secondsSincePlaced", "waitsFor", "startSeconds"},
                          "a request of an allocation state", sink);
              AllocationState::Request r;
              bool good = ReadSeconds(e, q, "secondsSinceRequest", &r.seconds_since_request, sink) &
@@ -97,6 +99,8 @@ std::optional<AllocationState> ReadAllocationState(const Json& v, const std::str
              if (e.contains("secondsSincePlaced"))
                good =
                    ReadSeconds(e, q, "secondsSincePlaced", &r.seconds_since_placed.emplace(), sink) && good;
+             if (e.contains("startSeconds"))
+               good = ReadSeconds(e, q, "startSeconds", &r.start_seconds.emplace(), sink) && good;
              if (e.contains("waitsFor")) {
                const size_t removing =
                    v.contains("removing") && v["removing"].is_array() ? v["removing"].size() : 0;

@@ -27,6 +27,7 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "resourceProfiles",
                                                  "executorLaunchSeconds",
                                                  "executorStartSeconds",
+                                                 "executorStartSecondsByRequest",
                                                  "storageBytesPerSecond",
                                                  "driverSecondsPerTask",
                                                  "driverSecondsPerStage",
@@ -208,6 +209,21 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             v[name], field(name), [limit](double x) { return std::isfinite(x) && x >= 0 && x <= limit; },
             most > 60 ? "a number of seconds in [0, 3600]" : "a number of seconds in [0, 60]", sink))
       *dest = *d;
+  }
+  if (v.contains("executorStartSecondsByRequest")) {
+    const Json& by = v["executorStartSecondsByRequest"];
+    if (!by.is_array() || by.size() > 1'000'000) {
+      sink->Error(field("executorStartSecondsByRequest"),
+                  "expected an array (at most 1000000) of seconds in [0, 3600], found " + DescribeJson(by));
+    } else {
+      for (size_t i = 0; i < by.size(); ++i) {
+        if (auto d = ReadNumber(
+                by[i], PointerAppend(field("executorStartSecondsByRequest"), i),
+                [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
+                "a number of seconds in [0, 3600]", sink))
+          cluster->executor_start_seconds_by_request.push_back(*d);
+      }
+    }
   }
   if (v.contains("executorGrantSeconds")) {
     cluster->executor_grant_seconds = ReadNumber(

@@ -8,10 +8,10 @@ For every SQL execution (or, without SQL, every job) of an event log that ran st
             started where the application's manager stood at the selection's start: the executors
             registered then, warm or fresh, with their idle times; a selection that starts the
             application from the log's initial executors), cluster.executorStartSeconds as the
-            importer measured it: each selection on its own
+            importer measured it (and, when the log shows them, cluster.executorStartSecondsByRequest,
+            each request's own, and cluster.executorGrantSeconds): each selection on its own
   chained   the same, but the application's one allocation manager carried from selection to
-            selection: cluster.executorGrantSeconds (GRANT_SECONDS, below),
-            cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds),
+            selection: cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds),
             cluster.executorCapacity (the most containers the log shows at once: most_held), and
               the first selection: as policy starts it;
               every later one: the previous selection's chained run's allocationAtEnd as
@@ -29,12 +29,6 @@ import subprocess
 import sys
 import tempfile
 
-# cluster.executorGrantSeconds: request -> the cluster manager grants the container, after which
-# the request is no longer cancelled (YarnAllocator cancels only requests the ResourceManager has
-# not allocated). YARN allocates at NodeManager heartbeats (yarn.resourcemanager.nodemanagers.
-# heartbeat-interval-ms, 1 s by default) and the ApplicationMaster polls every 200 ms while
-# requests are outstanding (spark.yarn.scheduler.initial-allocation.interval): about 1 s.
-GRANT_SECONDS = 1.0
 
 
 def events(path):
@@ -201,10 +195,13 @@ def main():
             # policy: this selection alone, from the executors registered at its start.
             policy = run_policy("policy", {}, [])
             # chained: the application's one allocation manager, carried from the selection before.
-            chained_cluster = {"executorGrantSeconds": GRANT_SECONDS}
+            chained_cluster = {}
             if remove_seconds is not None:
                 chained_cluster["executorRemoveSeconds"] = remove_seconds
-            if capacity is not None:
+            # Per-request latencies, where the importer measured them, already hold each
+            # container's wait for a place (a killed container's exit): a capacity on top would
+            # count that wait twice.
+            if capacity is not None and "executorStartSecondsByRequest" not in doc["cluster"]:
                 chained_cluster["executorCapacity"] = capacity
             if carried is None:
                 chained = run_policy("chained", chained_cluster, [])

@@ -11,6 +11,7 @@
 #include "models/conf/property_value.h"
 #include "sim/units.h"
 #include "tools/eventlog/executor_launch.h"
+#include "tools/eventlog/executor_requests.h"
 #include "tools/eventlog/executor_start.h"
 #include "tools/eventlog/resource_import.h"
 
@@ -227,6 +228,15 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
       // (--conf spark.dynamicAllocation.*; executor_start.h).
       if (const std::optional<int64_t> start = ExecutorStartMs(app))
         cluster["executorStartSeconds"] = static_cast<double>(*start) / 1000.0;
+      // Each request's own latency and how soon requests are granted (executor_requests.h).
+      const std::vector<int64_t> by_request = ExecutorStartByRequestMs(app, window->first, window->second);
+      if (!by_request.empty()) {
+        json seconds = json::array();
+        for (int64_t ms : by_request) seconds.push_back(static_cast<double>(ms) / 1000.0);
+        cluster["executorStartSecondsByRequest"] = std::move(seconds);
+      }
+      if (const std::optional<int64_t> grant = ExecutorGrantMs(app))
+        cluster["executorGrantSeconds"] = static_cast<double>(*grant) / 1000.0;
       cluster["executorTimeline"] = std::move(timeline);
       cluster["startsApplication"] = StartsApplication(app, window->first);
     }
