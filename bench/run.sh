@@ -175,6 +175,20 @@ else
 fi
 rm -rf "$tmp"
 
+# ------------------------------------------------------------------ B7: report, local read under a shuffle
+# aqesim report simulates its scenario some 40 times; a local shuffle read feeding another shuffle
+# makes each AQE-on run apportion tasks x rows x reducers cells (models/engine/map_output.h).
+log "B7: aqesim report on a star join read locally (4,096 x 500; 16,384 x 2,000 unless --quick)"
+tmp=$(mktemp -d)
+sizes=(4096x500)
+((QUICK == 0)) && sizes+=(16384x2000)
+for size in "${sizes[@]}"; do
+  time_v "$OUT/b7-report-$size.json" -- "$AQESIM" report "$ROOT/bench/scenarios/b7-star-join-$size.json" \
+    -o "$tmp/report.md"
+  rm -f "$OUT/b7-report-$size.json.stdout"
+done
+rm -rf "$tmp"
+
 # ------------------------------------------------------------------ table
 python3 "$ROOT/bench/make_table.py" "$OUT" >"$OUT/README-table.md"
 log "wrote $OUT/README-table.md"

@@ -5,6 +5,7 @@
 #include <utility>
 #include <variant>
 
+#include "models/plan/query_stage.h"
 #include "models/shuffle/shuffle_sizes.h"
 
 namespace aqesim {
@@ -153,6 +154,29 @@ void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_b
     }
   });
   c.column = a.PartitionBytes();
+}
+
+const MapperRangeRead& MapperRangeReads::Of(const ShuffleData& d, const CoalescedMapperPartitionSpec& spec) {
+  const bool done = d.stage && d.stage->done;
+  MapperRangeRead* read = &unfinished_;
+  if (done) {
+    auto [it, fresh] = kept_.try_emplace({&d, spec.start_map_index, spec.end_map_index, spec.num_reducers});
+    if (!fresh) return it->second;
+    read = &it->second;
+  }
+  read->maps.clear();
+  read->column.assign(static_cast<size_t>(std::max(spec.num_reducers, 0)), 0);
+  for (int m = spec.start_map_index; m < spec.end_map_index; ++m) {
+    const std::span<const int64_t> row = d.actual.row(m);
+    int64_t bytes = 0, blocks = 0;
+    for (int r = 0; r < spec.num_reducers; ++r) {
+      bytes += row[r];
+      blocks += row[r] > 0;
+      read->column[r] += row[r];
+    }
+    read->maps.push_back({bytes, blocks});
+  }
+  return *read;
 }
 
 }  // namespace aqesim

@@ -15,6 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "models/plan/exec_node.h"
@@ -66,6 +69,27 @@ size_t ShuffleReadSumsBlockSpecs(int num_executors, size_t max_cells = kShuffleR
 /// `max_cells`: tests give a small one to exercise the blocks and the per-row path.
 void SumShuffleRead(const ShuffleState& read, int num_executors, bool fetch_in_batch, size_t spec,
                     ShuffleReadSums* out, size_t max_cells = kShuffleReadSumsMaxCells);
+
+/// What one local read (CoalescedMapperPartitionSpec: maps start..end-1, every reducer) fetches:
+/// each of its mappers' bytes and non-empty blocks, and its bytes per reducer (the task's shares).
+struct MapperRangeRead {
+  std::vector<std::pair<int64_t, int64_t>> maps;  // (bytes, non-empty blocks), by map from start
+  std::vector<int64_t> column;                    // bytes, by reducer
+};
+
+/// A run's local reads, each summed once when its shuffle has finished (its rows no longer
+/// change). The work model evaluates a task several times per run (placement, timing, shares,
+/// bytes written), and each evaluation would generate its mappers' rows of a streamed shuffle
+/// again: 9 passes over a generated 4,096 x 500 shuffle instead of one.
+class MapperRangeReads {
+ public:
+  /// The sums of `spec` over `d.actual`.
+  const MapperRangeRead& Of(const ShuffleData& d, const CoalescedMapperPartitionSpec& spec);
+
+ private:
+  std::map<std::tuple<const ShuffleData*, int, int, int>, MapperRangeRead> kept_;
+  MapperRangeRead unfinished_;  // a shuffle still being written: summed afresh each time
+};
 
 }  // namespace aqesim
 

@@ -340,18 +340,12 @@ TaskWorkModel::Flow TaskWorkModel::EvalRead(const ExecNode& n, int task, int exe
       shares->push_back({r, row[r]});
     }
   } else if (auto* cm = std::get_if<CoalescedMapperPartitionSpec>(&spec)) {
-    std::vector<int64_t> col(cm->num_reducers, 0);
+    const MapperRangeRead& read = mapper_range_reads_.Of(d, *cm);
     for (int m = cm->start_map_index; m < cm->end_map_index; ++m) {
-      auto row = a.row(m);
-      int64_t s = 0, blocks = 0;
-      for (int r = 0; r < cm->num_reducers; ++r) {
-        s += row[r];
-        blocks += row[r] > 0;
-        col[r] += row[r];
-      }
-      fetch(m, s, blocks, true);
+      const auto& [map_bytes, map_blocks] = read.maps[static_cast<size_t>(m - cm->start_map_index)];
+      fetch(m, map_bytes, map_blocks, true);
     }
-    for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, col[r]});
+    for (int r = 0; r < cm->num_reducers; ++r) shares->push_back({r, read.column[r]});
   }
   if (!remote.empty()) {
     std::vector<AddressFetch> addresses;

@@ -144,6 +144,8 @@ class TaskWorkModel {
   /// Per finished shuffle: rows per byte its reads fetch; per map stage: rows per byte written.
   std::map<const ShuffleData*, double> read_rows_per_byte_;
   std::map<const QueryStage*, double> write_rows_per_byte_;
+  /// Per local read of a finished shuffle: its sums (read once, not once per evaluation).
+  MapperRangeReads mapper_range_reads_;
 };
 
 }  // namespace aqesim

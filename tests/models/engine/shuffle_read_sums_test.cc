@@ -77,3 +77,30 @@ TEST_CASE("ShuffleReadSums: per-executor sums only for the executors that ran ma
 
 }  // namespace
 }  // namespace aqesim
+
+namespace aqesim {
+namespace {
+
+TEST_CASE("MapperRangeReads: a local read's sums, kept once its shuffle has finished", "[engine][work]") {
+  testing::PlanBuilder b;
+  auto e = b.Shuffle("e", testing::Matrix{{10, 0, 30}, {40, 5, 0}, {1, 2, 3}});
+  MapperRangeReads reads;
+  const CoalescedMapperPartitionSpec maps_0_1{0, 2, 3};
+  const MapperRangeRead& read = reads.Of(*e->shuffle->data, maps_0_1);
+  // Map 0: 40 B in 2 blocks, map 1: 45 B in 2; per reducer 50, 5, 30.
+  CHECK(read.maps == std::vector<std::pair<int64_t, int64_t>>{{40, 2}, {45, 2}});
+  CHECK(read.column == std::vector<int64_t>{50, 5, 30});
+  CHECK(&reads.Of(*e->shuffle->data, maps_0_1) == &read);  // kept: not summed again
+  const MapperRangeRead& last = reads.Of(*e->shuffle->data, CoalescedMapperPartitionSpec{2, 3, 3});
+  CHECK(last.maps == std::vector<std::pair<int64_t, int64_t>>{{6, 3}});
+  CHECK(last.column == std::vector<int64_t>{1, 2, 3});
+  SECTION("a shuffle still being written is summed afresh") {
+    e->shuffle->data->stage->done = false;
+    const MapperRangeRead& now = reads.Of(*e->shuffle->data, maps_0_1);
+    CHECK(&now != &read);
+    CHECK(now.column == std::vector<int64_t>{50, 5, 30});
+  }
+}
+
+}  // namespace
+}  // namespace aqesim
