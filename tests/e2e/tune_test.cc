@@ -234,5 +234,45 @@ TEST_CASE("tune does not trust an edited journal line; guardrails scale the scen
   CHECK(ratios["data ×2"] != ratios["as given"]);
 }
 
+TEST_CASE("tune: space values are checked alone; min 50 / max 40 is a candidate's error", "[e2e][tune]") {
+  // dynamic-allocation.json sets maxExecutors 40: minExecutors 50 was refused as a --space value
+  // though min 50 / max 100 is a valid configuration.
+  eventlog::testing::TempDir dir;
+  const std::string out = dir.File("t.json");
+  const CommandResult r = RunAqesim({"tune", SourcePath("scenarios/dynamic-allocation.json"), "--guardrails",
+                                     "none", "--space", "spark.dynamicAllocation.minExecutors=0,50",
+                                     "--space", "spark.dynamicAllocation.maxExecutors=40,100", "-o", out});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json t = nlohmann::json::parse(eventlog::testing::ReadBytes(out));
+  REQUIRE(t["trace"].size() == 4);
+  int refused = 0, ran_50_100 = 0;
+  for (const nlohmann::json& e : t["trace"]) {
+    const nlohmann::json& v = e["values"];
+    if (v["spark.dynamicAllocation.minExecutors"] != "50") continue;
+    if (v["spark.dynamicAllocation.maxExecutors"] == "40") {
+      ++refused;
+      CHECK(e["makespanSeconds"].is_null());
+      CHECK(
+          e["error"] ==
+          "--conf spark.dynamicAllocation.maxExecutors=40: expected spark.dynamicAllocation.maxExecutors >= "
+          "minExecutors (50), found 40");
+    } else {
+      ++ran_50_100;
+      CHECK(e["error"].is_null());
+      CHECK(e["makespanSeconds"].get<double>() > 0);
+    }
+  }
+  CHECK(refused == 1);
+  CHECK(ran_50_100 == 1);
+  // A value no configuration can take is still refused before any runs.
+  const CommandResult bad =
+      RunAqesim({"tune", SourcePath("scenarios/dynamic-allocation.json"), "--space",
+                 "spark.dynamicAllocation.maxExecutors=0,100", "-o", dir.File("b.json")});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.stderr_text ==
+        "aqesim: error: --space spark.dynamicAllocation.maxExecutors=0: expected an integer >= 1, found "
+        "\"0\"\n");
+}
+
 }  // namespace
 }  // namespace aqesim::e2e

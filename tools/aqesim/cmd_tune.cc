@@ -127,16 +127,17 @@ void CheckAxes(const std::vector<tune::SpaceAxis>& axes, const ScenarioBase& bas
                 text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2)};
     }
     for (const std::string& v : values) {
+      // What the value alone can be wrong about; how it combines with the other keys
+      // (maxExecutors >= minExecutors) is each candidate's check.
+      const std::vector<std::string> problems = sweep::GridValueProblems(a.key, v, base, ov);
+      for (const std::string& why : problems) errors->push_back("--space " + a.key + "=" + v + ": " + why);
+      if (!problems.empty() || a.kind == tune::SpaceAxis::Kind::kChoice) continue;
+      // A range's bounds also run: a bound the simulator refuses (spark.sql.shuffle.partitions
+      // 2147483647 loads but plans more than 10^7 reducers) would fail every point near it.
       ScenarioOverrides with = ov;
       sweep::ApplyGridValue(a.key, v, base, &with);
       const LoadResult r = BuildScenario(base, with);
-      const std::string as_conf = "--conf " + a.key + "=" + v;
-      for (const Diagnostic& d : r.errors)
-        errors->push_back("--space " + a.key + "=" + v + ": " +
-                          (d.file == as_conf && d.pointer.empty() ? d.message : d.ToString()));
-      // A range's bounds also run: a bound the simulator refuses (spark.sql.shuffle.partitions
-      // 2147483647 loads but plans more than 10^7 reducers) would fail every point near it.
-      if (r.errors.empty() && a.kind != tune::SpaceAxis::Kind::kChoice) {
+      if (r.errors.empty()) {
         try {
           SimulateQuery(*r.scenario, r.scenario->conf.adaptive_enabled);
         } catch (const PlanError& e) {

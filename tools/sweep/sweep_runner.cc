@@ -18,6 +18,7 @@
 
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
+#include "models/conf/spark_conf.h"
 #include "models/cost/cost_params.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
@@ -184,6 +185,32 @@ std::string GridKeyProblem(const std::string& key) {
          DidYouMeanSuffix(key, known);
 }
 
+std::vector<std::string> GridValueProblems(const std::string& key, const std::string& value,
+                                           const ScenarioBase& base, const ScenarioOverrides& overrides) {
+  ScenarioOverrides alone;  // this value and nothing else
+  ApplyGridValue(key, value, base, &alone);
+  std::vector<std::string> problems;
+  // A Spark key (or cluster.executors on a recorded timeline): the keys' parsers, nothing else.
+  if (!alone.conf.empty()) {
+    RawConf raw(alone.conf.begin(), alone.conf.end());
+    std::vector<ConfProblem> conf_problems;
+    ResolveSqlConf(raw, &conf_problems);
+    for (const ConfProblem& c : conf_problems)
+      if (c.is_error) problems.push_back(c.key == key ? c.message : c.key + ": " + c.message);
+  }
+  if (alone.fields.empty()) return problems;
+  // A document field: the scenario with it loads, but only the field's own diagnostics count.
+  ScenarioOverrides with = overrides;
+  with.fields.insert(with.fields.end(), alone.fields.begin(), alone.fields.end());
+  const LoadResult r = BuildScenario(base, with);
+  for (const FieldOverride& f : alone.fields) {
+    const std::string at = "/" + f.section + "/" + f.field;
+    for (const Diagnostic& d : r.errors)
+      if (d.pointer == at || d.pointer.rfind(at + "/", 0) == 0) problems.push_back(d.ToString());
+  }
+  return problems;
+}
+
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
@@ -237,16 +264,9 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
       errors->push_back("--grid " + axis.key + ": " + why);
       continue;
     }
-    for (const std::string& value : axis.values) {
-      ScenarioOverrides ov = p.overrides;
-      ApplyGridValue(axis.key, value, *p.base, &ov);
-      LoadResult r = BuildScenario(*p.base, ov);
-      // A problem with the grid value itself names the --grid argument once, not as a --conf too.
-      const std::string as_conf = "--conf " + axis.key + "=" + value;
-      for (const Diagnostic& d : r.errors)
-        errors->push_back("--grid " + axis.key + "=" + value + ": " +
-                          (d.file == as_conf && d.pointer.empty() ? d.message : d.ToString()));
-    }
+    for (const std::string& value : axis.values)
+      for (const std::string& why : GridValueProblems(axis.key, value, *p.base, p.overrides))
+        errors->push_back("--grid " + axis.key + "=" + value + ": " + why);
   }
   p.num_points = GridPointCount(spec.axes);
   if (p.num_points > kMaxPoints) {

@@ -65,8 +65,8 @@ struct PreparedSweep {
 std::string GridKeyProblem(const std::string& key);
 
 /// Validates everything before any simulation: the scenario loads; keys are known (a Spark
-/// key the simulator does not use is an error, with "did you mean"); every value loads on
-/// its own; no key repeats. nullopt with every problem in `*errors` (one line each).
+/// key the simulator does not use is an error, with "did you mean"); every value is one the
+/// key can take (GridValueProblems); no key repeats. nullopt with every problem in `*errors` (one line each).
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors);
 
 /// Applies one grid value: cluster./cost./simulation. keys become field overrides; others are
@@ -76,6 +76,15 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
 /// numbers / booleans (simulation.dataScale=2), anything else as a string (simulation.mapStatus=exact).
 void ApplyGridValue(const std::string& key, const std::string& value, const ScenarioBase& base,
                     ScenarioOverrides* overrides);
+
+/// What a single value of `key` can be wrong about: its type, unit or range ("expected an
+/// integer >= 1, found \"0\""), one problem a line; empty when the key can take it. A Spark key's
+/// value is checked by the key's own parser alone, a cluster./cost./simulation. field's by the
+/// loader's diagnostics at that field (`/cluster/executors`). How it combines with the other keys
+/// (spark.dynamicAllocation.maxExecutors >= minExecutors) is each point's check: min 50 is
+/// refused with max 40 and runs with max 100, so it is not refused before the points run.
+std::vector<std::string> GridValueProblems(const std::string& key, const std::string& value,
+                                           const ScenarioBase& base, const ScenarioOverrides& overrides);
 
 /// Simulates point `index` (AQE off and on). Never throws: a point that cannot load or run
 /// gets `error`. New warnings (not among the scenario's own) are added to `*warnings`.

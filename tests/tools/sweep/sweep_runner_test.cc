@@ -114,6 +114,44 @@ TEST_CASE("PrepareSweep: unknown keys and bad values are diagnostics", "[sweep][
   CHECK(errors[3] == "--grid cluster.executors: the key is swept twice; give all its values in one --grid");
 }
 
+TEST_CASE("PrepareSweep: values are checked alone, how they combine is each point's", "[sweep][runner]") {
+  // dynamic-allocation.json sets maxExecutors 40: minExecutors 50 is refused with it (and with a
+  // grid's max 40) but runs with max 100, so the grid is not refused; its point min 50 / max 40
+  // is a row with its error.
+  TempDir dir;
+  SweepSpec spec;
+  spec.scenario_path = Source("scenarios/dynamic-allocation.json");
+  spec.axes = {{"spark.dynamicAllocation.minExecutors", {"0", "50"}},
+               {"spark.dynamicAllocation.maxExecutors", {"40", "100"}}};
+  spec.journal_path = (dir.path / "da.journal").string();
+  spec.threads = 1;
+  std::vector<std::string> errors;
+  auto prepared = PrepareSweep(spec, &errors);
+  CHECK(errors.empty());
+  REQUIRE(prepared);
+  std::string error;
+  auto outcome = RunSweep(spec, *prepared, &error);
+  REQUIRE(outcome);
+  REQUIRE(outcome->rows.size() == 4);
+  CHECK(outcome->rows[2].values == std::vector<std::string>{"50", "40"});
+  CHECK_FALSE(outcome->rows[2].metrics);
+  CHECK(outcome->rows[2].error ==
+        "--conf spark.dynamicAllocation.maxExecutors=40: expected spark.dynamicAllocation.maxExecutors >= "
+        "minExecutors (50), found 40");
+  CHECK(outcome->rows[3].values == std::vector<std::string>{"50", "100"});
+  CHECK(outcome->rows[3].error.empty());
+  REQUIRE(outcome->rows[3].metrics);
+  for (int i : {0, 1}) CHECK(outcome->rows[i].metrics);
+
+  // What a value alone can be wrong about is still refused before any point runs.
+  spec.axes[1].values = {"0", "100"};
+  errors.clear();
+  CHECK_FALSE(PrepareSweep(spec, &errors));
+  CHECK(errors ==
+        std::vector<std::string>{
+            "--grid spark.dynamicAllocation.maxExecutors=0: expected an integer >= 1, found \"0\""});
+}
+
 TEST_CASE("ApplyGridValue: cluster and cost keys are field overrides, others are conf", "[sweep][runner]") {
   const auto base = ReadScenarioBase(Json{{"cluster", {{"executors", 2}}}}, "s.json", nullptr);
   ScenarioOverrides ov;
