@@ -248,7 +248,22 @@ void ListenerEventReplay::OnExecutorRemoved(const json& e) {
     return;
   }
   RecordedExecutor& ex = app_->executors[live->second];
-  ex.removed_time_ms = Time(e, "Timestamp").value_or(0);
+  const int64_t removed_ms = Time(e, "Timestamp").value_or(0);
+  if (removed_ms < ex.added_time_ms) {
+    // A removal timed before its addition (a clock or an edit gone wrong) made a lifetime that
+    // ends before it begins: the executor counted nowhere (a 6-executor log imported as a
+    // 1-executor cluster, silently). It stays registered until a later removal or the end.
+    if (!warned_removal_before_add_)
+      warnings_->push_back(where_ + ": executor " + id + "'s SparkListenerExecutorRemoved (Timestamp " +
+                           std::to_string(removed_ms) +
+                           ") is before its SparkListenerExecutorAdded (Timestamp " +
+                           std::to_string(ex.added_time_ms) +
+                           "); this and any later removal timed before its executor's addition are ignored "
+                           "(the executor is kept until a later removal or the end)");
+    warned_removal_before_add_ = true;
+    return;
+  }
+  ex.removed_time_ms = removed_ms;
   ex.removed_reason = StringField(e, "Removed Reason");
   live_executors_.erase(live);
 }

@@ -125,8 +125,9 @@ class ListenerEventReplay {
   std::set<std::pair<int64_t, std::string>> ended_tasks_;  // (task id, end reason) of each TaskEnd read
   bool warned_task_repeat_ = false;                        // a repeated TaskEnd is warned once
   bool warned_executor_repeat_ = false;                    // a repeated ExecutorAdded is warned once
-  bool warned_unknown_removal_ = false;  // an ExecutorRemoved of no registered executor is warned once
-  bool warned_run_beyond_wall_ = false;  // a run a little longer than Launch → Finish is warned once
+  bool warned_unknown_removal_ = false;     // an ExecutorRemoved of no registered executor is warned once
+  bool warned_removal_before_add_ = false;  // an ExecutorRemoved timed before its ExecutorAdded, once
+  bool warned_run_beyond_wall_ = false;     // a run a little longer than Launch → Finish is warned once
   std::unordered_map<std::string, size_t> live_executors_;  // id -> index in executors of one not removed
   std::unordered_map<int, int64_t> planned_tasks_;          // stage id -> its largest Number of Tasks
   int64_t planned_tasks_total_ = 0;                         // their sum

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -178,6 +179,45 @@ TEST_CASE("ReadEventLog: an executor removed before it is added is warned", "[ev
   CHECK(removals(warnings) == 0);
   CHECK(std::count_if(app.executors.begin(), app.executors.end(),
                       [](const RecordedExecutor& ex) { return ex.removed_time_ms.has_value(); }) == 14);
+}
+
+TEST_CASE("ReadEventLog: a removal timed before its executor's addition is warned and ignored",
+          "[eventlog][listing]") {
+  // Executor 2 of the dynamic-allocation log is added at 1727966013471 (line 7) and removed at
+  // 1727966037269 (line 12); its removal moved to 100 s before its addition made a lifetime that
+  // ends before it begins (every removal so moved imported a 1-executor cluster, silently).
+  auto source = OpenByteSource(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd"));
+  const std::string once = testing::DrainSource(*source, 1 << 16);
+  std::string moved;
+  std::istringstream in(once);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("\"SparkListenerExecutorRemoved\"") != std::string::npos &&
+        line.find("\"Executor ID\":\"2\"") != std::string::npos) {
+      nlohmann::json e = nlohmann::json::parse(line);
+      REQUIRE(e["Timestamp"] == 1727966037269);
+      e["Timestamp"] = 1727966013471 - 100000;
+      line = e.dump();
+    }
+    moved += line + "\n";
+  }
+  const testing::TempDir dir;
+  const std::string path = dir.Write("moved.json", moved);
+  std::vector<std::string> warnings;
+  const RecordedApplication app = ReadEventLog(path, &warnings);
+  CHECK(std::count(
+            warnings.begin(), warnings.end(),
+            path + ":12: executor 2's SparkListenerExecutorRemoved (Timestamp 1727965913471) is before its "
+                   "SparkListenerExecutorAdded (Timestamp 1727966013471); this and any later removal timed "
+                   "before its executor's addition are ignored (the executor is kept until a later removal "
+                   "or the end)") == 1);
+  // Executor 2 lives to the end; the other 13 removals are as logged.
+  const auto two = std::find_if(app.executors.begin(), app.executors.end(),
+                                [](const RecordedExecutor& ex) { return ex.executor_id == "2"; });
+  REQUIRE(two != app.executors.end());
+  CHECK(two->added_time_ms == 1727966013471);
+  CHECK_FALSE(two->removed_time_ms.has_value());
+  CHECK(std::count_if(app.executors.begin(), app.executors.end(),
+                      [](const RecordedExecutor& ex) { return ex.removed_time_ms.has_value(); }) == 13);
 }
 
 }  // namespace
