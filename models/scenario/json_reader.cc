@@ -12,6 +12,7 @@
 #include "models/conf/did_you_mean.h"
 #include "models/conf/property_value.h"
 #include "models/scenario/document_position.h"
+#include "models/scenario/error_cap.h"
 
 namespace aqesim {
 
@@ -181,7 +182,15 @@ void DiagnosticSink::Finish(const Json& doc, const ReplacedMembers& replaced, st
   std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
     return std::tie(a.origin, a.position, a.sequence) < std::tie(b.origin, b.position, b.sequence);
   });
-  for (const Keyed& k : keyed) (k.entry->is_error ? errors : warnings)->push_back(k.entry->diagnostic);
+  // The first kMaxErrorsListed errors, then one line counting the rest (error_cap.h).
+  size_t listed = 0;
+  for (const Keyed& k : keyed) {
+    if (!k.entry->is_error)
+      warnings->push_back(k.entry->diagnostic);
+    else if (listed++ < kMaxErrorsListed)
+      errors->push_back(k.entry->diagnostic);
+  }
+  if (listed > kMaxErrorsListed) errors->push_back({file_, "", MoreErrorsMessage(listed - kMaxErrorsListed)});
 }
 
 std::string JoinNames(const std::vector<std::string>& names) {

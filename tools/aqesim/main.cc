@@ -10,7 +10,9 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "models/scenario/error_cap.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 
@@ -102,7 +104,14 @@ int main(int argc, char** argv) {
     std::cerr << "aqesim: error: " << e.what() << "\n";
     return 2;
   } catch (const aqesim::cli::InputError& e) {
-    for (const auto& line : e.lines()) std::cerr << "aqesim: error: " << line << "\n";
+    // The first kMaxErrorsListed lines, then how many more (a loader's list is capped already;
+    // a sweep's bad grid values are not).
+    const std::vector<std::string>& lines = e.lines();
+    const size_t shown =
+        lines.size() > aqesim::kMaxErrorsListed + 1 ? aqesim::kMaxErrorsListed : lines.size();
+    for (size_t i = 0; i < shown; ++i) std::cerr << "aqesim: error: " << lines[i] << "\n";
+    if (shown < lines.size())
+      std::cerr << "aqesim: error: " << aqesim::MoreErrorsMessage(lines.size() - shown) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::fputs(out_of_memory_text.c_str(), stderr);

@@ -364,6 +364,20 @@ TEST_CASE("Loader: several problems in one document come together, in document o
         });
 }
 
+TEST_CASE("Loader: the first 20 errors are listed, the rest counted in one line", "[scenario]") {
+  // 10^6 bad elements printed 10^6 lines (132 MB of standard error).
+  std::string cluster;
+  for (int i = 0; i < 25; ++i) cluster += (i > 0 ? ", \"k" : "\"k") + std::to_string(100 + i) + "\": 1";
+  const Loaded l = Load(R"({"plan": {"op": "scan", "bytes": "1g"}, "cluster": {)" + cluster + "}}");
+  REQUIRE(l.errors.size() == 21);
+  for (int i = 0; i < 20; ++i)
+    CHECK(l.errors[static_cast<size_t>(i)].rfind("s.json: /cluster/k" + std::to_string(100 + i) +
+                                                     ": unknown field \"k" + std::to_string(100 + i) +
+                                                     "\" of cluster (known fields: executors, ",
+                                                 0) == 0);
+  CHECK(l.errors[20] == "s.json: ... and 5 more errors");
+}
+
 TEST_CASE("Loader: broken JSON is one diagnostic with line and column", "[scenario]") {
   const LoadResult r = LoadScenarioFile(kBadDir + "/broken.json", {});
   REQUIRE(r.errors.size() == 1);
