@@ -53,9 +53,12 @@ class RawInput {
     return got;
   }
 
-  [[noreturn]] void Corrupt(const std::string& codec, const std::string& what) const {
-    throw EventLogError(name_ + ": corrupt " + codec + " data near byte " + std::to_string(offset_) + ": " +
-                        what);
+  /// For a decoder that fails with `unread` of the bytes read not consumed: the damage is near
+  /// the first of them (zlib stops where the stream went wrong; a flipped byte of a 38483-byte
+  /// gzip log was reported "near byte 38483", the file's end, whatever its place).
+  [[noreturn]] void Corrupt(const std::string& codec, const std::string& what, size_t unread = 0) const {
+    const int64_t at = std::max<int64_t>(0, offset_ - static_cast<int64_t>(unread));
+    throw EventLogError(name_ + ": corrupt " + codec + " data near byte " + std::to_string(at) + ": " + what);
   }
   /// For a decoder that had consumed all but `unread` of the bytes read when it failed: the
   /// damage is between the first byte it had not consumed and the last read (a zeroed zstd magic
@@ -167,7 +170,7 @@ class GzipSource : public ByteSource {
       }
       if (!in_member_) {
         if (zs_.avail_in == 0) return 0;  // clean end after the last member
-        if (inflateReset(&zs_) != Z_OK) in_->Corrupt("gzip", Message());
+        if (inflateReset(&zs_) != Z_OK) in_->Corrupt("gzip", Message(), zs_.avail_in);
         in_member_ = true;
       }
       const int r = inflate(&zs_, Z_NO_FLUSH);
@@ -179,7 +182,7 @@ class GzipSource : public ByteSource {
           return 0;
         }
       } else if (r != Z_OK) {
-        in_->Corrupt("gzip", Message());
+        in_->Corrupt("gzip", Message(), zs_.avail_in);
       }
     }
     return want - zs_.avail_out;
