@@ -146,7 +146,8 @@ TEST_CASE("faults: a write past the file-size limit fails cleanly and keeps the 
 TEST_CASE("faults: an input larger than the memory limit is exit 2 naming the command, not an abort",
           "[e2e][faults]") {
 #ifdef AQESIM_FAULTS_ASAN
-  SKIP("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be set under it");
+  // Catch2 v2 (Debian's) has no SKIP: the case passes with a warning saying why it did not run.
+  WARN("not run: AddressSanitizer reserves terabytes of address space, RLIMIT_AS cannot be set under it");
 #else
   ScratchDir dir("memory");
   // 2.4 * 10^7 array elements (48 MB of text): about 400 MB as nlohmann::json values, more while
