@@ -1,8 +1,26 @@
 #include "models/aqe/not_applied.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace aqesim {
+
+int64_t NotApplied::Integer(const char* key) const {
+  const auto it = numbers.find(key);
+  if (it == numbers.end() || !it->is_number_integer()) return 0;
+  if (it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return 0;
+  return it->get<int64_t>();
+}
+
+bool NotApplied::Flag(const char* key) const {
+  const auto it = numbers.find(key);
+  return it != numbers.end() && it->is_boolean() && it->get<bool>();
+}
+
+std::string NotApplied::Text(const char* key) const {
+  const auto it = numbers.find(key);
+  return it != numbers.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
 
 void MergeNotApplied(std::vector<NotApplied> entries, std::vector<NotApplied>* list) {
   for (NotApplied& e : entries) {

@@ -15,6 +15,7 @@
 #ifndef AQESIM_MODELS_AQE_NOT_APPLIED_H_
 #define AQESIM_MODELS_AQE_NOT_APPLIED_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ struct NotApplied {
   SimTime at = SimTime::Zero();
   /// The numbers behind the message (bytes, counts, factors), by name.
   nlohmann::json numbers = nlohmann::json::object();
+
+  /// numbers[key] when it is an integer of int64's range; 0 otherwise (absent, or of another type).
+  int64_t Integer(const char* key) const;
+  /// numbers[key] when it is true or false; false otherwise.
+  bool Flag(const char* key) const;
+  /// numbers[key] when it is a string; "" otherwise.
+  std::string Text(const char* key) const;
 };
 
 /// Adds `entries` to `*list`: one entry per (rule, target), a later evaluation that stopped

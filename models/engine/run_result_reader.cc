@@ -68,6 +68,22 @@ void ReadDecisions(const Json& doc, const std::string& at, Problems* p, std::vec
   }
 }
 
+/// The members of a why-not's `numbers` the report acts on, of the types the rules write
+/// (JoinSelection's aboveBroadcastThreshold: bytes, thresholdBytes, runtime, side, exchange,
+/// thresholdKey): a hand-edited "bytes": "x" is an error, not a crash of the report.
+void CheckWhyNotNumbers(const Json& numbers, const std::string& at, Problems* p) {
+  for (const char* key : {"bytes", "thresholdBytes"}) {
+    int64_t bytes = 0;
+    p->Read(numbers, key, at, &bytes);
+  }
+  bool runtime = false;
+  p->Read(numbers, "runtime", at, &runtime);
+  for (const char* key : {"side", "exchange", "thresholdKey"}) {
+    std::string text;
+    p->Read(numbers, key, at, &text);
+  }
+}
+
 /// explain's `notApplied` (absent in documents written before it existed: none).
 void ReadNotApplied(const Json& doc, const std::string& at, Problems* p, std::vector<NotApplied>* out) {
   if (!doc.contains("notApplied")) return;
@@ -88,6 +104,7 @@ void ReadNotApplied(const Json& doc, const std::string& at, Problems* p, std::ve
     if (e.contains("numbers")) {
       if (e["numbers"].is_object()) {
         n.numbers = e["numbers"];
+        CheckWhyNotNumbers(n.numbers, ni + "/numbers", p);
       } else {
         p->Add(ni + "/numbers", "expected an object");
       }
@@ -314,6 +331,27 @@ std::optional<RunResult> RunFromJson(const Json& r, const std::string& path, con
                         &run.allocation_at_end.emplace());
   if (p.any()) return std::nullopt;
   return run;
+}
+
+std::optional<std::pair<double, double>> MakespanBandFromJson(const Json& run, double makespan_seconds,
+                                                              const std::string& path,
+                                                              const std::string& pointer,
+                                                              std::vector<std::string>* errors) {
+  if (!run.is_object() || (!run.contains("makespanSecondsLow") && !run.contains("makespanSecondsHigh")))
+    return std::nullopt;
+  const Json* low = Problems::Member(run, "makespanSecondsLow");
+  const Json* high = Problems::Member(run, "makespanSecondsHigh");
+  if (low && high && low->is_number() && high->is_number()) {
+    const double lo = low->get<double>(), hi = high->get<double>();
+    if (lo >= 0 && lo <= makespan_seconds * (1 + 1e-9) && hi >= makespan_seconds * (1 - 1e-9) &&
+        hi <= kMaxRunSeconds)
+      return std::pair{lo, hi};
+  }
+  errors->push_back(
+      path + ": " + pointer +
+      "/makespanSecondsLow: expected a band around the makespan (0 <= low <= makespanSeconds <= "
+      "high <= 9.2e12)");
+  return std::nullopt;
 }
 
 std::optional<RunResult> ExplainFromJson(const Json& e, const std::string& path, const std::string& pointer,

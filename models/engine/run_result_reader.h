@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/engine/run_result.h"
@@ -26,6 +27,16 @@ inline constexpr double kMaxRunSeconds = 9.2e12;
 /// file `path`. It must be an object with `adaptive`, `makespanSeconds` and `stages`.
 std::optional<RunResult> RunFromJson(const nlohmann::json& run, const std::string& path,
                                      const std::string& pointer, std::vector<std::string>* errors);
+
+/// The band `run --format json` writes beside a modelled makespan: `run`'s makespanSecondsLow and
+/// makespanSecondsHigh, nullopt when neither is present (a profiled makespan). Both must be numbers
+/// with 0 <= low <= makespanSeconds <= high <= kMaxRunSeconds (a forged band is refused, not
+/// printed): otherwise an error at `pointer`/makespanSecondsLow and nullopt.
+std::optional<std::pair<double, double>> MakespanBandFromJson(const nlohmann::json& run,
+                                                              double makespan_seconds,
+                                                              const std::string& path,
+                                                              const std::string& pointer,
+                                                              std::vector<std::string>* errors);
 
 /// An `aqesim explain` document at `pointer` of `path`: a RunResult with its adaptive flag,
 /// exchanges, reads, joins, decisions, failures and variants (no stages, makespan 0).

@@ -45,6 +45,24 @@ TEST_CASE("compare: skew join on vs off, the runs' own makespans and the split o
   REQUIRE(table.exit_code == 0);
   CHECK(table.stdout_text.rfind("A: " + a + "\nB: " + b + "\n\nAQE off: makespan A ", 0) == 0);
   CHECK(table.stdout_text.find("  only in A: OptimizeSkewedJoin: ") != std::string::npos);
+  CHECK(table.stderr_text.empty());  // two settings of one scenario: no warning
+}
+
+TEST_CASE("compare: runs of two different scenarios warn on stderr, naming both", "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  const std::string a = dir.File("a.json"), b = dir.File("b.json");
+  REQUIRE(RunAqesim({"run", SourcePath("scenarios/demo.json"), "--format", "json", "-o", a}).exit_code == 0);
+  REQUIRE(RunAqesim({"run", SourcePath("scenarios/skew-join.json"), "--format", "json", "-o", b}).exit_code ==
+          0);
+  const std::string warning = "aqesim: warning: " + a + " is a run of scenario \"demo\", " + b +
+                              " of scenario \"skew-join\": the comparison pairs stages of two different jobs "
+                              "by name\n";
+  for (const char* format : {"table", "json"}) {
+    const CommandResult r = RunAqesim({"compare", a, b, "--format", format});
+    INFO(format);
+    CHECK(r.exit_code == 0);
+    CHECK(r.stderr_text == warning);
+  }
 }
 
 TEST_CASE("compare: not a run result, or no AQE mode in common, is exit 2", "[e2e][compare]") {

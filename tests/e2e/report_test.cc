@@ -1,5 +1,7 @@
 // `aqesim report` end to end: what it recommends for a scenario, checked by simulation.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <functional>
 #include <string>
 
 #include "tests/e2e/e2e_util.h"
@@ -167,6 +169,72 @@ TEST_CASE("report: every makespan says how far it can be trusted, as run prints 
         "its recorded task times: no band); a makespan printed with a band is the cost model's (every "
         "modelled task × 0.79 and × 7.6, README \"How far to trust the seconds\").\n"));
   }
+}
+
+TEST_CASE("report: a hand-edited run result of the wrong types is refused at its pointer, nothing written",
+          "[e2e][report]") {
+  testing::TempDir dir("aqesim_report_run");
+  const CommandResult run = RunAqesim({"run", SourcePath("scenarios/demo.json"), "--format", "json"});
+  REQUIRE(run.exit_code == 0);
+  nlohmann::json good = nlohmann::json::parse(run.stdout_text);
+  good["explain"] = Explain("scenarios/demo.json");
+  // demo's one JoinSelection why-not: the side above the broadcast threshold.
+  size_t entry = 0;
+  while (entry < good["explain"]["notApplied"].size() &&
+         good["explain"]["notApplied"][entry]["reason"] != "aboveBroadcastThreshold")
+    ++entry;
+  REQUIRE(entry < good["explain"]["notApplied"].size());
+  const std::string numbers = "/explain/notApplied/" + std::to_string(entry) + "/numbers/";
+  auto refused = [&](const std::function<void(nlohmann::json&)>& edit, const std::string& message) {
+    nlohmann::json doc = good;
+    edit(doc);
+    const std::string file = dir.Write("forged.json", doc.dump());
+    const std::string out = dir.File("forged.md");
+    const CommandResult r = RunAqesim({"report", file, "--format", "md", "-o", out});
+    INFO(r.stderr_text);
+    CHECK(r.exit_code == 2);
+    CHECK(Contains(r.stderr_text, "aqesim: error: " + file + ": " + message + "\n"));
+    CHECK_FALSE(Contains(r.stderr_text, "internal error"));
+    CHECK_FALSE(std::ifstream(out).good());
+  };
+  refused(
+      [](nlohmann::json& d) {
+        d["cluster"] = {{"executors", "ten"}};
+      },
+      "/cluster/executors: expected a positive integer, found \"ten\"");
+  refused(
+      [](nlohmann::json& d) {
+        d["cluster"] = {{"executors", 1e300}};
+      },
+      "/cluster/executors: expected a positive integer, found 1e+300");
+  refused(
+      [](nlohmann::json& d) {
+        d["cluster"] = {{"executorCores", nullptr}};
+      },
+      "/cluster/executorCores: expected a positive integer, found null");
+  auto number = [&](const char* key, nlohmann::json value) {
+    return
+        [entry, key, value](nlohmann::json& d) { d["explain"]["notApplied"][entry]["numbers"][key] = value; };
+  };
+  refused(number("bytes", "x"), numbers + "bytes: expected an integer, found \"x\"");
+  refused(number("bytes", 1e300), numbers + "bytes: expected an integer, found 1e+300");
+  refused(number("runtime", "yes"), numbers + "runtime: expected true or false, found \"yes\"");
+  refused(number("thresholdBytes", nlohmann::json::array({1})),
+          numbers + "thresholdBytes: expected an integer, found [1]");
+  refused(number("thresholdBytes", nullptr), numbers + "thresholdBytes: expected an integer, found null");
+  // The band must hold the makespan, as compare and scale's reader require.
+  refused(
+      [](nlohmann::json& d) {
+        d["runs"][0]["makespanSecondsLow"] = 1e300;
+        d["runs"][0]["makespanSecondsHigh"] = -5;
+      },
+      "/runs/0/makespanSecondsLow: expected a band around the makespan (0 <= low <= makespanSeconds <= high "
+      "<= 9.2e12)");
+  // The unedited document reports.
+  const std::string file = dir.Write("good.json", good.dump());
+  const CommandResult ok = RunAqesim({"report", file, "--format", "md"});
+  INFO(ok.stderr_text);
+  CHECK(ok.exit_code == 0);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // aqesim scale end to end: a hand-computed schedule at several executor counts, the bundled
 // demo's invariants, an imported log with Sparklens' estimate, determinism across thread
 // counts, and --conf spark.executor.instances against cluster.executors.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
@@ -518,6 +519,30 @@ TEST_CASE("scale: report refuses a scale result whose values or answers are not 
   doc = good;
   doc["rows"] = json::array();
   refused(doc, "/rows: expected an array of 1 to 10000 rows");
+  // Rows of 1, 2, 3 and 10 executors: "what changed" compares neighbours, fewest executors first.
+  doc = good;
+  std::reverse(doc["rows"].begin(), doc["rows"].end());
+  refused(doc,
+          "/rows/1/executors: expected more executors than row 0's 10 (rows in increasing executor order), "
+          "found 3");
+  doc = good;
+  doc["rows"][3]["executors"] = 9;  // 500 % of 2
+  refused(doc, "/rows/3/executors: expected 10 (500 % of baseExecutors 2), found 9");
+}
+
+TEST_CASE("scale: rows come fewest executors first whatever the order of --percent", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  const json j = ScaleJson({path, "--percent", "500,50,150"});
+  REQUIRE(j["rows"].size() == 3);
+  CHECK(j["rows"][0]["executors"] == 1);
+  CHECK(j["rows"][0]["percent"] == 50.0);
+  CHECK(j["rows"][1]["executors"] == 3);
+  CHECK(j["rows"][1]["percent"] == 150.0);
+  CHECK(j["rows"][2]["executors"] == 10);
+  CHECK(j["rows"][2]["percent"] == 500.0);
+  // The same rows as the sorted list gives.
+  CHECK(j["rows"] == ScaleJson({path, "--percent", "50,150,500"})["rows"]);
 }
 
 TEST_CASE("scale: a scenario's report has scale's rows as its executor-count section",

@@ -71,6 +71,10 @@ sweep::SweepDocument ReadSweep(const nlohmann::json& doc, const std::string& pat
   return std::move(*sweep);
 }
 
+std::string Quoted(const nlohmann::json& name) {
+  return name.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<BandedRun> ReadRunResults(const std::string& path, const nlohmann::json& doc) {
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array() ||
       doc["runs"].empty())
@@ -100,17 +104,8 @@ std::vector<BandedRun> ReadRunResults(const std::string& path, const nlohmann::j
                          nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
                          " repeats (compare matches stages by name)");
     }
-    BandedRun r{std::move(*run), std::nullopt};
-    if (j.contains("makespanSecondsLow") && j["makespanSecondsLow"].is_number() &&
-        j.contains("makespanSecondsHigh") && j["makespanSecondsHigh"].is_number())
-      r.band = compare::Band{j["makespanSecondsLow"].get<double>(), j["makespanSecondsHigh"].get<double>()};
-    // The band as `run` writes it: 0 <= low <= makespan <= high (a forged one is refused, not printed).
-    if (r.band && !(r.band->first >= 0 && r.band->first <= r.run.makespan_seconds * (1 + 1e-9) &&
-                    r.band->second >= r.run.makespan_seconds * (1 - 1e-9) && r.band->second <= 9.2e12))
-      errors.push_back(
-          path + ": " + pointer +
-          "/makespanSecondsLow: expected a band around the makespan (0 <= low <= makespanSeconds <= "
-          "high <= 9.2e12)");
+    const double makespan = run->makespan_seconds;
+    BandedRun r{std::move(*run), MakespanBandFromJson(j, makespan, path, pointer, &errors)};
     out.push_back(std::move(r));
   }
   if (!errors.empty()) throw InputError(errors);
@@ -158,6 +153,11 @@ void RegisterCompare(CLI::App& app) {
       return;
     }
     const std::vector<BandedRun> a = ReadRunResults(o->a, doc_a), b = ReadRunResults(o->b, doc_b);
+    // Two settings of one job compare; two jobs' runs pair stages that merely share a name.
+    if (doc_a.contains("scenario") && doc_a["scenario"].is_string() && doc_b.contains("scenario") &&
+        doc_b["scenario"].is_string() && doc_a["scenario"] != doc_b["scenario"])
+      Warn(o->a + " is a run of scenario " + Quoted(doc_a["scenario"]) + ", " + o->b + " of scenario " +
+           Quoted(doc_b["scenario"]) + ": the comparison pairs stages of two different jobs by name");
     std::vector<compare::RunComparison> runs;
     for (const BandedRun& x : a) {
       for (const BandedRun& y : b) {

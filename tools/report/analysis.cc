@@ -11,9 +11,12 @@ namespace aqesim::report {
 
 namespace {
 
-/// A decision's integer field (0 when absent or not a number).
+/// A decision's integer field (0 when absent or not an integer: a hand-edited 1e300 is not converted).
 int64_t IntField(const Decision& d, const char* key) {
-  return d.fields.contains(key) && d.fields[key].is_number() ? d.fields[key].get<int64_t>() : 0;
+  const auto it = d.fields.find(key);
+  if (it == d.fields.end() || !it->is_number_integer()) return 0;
+  if (it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) return 0;
+  return it->get<int64_t>();
 }
 
 }  // namespace

@@ -119,9 +119,9 @@ RuntimeBroadcastReach RuntimeBroadcastWithinReach(const TuningFacts& f) {
   RuntimeBroadcastReach best;
   for (const NotApplied& n : f.not_applied) {
     if (n.rule != "JoinSelection" || n.reason != "aboveBroadcastThreshold") continue;
-    if (!n.numbers.value("runtime", false)) continue;  // an estimate: static planning, not AQE's
-    const int64_t bytes = n.numbers.value("bytes", int64_t{0});
-    const int64_t threshold = n.numbers.value("thresholdBytes", int64_t{0});
+    if (!n.Flag("runtime")) continue;  // an estimate: static planning, not AQE's
+    const int64_t bytes = n.Integer("bytes");
+    const int64_t threshold = n.Integer("thresholdBytes");
     if (threshold <= 0 || bytes <= threshold || bytes > kBroadcastReachFactor * threshold) continue;
     // The next power of two in MiB above the side, with a tenth of headroom (runs vary).
     int64_t value = kMiB;
@@ -131,8 +131,8 @@ RuntimeBroadcastReach RuntimeBroadcastWithinReach(const TuningFacts& f) {
       continue;  // the memory guardrail would refuse it
     if (best.join.empty() || bytes < best.side_bytes) {
       best.join = n.target;
-      best.side = n.numbers.value("side", std::string());
-      best.exchange = n.numbers.value("exchange", std::string());
+      best.side = n.Text("side");
+      best.exchange = n.Text("exchange");
       best.side_bytes = bytes;
       best.threshold_bytes = threshold;
       best.value_bytes = value;

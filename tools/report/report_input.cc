@@ -1,6 +1,7 @@
 #include "tools/report/report_input.h"
 
 #include "models/engine/run_result_reader.h"
+#include "models/scenario/json_reader.h"
 #include "tools/text/table_text.h"
 #include "tools/tune/tune_reader.h"
 
@@ -100,10 +101,9 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
     if (!run) continue;
     const bool adaptive = run->adaptive;
     // `run --format json` writes the band beside a modelled makespan, none beside a profiled one.
-    if (j.is_object() && j.contains("makespanSecondsLow") && j["makespanSecondsLow"].is_number() &&
-        j.contains("makespanSecondsHigh") && j["makespanSecondsHigh"].is_number())
-      (adaptive ? in.band_on : in.band_off) =
-          MakespanBand{j["makespanSecondsLow"].get<double>(), j["makespanSecondsHigh"].get<double>()};
+    if (auto band =
+            MakespanBandFromJson(j, run->makespan_seconds, path, "/runs/" + std::to_string(i), errors))
+      (adaptive ? in.band_on : in.band_off) = MakespanBand{band->first, band->second};
     in.bands_known = true;
     (adaptive ? in.run_on : in.run_off) = std::make_shared<const RunResult>(std::move(*run));
   }
@@ -118,17 +118,29 @@ std::optional<ReportInput> InputFromDocument(const nlohmann::json& doc, const st
       in.conf[it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
     in.conf_known = true;
   }
-  if (doc.contains("cluster") && doc["cluster"].is_object()) {
+  if (doc.contains("cluster")) {
+    // As the scenario reader reads a cluster (a hand-edited "executors": "ten" is an error).
     const nlohmann::json& c = doc["cluster"];
-    in.cluster.executors = c.value("executors", in.cluster.executors);
-    in.cluster.executor_cores = c.value("executorCores", in.cluster.executor_cores);
-    if (c.contains("executorMemory")) {
-      const nlohmann::json& m = c["executorMemory"];
-      if (m.is_number_integer())
-        in.cluster.executor_memory_bytes = m.get<int64_t>();
-      else if (m.is_string())
-        if (auto b = ParseByteString(m.get<std::string>())) in.cluster.executor_memory_bytes = *b;
+    DiagnosticSink sink(path);
+    if (!c.is_object()) {
+      sink.Error("/cluster", "expected an object (executors, executorCores, ...), found " + DescribeJson(c));
+    } else {
+      if (c.contains("executors"))
+        if (auto n =
+                ReadInteger(c["executors"], "/cluster/executors", 1, 1'000'000, "a positive integer", &sink))
+          in.cluster.executors = static_cast<int>(*n);
+      if (c.contains("executorCores"))
+        if (auto n = ReadInteger(c["executorCores"], "/cluster/executorCores", 1, 100'000,
+                                 "a positive integer", &sink))
+          in.cluster.executor_cores = static_cast<int>(*n);
+      if (c.contains("executorMemory"))
+        if (auto b = ReadByteCount(c["executorMemory"], "/cluster/executorMemory",
+                                   {.allow_string = true, .positive = true}, &sink))
+          in.cluster.executor_memory_bytes = *b;
     }
+    std::vector<Diagnostic> problems, warnings;
+    sink.Finish(doc, &problems, &warnings);
+    for (const Diagnostic& d : problems) errors->push_back(d.ToString());
     in.cluster_known = true;
   }
   if (errors->size() != before) return std::nullopt;

@@ -10,11 +10,6 @@ namespace aqesim::report {
 
 namespace {
 
-int64_t Number(const NotApplied& n, const char* key) {
-  const auto it = n.numbers.find(key);
-  return it != n.numbers.end() && it->is_number() ? it->get<int64_t>() : 0;
-}
-
 std::string Advice(const NotApplied& n) {
   const std::string& r = n.reason;
   if (r == "notAJoin")
@@ -71,19 +66,17 @@ std::string Advice(const NotApplied& n) {
            "to "
            "broadcast it anyway (a broadcast of mostly empty partitions may still be cheaper).";
   if (r == "aboveBroadcastThreshold") {
-    const int64_t bytes = Number(n, "bytes"), threshold = Number(n, "thresholdBytes");
+    const int64_t bytes = n.Integer("bytes"), threshold = n.Integer("thresholdBytes");
     // Within reach of the threshold: raising it is a real option; far above, it is not.
     if (threshold <= 0 || bytes > kBroadcastReachFactor * threshold) return "";
     // Runtime statistics meet AQE's threshold, which falls back to the static one: its own key
     // moves only the decision at run time.
-    if (n.numbers.value("runtime", false))
+    if (n.Flag("runtime"))
       return "Raising spark.sql.adaptive.autoBroadcastJoinThreshold (AQE's join selection on runtime sizes; "
              "unset, it is spark.sql.autoBroadcastJoinThreshold) above " +
              FormatBytes(bytes) +
              " would broadcast it at run time (every executor then holds it: mind executor memory).";
-    const auto it = n.numbers.find("thresholdKey");
-    const std::string key =
-        it != n.numbers.end() && it->is_string() ? it->get<std::string>() : "the threshold";
+    const std::string key = n.Text("thresholdKey").empty() ? "the threshold" : n.Text("thresholdKey");
     return "Raising " + key + " above " + FormatBytes(bytes) +
            " would broadcast it (every executor then holds it: mind executor memory).";
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace aqesim::scale {
 
@@ -195,8 +196,33 @@ std::optional<ScaleDocument> ScaleFromJson(const nlohmann::json& doc, const std:
     r.Fail("/rows", "expected an array of 1 to " + std::to_string(kMaxScaleRows) + " rows");
     return std::nullopt;
   }
-  for (size_t i = 0; i < rows.size(); ++i)
-    res.rows.push_back(ReadRow(&r, rows[i], "/rows/" + std::to_string(i), out.log));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const size_t row_before = errors->size();
+    const std::string p = "/rows/" + std::to_string(i);
+    res.rows.push_back(ReadRow(&r, rows[i], p, out.log));
+    if (errors->size() != row_before || errors->size() != before) continue;
+    // scale writes one row per executor count, fewest first, each its percentages of the base.
+    const ScaleRow& row = res.rows.back();
+    if (i > 0 && row.executors <= res.rows[i - 1].executors) {
+      r.Fail(p + "/executors", "expected more executors than row " + std::to_string(i - 1) + "'s " +
+                                   std::to_string(res.rows[i - 1].executors) +
+                                   " (rows in increasing executor order), found " +
+                                   std::to_string(row.executors));
+      continue;
+    }
+    for (const double percent : row.percents) {
+      const int64_t executors =
+          std::max<int64_t>(1, std::llround(static_cast<double>(res.base_executors) * percent / 100.0));
+      if (executors != row.executors) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%g", percent);
+        r.Fail(p + "/executors", "expected " + std::to_string(executors) + " (" + text +
+                                     " % of baseExecutors " + std::to_string(res.base_executors) +
+                                     "), found " + std::to_string(row.executors));
+        break;
+      }
+    }
+  }
   if (errors->size() != before) return std::nullopt;
   MarkAnswers(&res);
   CheckAnswer(&r, doc, "fastest", res.rows, res.fastest);

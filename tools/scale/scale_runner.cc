@@ -332,7 +332,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   for (const ScalePart& part : spec.parts)
     read.push_back({ReadScenarioBase(Json(part.document), part.label, part.overrides.files.get()),
                     ReadOverrides(part.overrides)});
-  // One row per executor count, in the order of its first percentage.
+  // One row per executor count (its first percentage names it), sorted below.
   for (const double percent : spec.percents) {
     const int executors = std::max(1, static_cast<int>(std::lround(result.base_executors * percent / 100.0)));
     auto same = std::find_if(result.rows.begin(), result.rows.end(),
@@ -346,6 +346,9 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     }
     same->percents.push_back(percent);
   }
+  // Fewest executors first, whatever the order of --percent: "what changed" compares neighbours.
+  std::stable_sort(result.rows.begin(), result.rows.end(),
+                   [](const ScaleRow& a, const ScaleRow& b) { return a.executors < b.executors; });
   const size_t n = result.rows.size();
   std::vector<std::string> row_error(n);
   std::vector<std::vector<std::string>> row_warnings(n);
