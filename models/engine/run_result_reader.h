@@ -1,6 +1,6 @@
-// Reads run results back from the files `aqesim run --format json` and `aqesim explain` write
-// (run_result.h: RunToJson, ExplainToJson) into the RunResult the simulator produces, so that a
-// tool working on a result file and one working on a fresh simulation share one struct.
+// Reads run results back from the files `aqesim run --format json` writes (run_result.h:
+// RunToJson; `aqesim explain`'s: explain_reader.h) into the RunResult the simulator produces, so
+// that a tool working on a result file and one working on a fresh simulation share one struct.
 //
 // Members RunToJson / ExplainToJson write are read back exactly (RunToJson(RunFromJson(j)) == j
 // for any j RunToJson wrote); members they do not write (e.g. `run`'s makespanSecondsLow) are
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/engine/json_problems.h"
 #include "models/engine/run_result.h"
 
 namespace aqesim {
@@ -38,10 +39,10 @@ std::optional<std::pair<double, double>> MakespanBandFromJson(const nlohmann::js
                                                               const std::string& pointer,
                                                               std::vector<std::string>* errors);
 
-/// An `aqesim explain` document at `pointer` of `path`: a RunResult with its adaptive flag,
-/// exchanges, reads, joins, decisions, failures and variants (no stages, makespan 0).
-std::optional<RunResult> ExplainFromJson(const nlohmann::json& explain, const std::string& path,
-                                         const std::string& pointer, std::vector<std::string>* errors);
+/// The `decisions` array of a run or explain document at `pointer` (absent: none), appended to
+/// `*out`; problems go to `*p`. ExplainFromJson (explain_reader.h) reads explain's with it.
+void DecisionsFromJson(const nlohmann::json& doc, const std::string& pointer, json_read::Problems* p,
+                       std::vector<Decision>* out);
 
 }  // namespace aqesim
 

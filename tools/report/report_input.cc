@@ -1,5 +1,6 @@
 #include "tools/report/report_input.h"
 
+#include "models/engine/explain_reader.h"
 #include "models/engine/run_result_reader.h"
 #include "models/scenario/json_reader.h"
 #include "tools/text/table_text.h"

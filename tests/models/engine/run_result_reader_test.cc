@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/engine/explain_reader.h"
 #include "models/engine/query_execution.h"
 #include "models/scenario/scenario.h"
 
