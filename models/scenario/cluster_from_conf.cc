@@ -12,9 +12,16 @@ namespace {
 
 bool FromCommandLine(const ConfOrigin& o) { return o.origin != ProblemOrigin::kDocument; }
 
-/// Where a value of the command line came from, for messages: "--conf KEY=V" or "FILE line N".
+/// Where a value came from, for messages: "--conf KEY=V", "FILE line N" or "FILE /conf/KEY".
 std::string Place(const ConfOrigin& o) {
   return o.origin == ProblemOrigin::kCommandLine ? o.file : o.file + " " + o.location;
+}
+
+/// True when `a` was given after `b`: the command line (a later --conf after an earlier one)
+/// after a properties file after the scenario's conf — the what-if that broke a rule.
+bool GivenLater(const ConfOrigin& a, const ConfOrigin& b) {
+  return a.origin != b.origin ? a.origin > b.origin
+                              : a.origin != ProblemOrigin::kDocument && a.position > b.position;
 }
 
 class Reconciler {
@@ -136,6 +143,24 @@ class Reconciler {
                                                     "the start");
   }
 
+  /// `low_key` (value `low`) above `high_key` (`high`), which Spark refuses: an error at the
+  /// place of the one given later (the what-if that broke the rule; given together, `low_key`,
+  /// the subject of Spark's message), naming the other's value and place.
+  void OrderedPair(const std::string& low_key, int low, const std::string& high_key, int high,
+                   const std::string& why) {
+    const ConfOrigin& low_origin = conf_.at(low_key).second;
+    const ConfOrigin& high_origin = conf_.at(high_key).second;
+    if (GivenLater(high_origin, low_origin)) {
+      AddProblem(sink_, true, high_origin,
+                 "expected " + high_key + " >= " + low_key + " (" + std::to_string(low) + ", from " +
+                     Place(low_origin) + "), found " + std::to_string(high) + why);
+    } else {
+      AddProblem(sink_, true, low_origin,
+                 "expected " + low_key + " <= " + high_key + " (" + std::to_string(high) + ", from " +
+                     Place(high_origin) + "), found " + std::to_string(low) + why);
+    }
+  }
+
   /// Settings Spark refuses when it starts the ExecutorAllocationManager.
   void CheckDynamicAllocation() {
     const DynamicAllocationConf& d = s_.conf.dynamic_allocation;
@@ -145,9 +170,8 @@ class Reconciler {
       return;
     }
     if (d.max_executors && d.min_executors > *d.max_executors) {
-      AddProblem(sink_, true, conf_.at("spark.dynamicAllocation.maxExecutors").second,
-                 "expected spark.dynamicAllocation.maxExecutors >= minExecutors (" +
-                     std::to_string(d.min_executors) + "), found " + std::to_string(*d.max_executors));
+      OrderedPair("spark.dynamicAllocation.minExecutors", d.min_executors,
+                  "spark.dynamicAllocation.maxExecutors", *d.max_executors, " (Spark refuses to start)");
     }
     if (!d.shuffle_service_enabled && !d.shuffle_tracking_enabled) {
       AddProblem(sink_, true, enabled,

@@ -255,7 +255,9 @@ TEST_CASE("tune: space values are checked alone; min 50 / max 40 is a candidate'
       CHECK(
           e["error"] ==
           "--conf spark.dynamicAllocation.maxExecutors=40: expected spark.dynamicAllocation.maxExecutors >= "
-          "minExecutors (50), found 40");
+          "spark.dynamicAllocation.minExecutors (50, from --conf spark.dynamicAllocation.minExecutors=50), "
+          "found 40 "
+          "(Spark refuses to start)");
     } else {
       ++ran_50_100;
       CHECK(e["error"].is_null());

@@ -126,8 +126,10 @@ TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at 
                   {"spark.dynamicAllocation.minExecutors", "5"},
                   {"spark.dynamicAllocation.maxExecutors", "2"}}},
                 {"plan", plan}}) ==
-        std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.maxExecutors: expected "
-                                 "spark.dynamicAllocation.maxExecutors >= minExecutors (5), found 2"});
+        std::vector<std::string>{
+            "test.json: /conf/spark.dynamicAllocation.minExecutors: expected "
+            "spark.dynamicAllocation.minExecutors <= spark.dynamicAllocation.maxExecutors (2, from test.json "
+            "/conf/spark.dynamicAllocation.maxExecutors), found 5 (Spark refuses to start)"});
   CHECK(Errors({{"conf",
                  {{"spark.dynamicAllocation.enabled", "true"},
                   {"spark.dynamicAllocation.shuffleTracking.enabled", "false"}}},
@@ -140,6 +142,39 @@ TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at 
       Errors({{"conf", {{"spark.dynamicAllocation.schedulerBacklogTimeout", "0s"}}}, {"plan", plan}}) ==
       std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.schedulerBacklogTimeout: expected a "
                                "duration > 0 such as 60s or 2min, found \"0s\""});
+}
+
+TEST_CASE("Dynamic allocation: minExecutors above maxExecutors is blamed where the later of them was given",
+          "[engine][dynalloc]") {
+  const nlohmann::json doc = {{"conf",
+                               {{"spark.dynamicAllocation.enabled", "true"},
+                                {"spark.dynamicAllocation.initialExecutors", "2"},
+                                {"spark.dynamicAllocation.maxExecutors", "40"}}},
+                              {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}}};
+  // The command line's minExecutors broke the rule: named, with the scenario's maxExecutors and its place.
+  ConfOverrides o;
+  o.conf = {{"spark.dynamicAllocation.minExecutors", "5000"}};
+  CHECK(Errors(doc, o) ==
+        std::vector<std::string>{
+            "--conf spark.dynamicAllocation.minExecutors=5000: expected spark.dynamicAllocation.minExecutors "
+            "<= spark.dynamicAllocation.maxExecutors (40, from test.json "
+            "/conf/spark.dynamicAllocation.maxExecutors), found 5000 (Spark refuses to start)"});
+  // A command-line maxExecutors below the scenario's minExecutors: the maxExecutors is blamed.
+  nlohmann::json with_min = doc;
+  with_min["conf"]["spark.dynamicAllocation.minExecutors"] = "30";
+  o.conf = {{"spark.dynamicAllocation.maxExecutors", "20"}};
+  CHECK(Errors(with_min, o) ==
+        std::vector<std::string>{
+            "--conf spark.dynamicAllocation.maxExecutors=20: expected spark.dynamicAllocation.maxExecutors "
+            ">= spark.dynamicAllocation.minExecutors (30, from test.json "
+            "/conf/spark.dynamicAllocation.minExecutors), found 20 (Spark refuses to start)"});
+  // Both on the command line: the later --conf.
+  o.conf = {{"spark.dynamicAllocation.maxExecutors", "20"}, {"spark.dynamicAllocation.minExecutors", "25"}};
+  CHECK(Errors(doc, o) ==
+        std::vector<std::string>{
+            "--conf spark.dynamicAllocation.minExecutors=25: expected spark.dynamicAllocation.minExecutors "
+            "<= spark.dynamicAllocation.maxExecutors (20, from --conf "
+            "spark.dynamicAllocation.maxExecutors=20), found 25 (Spark refuses to start)"});
 }
 
 TEST_CASE(

@@ -137,7 +137,9 @@ TEST_CASE("PrepareSweep: values are checked alone, how they combine is each poin
   CHECK_FALSE(outcome->rows[2].metrics);
   CHECK(outcome->rows[2].error ==
         "--conf spark.dynamicAllocation.maxExecutors=40: expected spark.dynamicAllocation.maxExecutors >= "
-        "minExecutors (50), found 40");
+        "spark.dynamicAllocation.minExecutors (50, from --conf spark.dynamicAllocation.minExecutors=50), "
+        "found 40 "
+        "(Spark refuses to start)");
   CHECK(outcome->rows[3].values == std::vector<std::string>{"50", "100"});
   CHECK(outcome->rows[3].error.empty());
   REQUIRE(outcome->rows[3].metrics);
