@@ -161,6 +161,37 @@ class Reconciler {
     }
   }
 
+  /// The first target, max(minExecutors, initialExecutors, spark.executor.instances), above
+  /// maxExecutors: Spark's YARN and Kubernetes schedulers refuse to start
+  /// (SchedulerBackendUtils.getInitialTargetExecutorNumber). An initialExecutors or
+  /// spark.executor.instances below minExecutors is ignored with a warning, as
+  /// Utils.getDynamicAllocationInitialExecutors logs it (not when the policy starts from the
+  /// executors alive at the selection's start, or a recorded timeline replays: no initial target).
+  void InitialWithinBounds(const DynamicAllocationConf& d) {
+    const std::string min_key = "spark.dynamicAllocation.minExecutors";
+    const std::optional<int>& instances = s_.conf.executor_instances;
+    const bool starts_from_initial = !s_.cluster.allocation_at_start && s_.cluster.executor_timeline.empty();
+    for (const auto& [key, value] :
+         {std::pair{"spark.dynamicAllocation.initialExecutors", d.initial_executors},
+          std::pair{"spark.executor.instances", instances}}) {
+      if (!starts_from_initial || !value || *value >= d.min_executors) continue;
+      const ConfOrigin& min_origin = conf_.at(min_key).second;
+      AddProblem(sink_, false, conf_.at(key).second,
+                 std::string(key) + " (" + std::to_string(*value) + ") is below " + min_key + " (" +
+                     std::to_string(d.min_executors) + ", from " + Place(min_origin) +
+                     "): Spark ignores it and starts with minExecutors");
+    }
+    if (!d.max_executors || d.min_executors > *d.max_executors) return;
+    const int initial = d.InitialExecutors(instances);
+    if (initial <= *d.max_executors) return;
+    const bool by_initial = d.initial_executors == initial;
+    OrderedPair(by_initial ? "spark.dynamicAllocation.initialExecutors" : "spark.executor.instances", initial,
+                "spark.dynamicAllocation.maxExecutors", *d.max_executors,
+                " (the initial executors are the most of minExecutors, initialExecutors and "
+                "spark.executor.instances: Spark's YARN and Kubernetes schedulers refuse to start more than "
+                "maxExecutors)");
+  }
+
   /// Settings Spark refuses when it starts the ExecutorAllocationManager.
   void CheckDynamicAllocation() {
     const DynamicAllocationConf& d = s_.conf.dynamic_allocation;
@@ -173,6 +204,7 @@ class Reconciler {
       OrderedPair("spark.dynamicAllocation.minExecutors", d.min_executors,
                   "spark.dynamicAllocation.maxExecutors", *d.max_executors, " (Spark refuses to start)");
     }
+    InitialWithinBounds(d);
     if (!d.shuffle_service_enabled && !d.shuffle_tracking_enabled) {
       AddProblem(sink_, true, enabled,
                  "dynamic allocation needs spark.shuffle.service.enabled or "

@@ -89,6 +89,10 @@ void CarryDynamicAllocation(ImportContext& ctx, json* conf) {
   }
   if (refused.empty() && d.max_executors && d.min_executors > *d.max_executors)
     refused = "spark.dynamicAllocation.minExecutors is above maxExecutors";
+  if (refused.empty() && d.max_executors && d.InitialExecutors(sc.executor_instances) > *d.max_executors)
+    refused =
+        "the initial executors (the most of minExecutors, initialExecutors and spark.executor.instances) "
+        "are above maxExecutors";
   if (refused.empty() && d.InitialExecutors(sc.executor_instances) > kMaxExecutors)
     refused = "more than " + std::to_string(kMaxExecutors) + " initial executors";
   if (!refused.empty()) {

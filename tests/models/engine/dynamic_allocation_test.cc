@@ -177,6 +177,63 @@ TEST_CASE("Dynamic allocation: minExecutors above maxExecutors is blamed where t
             "spark.dynamicAllocation.maxExecutors=20), found 25 (Spark refuses to start)"});
 }
 
+TEST_CASE("Dynamic allocation: initial executors above maxExecutors are refused, below minExecutors warned",
+          "[engine][dynalloc]") {
+  // Spark's YARN and Kubernetes schedulers refuse an initial target (the most of minExecutors,
+  // initialExecutors and spark.executor.instances) above maxExecutors; below minExecutors,
+  // initialExecutors or spark.executor.instances is ignored with a warning.
+  const nlohmann::json doc = {{"conf",
+                               {{"spark.dynamicAllocation.enabled", "true"},
+                                {"spark.dynamicAllocation.initialExecutors", "2"},
+                                {"spark.dynamicAllocation.maxExecutors", "40"}}},
+                              {"plan", {{"op", "scan"}, {"id", "s"}, {"bytes", 1}}}};
+  ConfOverrides o;
+  o.conf = {{"spark.dynamicAllocation.initialExecutors", "500"}};
+  const std::string why =
+      " (the initial executors are the most of minExecutors, initialExecutors and spark.executor.instances: "
+      "Spark's YARN and Kubernetes schedulers refuse to start more than maxExecutors)";
+  CHECK(Errors(doc, o) ==
+        std::vector<std::string>{"--conf spark.dynamicAllocation.initialExecutors=500: expected "
+                                 "spark.dynamicAllocation.initialExecutors <= "
+                                 "spark.dynamicAllocation.maxExecutors (40, from test.json "
+                                 "/conf/spark.dynamicAllocation.maxExecutors), found 500" +
+                                 why});
+  // A command-line maxExecutors below the scenario's initialExecutors.
+  o.conf = {{"spark.dynamicAllocation.maxExecutors", "1"}};
+  CHECK(Errors(doc, o) ==
+        std::vector<std::string>{"--conf spark.dynamicAllocation.maxExecutors=1: expected "
+                                 "spark.dynamicAllocation.maxExecutors >= "
+                                 "spark.dynamicAllocation.initialExecutors (2, from test.json "
+                                 "/conf/spark.dynamicAllocation.initialExecutors), found 1" +
+                                 why});
+  // spark.executor.instances is a floor of the initial executors: above maxExecutors it is refused too.
+  o.conf = {{"spark.executor.instances", "50"}};
+  CHECK(Errors(doc, o) == std::vector<std::string>{"--conf spark.executor.instances=50: expected "
+                                                   "spark.executor.instances <= "
+                                                   "spark.dynamicAllocation.maxExecutors (40, from test.json "
+                                                   "/conf/spark.dynamicAllocation.maxExecutors), found 50" +
+                                                   why});
+  // At maxExecutors it runs, from 40 executors.
+  o.conf = {{"spark.dynamicAllocation.initialExecutors", "40"}};
+  CHECK(Load(doc, o)->conf.dynamic_allocation.InitialExecutors(std::nullopt) == 40);
+  // Below minExecutors: warned, and the run starts from minExecutors.
+  o.conf = {{"spark.dynamicAllocation.minExecutors", "5"}, {"spark.executor.instances", "3"}};
+  const LoadResult r = LoadScenarioJson(doc, "test.json", o);
+  CHECK(r.errors.empty());
+  CHECK(r.warnings ==
+        std::vector<std::string>{
+            "test.json: /conf/spark.dynamicAllocation.initialExecutors: "
+            "spark.dynamicAllocation.initialExecutors "
+            "(2) is below spark.dynamicAllocation.minExecutors (5, from --conf "
+            "spark.dynamicAllocation.minExecutors=5): Spark ignores it and starts with minExecutors",
+            "--conf spark.executor.instances=3: spark.executor.instances (3) is below "
+            "spark.dynamicAllocation.minExecutors (5, from --conf spark.dynamicAllocation.minExecutors=5): "
+            "Spark "
+            "ignores it and starts with minExecutors"});
+  REQUIRE(r.scenario);
+  CHECK(r.scenario->conf.dynamic_allocation.InitialExecutors(r.scenario->conf.executor_instances) == 5);
+}
+
 TEST_CASE(
     "Cluster: --conf spark.executor.instances overrides the scenario's cluster; the scenario may not "
     "contradict itself",

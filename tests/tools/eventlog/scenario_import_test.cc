@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario/scenario.h"
 #include "tests/tools/eventlog/test_util.h"
 
 namespace aqesim::eventlog {
@@ -342,6 +343,34 @@ TEST_CASE("ImportScenario: a timeline recorded under dynamic allocation keeps th
                         ": the log's dynamic allocation settings are not kept in the scenario's conf "
                         "(spark.dynamicAllocation.minExecutors is above maxExecutors): a dynamic-allocation "
                         "what-if starts from Spark's defaults") != warnings.end());
+  }
+  SECTION(
+      "spark.executor.instances 2 above maxExecutors 1 (the loader would refuse it): left out with a "
+      "warning") {
+    std::string text =
+        testing::DrainSource(*OpenByteSource(Fixture("eventlog_4nodes_8cores_dynamic_alloc.zstd")));
+    const std::string from = "\"spark.dynamicAllocation.executorIdleTimeout\":\"10s\"";
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), "\"spark.dynamicAllocation.maxExecutors\":\"1\"");
+    testing::TempDir dir;
+    const std::string log = dir.Write("da.json", text);
+    std::vector<std::string> warnings;
+    const RecordedApplication app = ReadEventLog(log, &warnings);
+    ImportOptions o;
+    o.execution_id = 0;
+    const ImportedScenario imp = ImportScenario(app, o, &warnings);
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.dynamicAllocation.enabled"));
+    CHECK_FALSE(imp.scenario["conf"].contains("spark.dynamicAllocation.maxExecutors"));
+    CHECK(std::find(
+              warnings.begin(), warnings.end(),
+              log +
+                  ": the log's dynamic allocation settings are not kept in the scenario's conf (the initial "
+                  "executors (the most of minExecutors, initialExecutors and spark.executor.instances) are "
+                  "above maxExecutors): a dynamic-allocation what-if starts from Spark's defaults") !=
+          warnings.end());
+    // The scenario loads: its recorded timeline replays.
+    CHECK(LoadScenarioJson(imp.scenario, "da.scenario.json", {}).errors.empty());
   }
   SECTION("join_agg (YARN, dynamic allocation on, no executor change in the query): no timeline, no keys") {
     const RecordedApplication app = ReadEventLog(Fixture("join_agg_on_yarn_eventlog.zstd"), nullptr);
