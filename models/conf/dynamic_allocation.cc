@@ -31,6 +31,12 @@ ConfKeyInfo Duration(std::string key, double unit_seconds, bool positive,
           [unit_seconds, positive, set](const std::string& value, SqlConf* conf, std::vector<ConfProblem>*) {
             const TimeStringResult r = ParseTimeString(value, unit_seconds);
             const double units = r.ok ? std::floor(r.seconds / unit_seconds + 1e-9) : -1;
+            if (r.ok && positive && units == 0 && r.seconds > 0 && unit_seconds >= 1) {
+              // "1ms": Spark's getTimeAsSeconds reads 0 s, which validateSettings refuses.
+              return "expected a duration of at least 1s (Spark reads this key in whole seconds with "
+                     "getTimeAsSeconds, dropping any fraction: this value is 0 s)" +
+                     FoundValue(value);
+            }
             if (!r.ok || units < 0 || (positive && units <= 0)) {
               return std::string("expected a duration ") + (positive ? "> 0" : ">= 0") + " such as " +
                      (unit_seconds >= 1 ? "60s or 2min" : "500ms or 30s") + FoundValue(value);

@@ -142,6 +142,20 @@ TEST_CASE("Dynamic allocation: settings Spark refuses at start-up are errors at 
       Errors({{"conf", {{"spark.dynamicAllocation.schedulerBacklogTimeout", "0s"}}}, {"plan", plan}}) ==
       std::vector<std::string>{"test.json: /conf/spark.dynamicAllocation.schedulerBacklogTimeout: expected a "
                                "duration > 0 such as 60s or 2min, found \"0s\""});
+  // Under a second: Spark's getTimeAsSeconds reads 0 s (1500ms is 1 s).
+  for (const char* key : {"spark.dynamicAllocation.schedulerBacklogTimeout",
+                          "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout"}) {
+    ConfOverrides o;
+    o.conf = {{key, "1ms"}};
+    CHECK(
+        Errors({{"plan", plan}}, o) ==
+        std::vector<std::string>{"--conf " + std::string(key) +
+                                 "=1ms: expected a duration of at least 1s (Spark reads this key in whole "
+                                 "seconds with getTimeAsSeconds, dropping any fraction: this value is 0 s), "
+                                 "found \"1ms\""});
+    o.conf = {{key, "1500ms"}};
+    CHECK(Errors({{"plan", plan}}, o).empty());
+  }
 }
 
 TEST_CASE("Dynamic allocation: minExecutors above maxExecutors is blamed where the later of them was given",
