@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/e2e/e2e_util.h"
@@ -569,10 +570,39 @@ TEST_CASE("scale: a scenario's report has scale's rows as its executor-count sec
 }
 
 TEST_CASE("scale: bad percentages are refused", "[e2e][scale]") {
-  const CommandResult r = RunAqesim({"scale", SourcePath("scenarios/demo.json"), "--percent", "10,0"});
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.stderr_text,
-             Catch::Contains("--percent 10,0: expected percentages above 0 and at most 100000, found \"0\""));
+  // Decimal percentages from 0.0001 (1 executor of the largest cluster) to 100000, nothing else:
+  // "0x10" was read as 16, "" ran the defaults, "1e-320" was said to be not above 0.
+  const std::string range =
+      ": expected decimal percentages from 0.0001 to 100000 (such as 50 or 12.5; 0.0001 % of the largest "
+      "cluster, 1000000 executors, is 1 executor), found ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"10,0", "--percent 10,0" + range + "\"0\""},
+      {"0x10", "--percent 0x10" + range + "\"0x10\""},
+      {"10,1e-320", "--percent 10,1e-320" + range + "\"1e-320\""},
+      {"0.00009", "--percent 0.00009" + range + "\"0.00009\""},
+      {"1e400", "--percent 1e400" + range + "\"1e400\""},
+      {"-5", "--percent -5" + range + "\"-5\""},
+      {"inf", "--percent inf" + range + "\"inf\""},
+      {"10,", "--percent 10," + range + "\"\""},
+      {"", "--percent \"\": expected at least one percentage, such as 50,100,200"},
+      {"100, 100", "--percent 100, 100: the percentage 100 is given twice (each row once)"}};
+  for (const auto& [percent, error] : cases) {
+    INFO(percent);
+    const CommandResult r = RunAqesim({"scale", SourcePath("scenarios/demo.json"), "--percent", percent});
+    CHECK(r.exit_code == 2);
+    CHECK(r.stderr_text == "aqesim: error: " + error + "\n");
+    CHECK(r.stdout_text.empty());
+  }
+}
+
+TEST_CASE("scale: a percentage is a decimal number, spaces around it allowed", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("hand.json", HandScenario(2).dump());
+  const json j = ScaleJson({path, "--percent", " 50, 1.5e2 ,0.0001"});
+  REQUIRE(j["rows"].size() == 2);
+  CHECK(j["rows"][0]["percents"] == json::array({50.0, 0.0001}));  // 1 executor each
+  CHECK(j["rows"][1]["percents"] == json::array({150.0}));
+  CHECK(j["rows"][1]["executors"] == 3);
 }
 
 TEST_CASE("scale: an aggregate storage throughput flattens the curve where it binds",

@@ -182,6 +182,21 @@ TEST_CASE(
   CHECK_FALSE(fs::exists(dir.File("out.csv")));
 }
 
+TEST_CASE("e2e merge --wait: whole seconds as a decimal integer, else exit 2 with the range",
+          "[e2e][sweep][cluster]") {
+  // "0x10" waited 16 s; "1e-9" was "not in range" though 1e-9 lies between 0 and 10^8.
+  const testing::TempDir dir("aqesim_sweep_cluster");
+  for (const std::string wait : {"0x10", "1e-9", "1e3", "5.5", "-1", "+5", "100000001", ""}) {
+    INFO(wait);
+    const CommandResult r =
+        RunAqesim({"merge", dir.File("shards") + "/", "--wait", wait, "-o", dir.File("m.csv")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.stderr_text ==
+          "aqesim: error: --wait " + (wait.empty() ? std::string("\"\"") : wait) +
+              ": expected whole seconds from 0 to 100000000, as a decimal integer such as 60\n");
+  }
+}
+
 TEST_CASE("e2e merge FOLDER: shards missing or there twice are named by index, nothing is written",
           "[e2e][sweep][cluster]") {
   const testing::TempDir dir("aqesim_sweep_cluster");

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -130,5 +132,40 @@ void WriteOutputAtomically(const std::string& path, const std::string& content,
 }
 
 void Warn(const std::string& message) { std::cerr << "aqesim: warning: " << message << "\n"; }
+
+std::optional<double> ParseDecimal(const std::string& text) {
+  size_t i = 0, digits = 0;
+  auto run = [&] {  // a run of digits from i, its length
+    const size_t from = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    return i - from;
+  };
+  digits += run();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    digits += run();
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (run() == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  // strtod reads every such text; under- and overflow (ERANGE) give the nearest double: 1e-320
+  // a subnormal or 0, 1e400 infinity, for the caller's range check to name.
+  return std::strtod(text.c_str(), nullptr);
+}
+
+std::optional<int64_t> ParseDecimalInteger(const std::string& text, int64_t max) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  int64_t value = 0;
+  for (const char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  if (value > max) return std::nullopt;
+  return value;
+}
 
 }  // namespace aqesim::cli

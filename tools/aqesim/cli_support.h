@@ -5,6 +5,8 @@
 #ifndef AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_
 #define AQESIM_TOOLS_AQESIM_CLI_SUPPORT_H_
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,6 +40,15 @@ void CheckOutputIsNotInput(const std::string& path, const std::vector<std::strin
 
 /// Prints a warning line "aqesim: warning: MESSAGE" on stderr.
 void Warn(const std::string& message);
+
+/// A non-negative decimal number as an option's value: digits with an optional fraction and
+/// exponent ("50", "12.5", ".5", "1e3", "1e-320"); no sign, spaces, hexadecimal ("0x10"), "inf"
+/// or "nan". nullopt for anything else. A value beyond a double's range is infinity.
+std::optional<double> ParseDecimal(const std::string& text);
+
+/// A non-negative decimal integer: digits only ("60"; not "6e1", "0x3c" or "60.0"), nullopt
+/// otherwise or above `max`.
+std::optional<int64_t> ParseDecimalInteger(const std::string& text, int64_t max);
 
 }  // namespace aqesim::cli
 

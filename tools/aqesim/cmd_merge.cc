@@ -7,10 +7,12 @@
 // --wait it polls the folder for missing shards for up to SECONDS (for schedulers, such as a
 // Kubernetes Job, that cannot make the merge wait for the array).
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -26,6 +28,8 @@
 namespace aqesim::cli {
 
 namespace {
+
+constexpr int64_t kMaxWaitSeconds = 100'000'000;  // over three years: any scheduler's array is done
 
 // The folder's shard files, once every shard 1..N is there (polling up to `wait_seconds`).
 std::vector<sweep::FolderShard> WaitForShards(const std::string& folder, sweep::OutputFormat format,
@@ -56,31 +60,40 @@ void RegisterMerge(CLI::App& app) {
   struct Options {
     std::vector<std::string> inputs;
     std::string output;
-    int wait_seconds = -1;
+    std::string wait;  // --wait SECONDS as given (empty: not given)
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("merge", "Join the outputs of sweep --shard K/N runs");
   cmd->add_option("SHARD", o->inputs, "Shard outputs (.csv or .json), or the folder they share")->required();
   cmd->add_option("-o,--output", o->output, "OUT.csv or OUT.json")->required();
-  cmd->add_option("--wait", o->wait_seconds,
+  cmd->add_option("--wait", o->wait,
                   "With a FOLDER: wait up to SECONDS for missing shards to appear (default: none)")
-      ->type_name("SECONDS")
-      ->check(CLI::Range(0, 100'000'000));
-  cmd->callback([o] {
+      ->type_name("SECONDS");
+  cmd->callback([o, cmd] {
     std::vector<std::string> errors;
+    // Whole seconds as a decimal integer: "0x10", "1e3" or "1.5" would be read as another number.
+    int wait_seconds = -1;
+    if (cmd->count("--wait") > 0) {
+      const std::optional<int64_t> w = ParseDecimalInteger(o->wait, kMaxWaitSeconds);
+      if (!w)
+        throw InputError("--wait " + (o->wait.empty() ? std::string("\"\"") : o->wait) +
+                         ": expected whole seconds from 0 to " + std::to_string(kMaxWaitSeconds) +
+                         ", as a decimal integer such as 60");
+      wait_seconds = static_cast<int>(*w);
+    }
     const std::optional<sweep::OutputFormat> format = sweep::FormatForPath(o->output);
     if (!format) throw InputError("-o " + o->output + ": expected a file name ending in .csv or .json");
     // One folder: an existing one, a name ending in '/', or any name with --wait (the array
     // creates the folder).
     const bool folder =
         o->inputs.size() == 1 && !o->inputs[0].empty() &&
-        (std::filesystem::is_directory(o->inputs[0]) || o->inputs[0].back() == '/' || o->wait_seconds >= 0);
+        (std::filesystem::is_directory(o->inputs[0]) || o->inputs[0].back() == '/' || wait_seconds >= 0);
     if (!folder) {
       for (const std::string& path : o->inputs) {
         if (std::filesystem::is_directory(path))
           errors.push_back(path + ": a folder: give one folder, or shard files");
       }
-      if (o->wait_seconds >= 0) errors.push_back("--wait: only with a FOLDER of shards");
+      if (wait_seconds >= 0) errors.push_back("--wait: only with a FOLDER of shards");
       if (!errors.empty()) throw InputError(errors);
     }
     std::vector<sweep::ShardFile> shards;
@@ -92,7 +105,7 @@ void RegisterMerge(CLI::App& app) {
           std::filesystem::equivalent(out.has_parent_path() ? out.parent_path() : ".", o->inputs[0], ec))
         throw InputError(o->output + ": cannot write output: a shard's name in the shards' folder " +
                          o->inputs[0] + " (choose another output file)");
-      for (const sweep::FolderShard& s : WaitForShards(o->inputs[0], *format, std::max(o->wait_seconds, 0)))
+      for (const sweep::FolderShard& s : WaitForShards(o->inputs[0], *format, std::max(wait_seconds, 0)))
         shards.push_back({s.path, "", s.shard});
     } else {
       for (const std::string& path : o->inputs) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/scenario/input_file.h"
+#include "models/scenario/scenario.h"
 #include "tools/aqesim/cli_support.h"
 #include "tools/aqesim/commands.h"
 #include "tools/aqesim/scenario_args.h"
@@ -28,27 +29,32 @@ namespace aqesim::cli {
 namespace {
 
 constexpr double kMaxPercent = 100000;
+// 0.0001 % of the most executors a cluster may have (kMaxExecutors, 10^6) is 1 executor; a row
+// under 100 ÷ base % is 1 executor whatever it is, so a smaller percentage adds nothing.
+constexpr double kMinPercent = 0.0001;
+static_assert(kMaxExecutors == 1'000'000, "the messages below give kMinPercent as 0.0001");
 
+/// --percent's list: decimal percentages from kMinPercent to kMaxPercent, spaces around each
+/// allowed ("10, 20"), each once.
 std::vector<double> ParsePercents(const std::string& list) {
+  const std::string option = "--percent " + (list.empty() ? "\"\"" : list);
+  if (list.empty()) throw InputError(option + ": expected at least one percentage, such as 50,100,200");
   std::vector<double> out;
-  std::stringstream in(list);
+  std::stringstream in(list + ",");  // a trailing empty item is read, and refused, too
   std::string item;
   while (std::getline(in, item, ',')) {
-    size_t used = 0;
-    double p = 0;
-    try {
-      p = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || !(p > 0) || p > kMaxPercent)
-      throw InputError("--percent " + list + ": expected percentages above 0 and at most 100000, found \"" +
+    const size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+    item = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+    const std::optional<double> p = ParseDecimal(item);
+    if (!p || *p < kMinPercent || *p > kMaxPercent)
+      throw InputError(option +
+                       ": expected decimal percentages from 0.0001 to 100000 (such as 50 or 12.5; 0.0001 % "
+                       "of the largest cluster, 1000000 executors, is 1 executor), found \"" +
                        item + "\"");
-    if (std::find(out.begin(), out.end(), p) != out.end())  // two identical rows
-      throw InputError("--percent " + list + ": the percentage " + item + " is given twice (each row once)");
-    out.push_back(p);
+    if (std::find(out.begin(), out.end(), *p) != out.end())  // two identical rows
+      throw InputError(option + ": the percentage " + item + " is given twice (each row once)");
+    out.push_back(*p);
   }
-  if (out.empty()) throw InputError("--percent: expected at least one percentage");
   return out;
 }
 
@@ -78,9 +84,11 @@ void RegisterScale(CLI::App& app) {
   cmd->add_option("--format", o->format, "table or json (default table)")
       ->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("-o,--output", o->output, "Write to FILE instead of stdout (atomically)");
-  cmd->callback([o] {
+  cmd->callback([o, cmd] {
     scale::ScaleSpec spec;
-    if (!o->percents.empty()) spec.percents = ParsePercents(o->percents);
+    if (cmd->count("--percent") > 0) {
+      spec.percents = ParsePercents(o->percents);
+    }
     if (!o->aqe.empty()) spec.adaptive = o->aqe == "on";
     spec.threads = o->threads;
     const ConfOverrides overrides = OverridesOf(o->scenario);
