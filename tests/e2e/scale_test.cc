@@ -595,6 +595,24 @@ TEST_CASE("scale: bad percentages are refused", "[e2e][scale]") {
   }
 }
 
+TEST_CASE("scale: a row above the most executors a cluster may have is --percent's error", "[e2e][scale]") {
+  testing::TempDir dir("aqesim_scale");
+  const std::string path = dir.Write("big.json", HandScenario(2000).dump());
+  const CommandResult r = RunAqesim({"scale", path, "--percent", "1000,100000"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stdout_text.empty());
+  CHECK(r.stderr_text ==
+        "aqesim: error: --percent 1000,100000: 100000 % of 2000 executors is 2000000 executors, more than a "
+        "cluster may have (1000000): give percentages up to 50000 % of 2000 executors\n");
+  // The defaults' 500 % of 300,000 executors: the message says how to choose others.
+  const std::string many = dir.Write("many.json", HandScenario(300000).dump());
+  const CommandResult d = RunAqesim({"scale", many});
+  CHECK(d.exit_code == 2);
+  CHECK(d.stderr_text ==
+        "aqesim: error: the default percentages: 500 % of 300000 executors is 1500000 executors, more than a "
+        "cluster may have (1000000): give percentages up to 333.333 % of 300000 executors with --percent\n");
+}
+
 TEST_CASE("scale: a percentage is a decimal number, spaces around it allowed", "[e2e][scale]") {
   testing::TempDir dir("aqesim_scale");
   const std::string path = dir.Write("hand.json", HandScenario(2).dump());

@@ -88,6 +88,7 @@ void RegisterScale(CLI::App& app) {
     scale::ScaleSpec spec;
     if (cmd->count("--percent") > 0) {
       spec.percents = ParsePercents(o->percents);
+      spec.percents_option = "--percent " + o->percents;
     }
     if (!o->aqe.empty()) spec.adaptive = o->aqe == "on";
     spec.threads = o->threads;

@@ -327,6 +327,29 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
     if (all) result.recorded_seconds = recorded;
   }
 
+  // Every row's executor count within what a cluster may have, before a row is simulated: a
+  // count above it is the percentage's doing, not the scenario's.
+  for (const double percent : spec.percents) {
+    const double executors = std::max(1.0, std::round(result.base_executors * percent / 100.0));
+    if (executors <= kMaxExecutors) continue;
+    char given[32], most[32];
+    std::snprintf(given, sizeof given, "%g", percent);
+    // The largest percentage in range, cut (not rounded) to 3 decimals.
+    std::snprintf(most, sizeof most, "%.3f",
+                  std::floor(100.0 * kMaxExecutors / result.base_executors * 1000.0) / 1000.0);
+    std::string at_most = most;
+    at_most.erase(at_most.find_last_not_of('0') + 1);
+    if (at_most.back() == '.') at_most.pop_back();
+    const std::string base = Counted(result.base_executors, "executor");
+    errors->push_back(
+        (spec.percents_option.empty() ? std::string("the default percentages") : spec.percents_option) +
+        ": " + given + " % of " + base + " is " + std::to_string(static_cast<int64_t>(executors)) +
+        " executors, more than a cluster may have (" + std::to_string(kMaxExecutors) +
+        "): give percentages up to " + at_most + " % of " + base +
+        (spec.percents_option.empty() ? " with --percent" : ""));
+    return std::nullopt;
+  }
+
   // --- the rows, each on its own, built on the parts read once ---
   std::vector<PartBase> read;
   for (const ScalePart& part : spec.parts)

@@ -83,6 +83,8 @@ struct ScaleSpec {
   /// The event log the parts came from (Sparklens' estimate), or null for a scenario.
   const eventlog::RecordedApplication* app = nullptr;
   std::vector<double> percents = kDefaultPercents;
+  /// How `percents` were given, for messages ("--percent 100,500"); empty: the defaults.
+  std::string percents_option;
   /// AQE on or off in every row; nullopt: as each part's configuration says.
   std::optional<bool> adaptive;
   int threads = 0;  // 0: the machine's cores
