@@ -38,12 +38,6 @@ int MaxConcurrentExecutorsDuring(const RecordedApplication& app, int64_t from_ms
   return peak;
 }
 
-std::optional<std::string> Property(const RecordedApplication& app, const char* key) {
-  auto it = app.spark_properties.find(key);
-  if (it == app.spark_properties.end()) return std::nullopt;
-  return it->second;
-}
-
 /// True when `executor_id` finished a task at or before `ms` (its JVM is warm from then on).
 bool RanTaskBefore(const RecordedApplication& app, const std::string& executor_id, int64_t ms) {
   for (const auto& [id, st] : app.stages) {
@@ -204,12 +198,12 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
   if (executors == 0 || cores == 0) {
     auto parse = [](const std::optional<std::string>& s) -> int { return s ? ParseInt(*s).value_or(0) : 0; };
     if (executors == 0) {
-      executors = std::max(parse(Property(app, "spark.executor.instances")), 1);
+      executors = std::max(parse(app.spark_property("spark.executor.instances")), 1);
       ctx.Estimated("/cluster/executors");
       ctx.warnings->push_back("no executors in the log; executors from spark.executor.instances or 1");
     }
     if (cores == 0) {
-      cores = app.profile_executor_cores.value_or(parse(Property(app, "spark.executor.cores")));
+      cores = app.profile_executor_cores.value_or(parse(app.spark_property("spark.executor.cores")));
       if (cores == 0) cores = 1;
       ctx.Estimated("/cluster/executorCores");
     }
@@ -251,13 +245,12 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
     if (warm_code > 0) cluster["warmCodeExecutors"] = warm_code;
     // A dynamic-allocation what-if starts its policy from these executors unless the selection
     // starts the application (models/scenario/cluster_from_conf.h).
-    auto enabled = app.spark_properties.find("spark.dynamicAllocation.enabled");
-    if (!app.local_mode && enabled != app.spark_properties.end() &&
-        ParseBool(enabled->second).value_or(false))
+    if (!app.local_mode &&
+        ParseBool(app.spark_property("spark.dynamicAllocation.enabled").value_or("")).value_or(false))
       cluster["startsApplication"] = StartsApplication(app, window->first);
   }
   std::optional<std::string> memory =
-      Property(app, app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
+      app.spark_property(app.local_mode ? "spark.driver.memory" : "spark.executor.memory");
   if (!memory && app.profile_executor_memory_mib && !app.local_mode) {
     memory = std::to_string(*app.profile_executor_memory_mib) + "m";
   }

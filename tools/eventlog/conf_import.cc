@@ -59,8 +59,8 @@ bool AdaptiveDefault(const std::optional<std::string>& version) {
 
 /// A boolean Spark property of the log, as Spark reads it (case-insensitive "true"/"false").
 bool PropertyIsTrue(const RecordedApplication& app, const std::string& key) {
-  auto it = app.spark_properties.find(key);
-  return it != app.spark_properties.end() && ParseBool(it->second).value_or(false);
+  const std::optional<std::string> v = app.spark_property(key);
+  return v && ParseBool(*v).value_or(false);
 }
 
 /// Under dynamic allocation, the policy's keys (spark.dynamicAllocation.*, the shuffle service,

@@ -12,19 +12,13 @@ namespace aqesim::eventlog {
 
 namespace {
 
-std::optional<std::string> Property(const RecordedApplication& app, const char* key) {
-  auto it = app.spark_properties.find(key);
-  if (it == app.spark_properties.end()) return std::nullopt;
-  return it->second;
-}
-
 double SecondsProperty(const RecordedApplication& app, const char* key, double otherwise) {
-  const std::optional<std::string> v = Property(app, key);
+  const std::optional<std::string> v = app.spark_property(key);
   return v ? ParseTimeStringSeconds(*v, 1.0).value_or(otherwise) : otherwise;
 }
 
 int IntProperty(const RecordedApplication& app, const char* key, int otherwise) {
-  const std::optional<std::string> v = Property(app, key);
+  const std::optional<std::string> v = app.spark_property(key);
   return v ? ParseInt(*v).value_or(otherwise) : otherwise;
 }
 
@@ -44,7 +38,7 @@ struct Event {
 
 std::vector<ReconstructedRequest> ReconstructExecutorRequests(const RecordedApplication& app) {
   std::vector<ReconstructedRequest> requests;
-  const std::optional<std::string> enabled = Property(app, "spark.dynamicAllocation.enabled");
+  const std::optional<std::string> enabled = app.spark_property("spark.dynamicAllocation.enabled");
   if (app.local_mode || !enabled || !ParseBool(*enabled).value_or(false)) return requests;
   std::vector<const RecordedExecutor*> executors;  // the default profile's, in order of registration
   for (const RecordedExecutor& ex : app.executors)
@@ -61,7 +55,7 @@ std::vector<ReconstructedRequest> ReconstructExecutorRequests(const RecordedAppl
       1000 *
       SecondsProperty(app, "spark.dynamicAllocation.sustainedSchedulerBacklogTimeout", backlog_ms / 1000);
   double ratio = 1.0;
-  if (auto r = Property(app, "spark.dynamicAllocation.executorAllocationRatio"))
+  if (auto r = app.spark_property("spark.dynamicAllocation.executorAllocationRatio"))
     ratio = ParseDouble(*r).value_or(1.0);
   const int min_executors = IntProperty(app, "spark.dynamicAllocation.minExecutors", 0);
   const int max_executors =

@@ -11,12 +11,6 @@ namespace aqesim::eventlog {
 
 namespace {
 
-std::optional<std::string> Property(const RecordedApplication& app, const char* key) {
-  auto it = app.spark_properties.find(key);
-  if (it == app.spark_properties.end()) return std::nullopt;
-  return it->second;
-}
-
 /// Changes at one instant: of the unfinished tasks, of the registered slots.
 struct Delta {
   int64_t tasks = 0;
@@ -27,9 +21,10 @@ struct Delta {
 
 std::vector<int64_t> ExecutorStartSamplesMs(const RecordedApplication& app) {
   std::vector<int64_t> samples;
-  const std::optional<std::string> enabled = Property(app, "spark.dynamicAllocation.enabled");
+  const std::optional<std::string> enabled = app.spark_property("spark.dynamicAllocation.enabled");
   if (app.local_mode || !enabled || *enabled != "true") return samples;
-  const std::optional<std::string> timeout = Property(app, "spark.dynamicAllocation.schedulerBacklogTimeout");
+  const std::optional<std::string> timeout =
+      app.spark_property("spark.dynamicAllocation.schedulerBacklogTimeout");
   const int64_t timeout_ms =
       static_cast<int64_t>(1000 * (timeout ? ParseTimeStringSeconds(*timeout, 1.0).value_or(1.0) : 1.0));
   std::map<int64_t, Delta> deltas;

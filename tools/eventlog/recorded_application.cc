@@ -57,9 +57,8 @@ const RecordedStage* RecordedApplication::executed_stage(int id) const {
 
 int RecordedApplication::SlotsOf(const RecordedExecutor& executor) const {
   auto property = [&](const char* key) -> std::optional<double> {
-    auto it = spark_properties.find(key);
-    if (it == spark_properties.end()) return std::nullopt;
-    return ParseDouble(it->second);
+    const std::optional<std::string> v = spark_property(key);
+    return v ? ParseDouble(*v) : std::nullopt;
   };
   double task_cpus = property("spark.task.cpus").value_or(1.0);
   std::optional<double> executor_gpus = property("spark.executor.resource.gpu.amount");
@@ -80,16 +79,12 @@ std::optional<int64_t> RecordedApplication::OffersTasksUntilMs(const RecordedExe
                                                                bool* estimated) const {
   if (estimated != nullptr) *estimated = false;
   if (!executor.removed_time_ms) return std::nullopt;
-  auto property = [&](const char* key) -> std::optional<std::string> {
-    auto it = spark_properties.find(key);
-    if (it == spark_properties.end()) return std::nullopt;
-    return it->second;
-  };
-  const bool dynamic = ParseBool(property("spark.dynamicAllocation.enabled").value_or("")).value_or(false);
+  const bool dynamic =
+      ParseBool(spark_property("spark.dynamicAllocation.enabled").value_or("")).value_or(false);
   if (!dynamic || executor.removed_reason.find("killed by driver") == std::string::npos)
     return executor.removed_time_ms;
   double idle_seconds = 60;
-  if (auto v = property("spark.dynamicAllocation.executorIdleTimeout"))
+  if (auto v = spark_property("spark.dynamicAllocation.executorIdleTimeout"))
     idle_seconds = ParseTimeStringSeconds(*v, 1.0).value_or(idle_seconds);
   // Idle since its last task that ended before the removal (or since it registered).
   int64_t idle_from = executor.added_time_ms;

@@ -231,6 +231,12 @@ struct RecordedApplication {
   int64_t events = 0;
   int64_t unknown_events = 0;
 
+  /// A Spark property of the log as recorded (the last value set), nullopt when not set.
+  std::optional<std::string> spark_property(const std::string& key) const {
+    auto it = spark_properties.find(key);
+    if (it == spark_properties.end()) return std::nullopt;
+    return it->second;
+  }
   const RecordedStage* stage(int id) const {
     auto it = stages.find(id);
     return it == stages.end() ? nullptr : &it->second;

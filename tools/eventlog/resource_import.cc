@@ -13,9 +13,8 @@ namespace {
 using nlohmann::json;
 
 std::optional<double> Property(const RecordedApplication& app, const char* key) {
-  auto it = app.spark_properties.find(key);
-  if (it == app.spark_properties.end()) return std::nullopt;
-  return ParseDouble(it->second);
+  const std::optional<std::string> v = app.spark_property(key);
+  return v ? ParseDouble(*v) : std::nullopt;
 }
 
 /// A task amount Spark accepts: > 0, at most 0.5 (a share of one resource) or whole.

@@ -41,13 +41,8 @@ struct StagePlan {
 };
 
 double LocalityWaitSeconds(const RecordedApplication& app) {
-  auto get = [&](const char* key) -> std::optional<std::string> {
-    auto it = app.spark_properties.find(key);
-    if (it == app.spark_properties.end()) return std::nullopt;
-    return it->second;
-  };
-  const std::optional<std::string> v =
-      get("spark.locality.wait.node") ? get("spark.locality.wait.node") : get("spark.locality.wait");
+  std::optional<std::string> v = app.spark_property("spark.locality.wait.node");
+  if (!v) v = app.spark_property("spark.locality.wait");
   return v ? ParseTimeStringSeconds(*v, 1.0).value_or(3.0) : 3.0;
 }
 
