@@ -9,6 +9,7 @@
 
 #include "tests/e2e/e2e_util.h"
 #include "tests/support/filled_pipe.h"
+#include "tests/tools/eventlog/test_util.h"
 #include "tools/text/table_text.h"
 
 namespace aqesim::e2e {
@@ -80,6 +81,30 @@ TEST_CASE("import-eventlog from a pipe reads what the file holds: the codec snif
   a.erase("log");
   b.erase("log");
   CHECK(a == b);
+}
+
+TEST_CASE("import-eventlog --list: a long description is cut as the importer copies log text",
+          "[e2e][import]") {
+  // The aqeshuffle log's one SQL execution with 10,007 bytes of SQL as its description: JSON
+  // printed all of it; now its first 4,096 bytes and how many were not copied, as the imported
+  // scenario's description keeps it. The table cuts the column to fit 160 columns.
+  std::string text = eventlog::testing::AqeShuffleText();
+  const std::string from = "\"description\":\"count at <console>:25\"";
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), "\"description\":\"SELECT " + std::string(10000, 'x') + "\"");
+  eventlog::testing::TempDir dir;
+  const std::string log = dir.Write("long_sql.log", text);
+  const CommandResult json = RunAqesim({"import-eventlog", log, "--list", "--format", "json"});
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(json.stdout_text);
+  REQUIRE(doc["executions"].size() == 1);
+  CHECK(doc["executions"][0]["description"] ==
+        "SELECT " + std::string(4089, 'x') + "\xE2\x80\xA6 [5911 more bytes not copied]");
+  const CommandResult table = RunAqesim({"import-eventlog", log, "--list"});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.stdout_text.find("  SELECT xxxxx") != std::string::npos);
+  CHECK(WidestLine(table.stdout_text) == kTextColumns);  // the description cut to the last column
 }
 
 }  // namespace

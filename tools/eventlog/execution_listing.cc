@@ -1,5 +1,7 @@
 #include "tools/eventlog/execution_listing.h"
 
+#include "tools/eventlog/import_description.h"
+
 namespace aqesim::eventlog {
 namespace {
 
@@ -50,7 +52,7 @@ std::vector<ListedExecution> ListExecutions(const RecordedApplication& app) {
     ListedExecution row;
     row.kind = ListedExecution::Kind::kSqlExecution;
     row.id = id;
-    row.description = execution.description;
+    row.description = CappedLogText(execution.description);
     row.duration_ms = Duration(execution.start_time_ms, execution.end_time_ms);
     for (int j : execution.job_ids) {
       auto it = app.jobs.find(j);
@@ -75,6 +77,7 @@ std::vector<ListedExecution> ListExecutions(const RecordedApplication& app) {
       const RecordedStage* last = app.stage(job.stage_ids.back());
       if (last != nullptr) row.description = last->name;
     }
+    row.description = CappedLogText(row.description);
     row.duration_ms = Duration(job.submission_time_ms, job.completion_time_ms);
     AddJobStages(app, job, &row);
     row.shuffle_write_bytes = app.JobShuffleBytes(id);

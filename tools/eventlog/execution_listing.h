@@ -32,7 +32,8 @@ struct ListedExecution {
   Kind kind = Kind::kSqlExecution;
   int64_t id = 0;  // spark.sql.execution.id, or the job id
   /// The execution's description (its SQL text or the action's call site); for a job, its
-  /// spark.job.description or else its last stage's name.
+  /// spark.job.description or else its last stage's name. Capped as the importer copies log
+  /// text (CappedLogText, import_description.h: 4,096 bytes, then "… [N more bytes not copied]").
   std::string description;
   std::optional<int64_t> duration_ms;  // start → end as logged; none when either is missing
   int jobs = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/tools/eventlog/test_util.h"
+#include "tools/eventlog/execution_listing.h"
 #include "tools/eventlog/import_description.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/eventlog/scenario_import.h"
@@ -114,6 +115,12 @@ TEST_CASE("import-eventlog: a SQL execution's description is copied up to kMaxCo
                            " more bytes not copied]\"). ";
   CHECK(description.find(kept) != std::string::npos);
   CHECK(description.size() < 2 * kMaxCopiedTextBytes);
+  // --list shows the description as the scenario keeps it.
+  const std::vector<ListedExecution> listed = ListExecutions(ReadEventLog(log, nullptr));
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0].description == "SELECT " + std::string(kMaxCopiedTextBytes - 7, 'x') + "\xE2\x80\xA6 [" +
+                                     std::to_string((size_t{10} << 20) - kMaxCopiedTextBytes) +
+                                     " more bytes not copied]");
 }
 
 }  // namespace
