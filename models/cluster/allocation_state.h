@@ -9,6 +9,7 @@
 #ifndef AQESIM_MODELS_CLUSTER_ALLOCATION_STATE_H_
 #define AQESIM_MODELS_CLUSTER_ALLOCATION_STATE_H_
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -62,6 +63,11 @@ struct AllocationState {
   /// task, but the driver still counts their cores (defaultParallelism) and the allocation
   /// manager counts them among its executors. Soonest removed first.
   std::vector<Removing> removing;
+  /// The idle-timeout kills the application's manager has made so far (in the whole run, the
+  /// gaps between queries included): the index of its next kill into
+  /// cluster.executorRemoveSecondsByKill. JSON `killsMade`, an integer >= 0; a run's
+  /// allocationAtEnd always gives it; unset: cluster.executorKillsBeforeStart.
+  std::optional<int64_t> kills_made;
   /// Input only: seconds between the moment of this state and the query's start (the recorded
   /// gap between two queries), during which no task runs: the allocation manager lowers its
   /// target, cancels what it may and removes idle executors. JSON `gapSeconds`, >= 0, default 0.

@@ -19,7 +19,9 @@ AllocationState CarryAcrossGap(const AllocationState& state, ExecutorAllocationM
   TaskScheduler scheduler(sim, std::vector<ExecutorWindow>(capacity, absent),
                           std::max(1, settings.slots_per_executor));
   settings.at_start = start;
-  settings.start_seconds_by_request.clear();  // (the query's requests, not the gap's)
+  // (the query's requests, not the gap's; kills are counted over the application's whole run:
+  // the gap's take their own lags, from the state's killsMade on)
+  settings.start_seconds_by_request.clear();
   ExecutorAllocationManager manager(sim, scheduler, std::move(settings), nullptr);
   manager.Start();
   const SimTime end = SimTime::Seconds(state.gap_seconds);

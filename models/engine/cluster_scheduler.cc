@@ -45,6 +45,8 @@ ExecutorAllocationManager::Settings DynamicAllocationSettings(const Scenario& s,
   settings.launch_seconds = s.cluster.executor_launch_seconds;
   settings.grant_seconds = s.cluster.executor_grant_seconds;
   settings.remove_seconds = s.cluster.executor_remove_seconds;
+  settings.remove_seconds_by_kill = s.cluster.executor_remove_seconds_by_kill;
+  settings.kills_before = s.cluster.executor_kills_before_start;
   settings.capacity = s.cluster.executor_capacity;
   if (s.cluster.allocation_at_start)
     settings.at_start = CarryAcrossGap(*s.cluster.allocation_at_start, settings);

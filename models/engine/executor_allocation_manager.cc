@@ -15,6 +15,7 @@ ExecutorAllocationManager::ExecutorAllocationManager(Simulator& sim, TaskSchedul
 }
 
 void ExecutorAllocationManager::Start() {
+  kills_made_ = s_.at_start ? s_.at_start->kills_made.value_or(s_.kills_before) : s_.kills_before;
   if (s_.at_start) {
     StartFrom(*s_.at_start);
     return;
@@ -25,96 +26,6 @@ void ExecutorAllocationManager::Start() {
   for (int e = 0; e < initial; ++e) Register(e);
   Record();
   sim_.ScheduleAt(SimTime::Zero(), TaskScheduler::kTaskEndTier, [this] { Tick(); });
-}
-
-void ExecutorAllocationManager::StartFrom(const AllocationState& state) {
-  const SimTime zero = SimTime::Zero();
-  const int capacity = static_cast<int>(executors_.size());
-  target_ = state.target;
-  initializing_ = false;
-  int e = 0;
-  for (const AllocationState::Executor& x : state.executors) {
-    if (e >= capacity) break;
-    Register(e);
-    executors_[e].idle_since = zero - SimTime::Seconds(x.idle_seconds);
-    executors_[e].holds_shuffle = x.holds_shuffle;
-    executors_[e].warm = x.warm;
-    UpdateIdleDeadline(e);
-    ++e;
-  }
-  std::vector<int> carried;  // Releasing index of each of the state's `removing`
-  for (const AllocationState::Removing& r : state.removing) {  // killed before the start
-    carried.push_back(AddReleasing(SimTime::Seconds(r.seconds_until_removed)));
-    carried_removing_.insert(carried.back());
-  }
-  for (const AllocationState::Request& r : state.requests) {
-    if (e >= capacity) break;
-    Executor& x = executors_[e];
-    requested_.insert(e);
-    x.requested_at = zero - SimTime::Seconds(r.seconds_since_request);
-    x.start_seconds = r.start_seconds.value_or(s_.start_seconds);
-    x.placed = r.placed;
-    if (r.placed) {
-      x.placed_at = x.requested_at;  // (granted, as far as a carried request goes, from its request)
-      SimTime ready =
-          r.seconds_since_placed ? zero - SimTime::Seconds(*r.seconds_since_placed) : x.requested_at;
-      if (r.waits_for && *r.waits_for >= 0 && static_cast<size_t>(*r.waits_for) < carried.size()) {
-        x.waits_for = carried[*r.waits_for];
-        releasing_[x.waits_for].claimed_by = e;
-        ready = releasing_[x.waits_for].at;
-      }
-      x.ready_at = ready;
-      ScheduleRegistration(e, std::max(zero, RegistrationAt(x, ready)));
-    }
-    ++e;
-  }
-  next_fresh_ = e;
-  for (int i : carried) {
-    sim_.ScheduleAt(releasing_[i].at, TaskScheduler::kTaskEndTier, [this, i] {
-      carried_removing_.erase(i);
-      Released(i);
-    });
-  }
-  PlaceWaiting();
-  Record();
-  sim_.ScheduleAt(zero, TaskScheduler::kTaskEndTier, [this] { Tick(); });
-}
-
-AllocationState ExecutorAllocationManager::StateNow() const {
-  const SimTime now = sim_.Now();
-  AllocationState state;
-  state.target = target_;
-  for (int e : registered_) {
-    const Executor& x = executors_[e];
-    state.executors.push_back(
-        {x.running > 0 ? 0.0 : (now - x.idle_since).seconds(), x.holds_shuffle, x.warm});
-  }
-  // The killed executors' containers not removed yet, soonest first; a request's waitsFor
-  // refers to their order here.
-  std::vector<int> removals(carried_removing_.begin(), carried_removing_.end());
-  for (int e : removing_) removals.push_back(executors_[e].releasing);
-  std::stable_sort(removals.begin(), removals.end(),
-                   [this](int a, int b) { return releasing_[a].at < releasing_[b].at; });
-  std::vector<int> position(releasing_.size(), -1);
-  for (size_t k = 0; k < removals.size(); ++k) {
-    position[removals[k]] = static_cast<int>(k);
-    state.removing.push_back({std::max(0.0, (releasing_[removals[k]].at - now).seconds())});
-  }
-  std::vector<int> requested(requested_.begin(), requested_.end());
-  std::stable_sort(requested.begin(), requested.end(),
-                   [this](int a, int b) { return executors_[a].requested_at < executors_[b].requested_at; });
-  for (int e : requested) {
-    const Executor& x = executors_[e];
-    AllocationState::Request r;
-    r.seconds_since_request = (now - x.requested_at).seconds();
-    if (x.start_seconds != s_.start_seconds) r.start_seconds = x.start_seconds;
-    r.placed = x.placed;
-    if (x.placed && x.waits_for < 0 && x.ready_at > x.requested_at)
-      r.seconds_since_placed = std::max(0.0, (now - x.ready_at).seconds());
-    if (x.placed && x.waits_for >= 0 && position[x.waits_for] >= 0) r.waits_for = position[x.waits_for];
-    state.requests.push_back(r);
-  }
-  return state;
 }
 
 void ExecutorAllocationManager::OnStageSubmitted(int num_tasks) {
@@ -220,9 +131,8 @@ void ExecutorAllocationManager::Request(int count) {
     e = Executor{};
     requested_.insert(pick);
     e.requested_at = sim_.Now();
-    const size_t n = requests_made_++;  // its own latency, if the cluster gives one
-    e.start_seconds =
-        n < s_.start_seconds_by_request.size() ? s_.start_seconds_by_request[n] : s_.start_seconds;
+    e.start_seconds = EntryOr(s_.start_seconds_by_request, static_cast<int64_t>(requests_made_++),
+                              s_.start_seconds);  // its own
     e.placed = false;
     Place(pick);  // else it waits for a place
   }
@@ -367,14 +277,15 @@ void ExecutorAllocationManager::RemoveTimedOut(SimTime now) {
     UpdateIdleDeadline(e);
     any = true;
     scheduler_.SetExecutorPresent(e, false);  // killed: no task from now on
-    if (s_.remove_seconds <= 0) {
+    const double lag = EntryOr(s_.remove_seconds_by_kill, kills_made_++, s_.remove_seconds);  // its own
+    if (lag <= 0) {
       removed_.insert(e);
       continue;
     }
     removing_.insert(e);  // registered for the driver until the cluster manager reports it gone
-    executors_[e].removal_at = now + SimTime::Seconds(s_.remove_seconds);
+    executors_[e].removal_at = now + SimTime::Seconds(lag);
     executors_[e].releasing = AddReleasing(executors_[e].removal_at);
-    sim_.ScheduleIn(SimTime::Seconds(s_.remove_seconds), TaskScheduler::kTaskEndTier, [this, e] {
+    sim_.ScheduleIn(SimTime::Seconds(lag), TaskScheduler::kTaskEndTier, [this, e] {
       removing_.erase(e);
       removed_.insert(e);
       Released(executors_[e].releasing);

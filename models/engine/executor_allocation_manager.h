@@ -45,7 +45,8 @@
 //
 // An executor killed for its idle timeout takes no task from then on, but the driver counts it
 // registered (its cores in defaultParallelism, CoarseGrainedSchedulerBackend.totalCoreCount)
-// until the cluster manager reports it gone, executorRemoveSeconds later (YARN: the container's
+// until the cluster manager reports it gone, executorRemoveSeconds later (the application's
+// k-th kill, counted over its whole run: remove_seconds_by_kill[k]; YARN: the container's
 // completion, at an ApplicationMaster heartbeat after the executor shut down). The manager
 // counts it too (ExecutorMonitor.executorCount): a ramp's target starts from at least the
 // executors it has, killed ones included, while requests are made for the live executors
@@ -85,7 +86,13 @@ class ExecutorAllocationManager {
     std::vector<double> start_seconds_by_request;
     double launch_seconds = 0;            // registration → first task (cluster.executorLaunchSeconds)
     std::optional<double> grant_seconds;  // request → granted (cluster.executorGrantSeconds)
-    double remove_seconds = 0;    // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
+    double remove_seconds = 0;  // kill → the driver hears it is gone (cluster.executorRemoveSeconds)
+    /// The application's k-th idle-timeout kill is reported gone remove_seconds_by_kill[k] after
+    /// it (cluster.executorRemoveSecondsByKill); kills past its end take remove_seconds.
+    std::vector<double> remove_seconds_by_kill;
+    /// The application's kills before this manager's first (its index into
+    /// remove_seconds_by_kill) unless at_start gives killsMade (cluster.executorKillsBeforeStart).
+    int64_t kills_before = 0;
     std::optional<int> capacity;  // containers the cluster holds at once (cluster.executorCapacity)
     std::optional<AllocationState> at_start;  // where the application stood (its gap already passed)
   };
@@ -117,7 +124,8 @@ class ExecutorAllocationManager {
     return static_cast<int>(registered_.size() + removing_.size() + carried_removing_.size());
   }
   /// Where the manager stands now: the registered executors (index order), the outstanding
-  /// requests (oldest first) and the target.
+  /// requests (oldest first), the killed executors not reported gone, the target and the kills
+  /// made (models/engine/allocation_manager_state.cc).
   AllocationState StateNow() const;
 
  private:
@@ -161,6 +169,10 @@ class ExecutorAllocationManager {
   /// When the request `x` (made at x.requested_at, taking x.start_seconds) whose place is ready
   /// at `ready_at` registers (and is launched: executorLaunchSeconds).
   SimTime RegistrationAt(const Executor& x, SimTime ready_at) const;
+  /// by[k], else `otherwise` (the k-th request's or kill's own latency, if the cluster gives one).
+  static double EntryOr(const std::vector<double>& by, int64_t k, double otherwise) {
+    return k >= 0 && static_cast<size_t>(k) < by.size() ? by[static_cast<size_t>(k)] : otherwise;
+  }
   void UpdateTarget(SimTime now);
   void Request(int count);
   void StartFrom(const AllocationState& state);
@@ -200,7 +212,8 @@ class ExecutorAllocationManager {
   int target_ = 0;
   int to_add_ = 1;
   int64_t ticks_ = 0;
-  size_t requests_made_ = 0;         // Request()s so far (the index into start_seconds_by_request)
+  size_t requests_made_ = 0;  // Request()s so far (the index into start_seconds_by_request)
+  int64_t kills_made_ = 0;    // the application's idle-timeout kills so far (into remove_seconds_by_kill)
   std::optional<SimTime> add_time_;  // backlog timer: when the next round of requests is due
   bool initializing_ = true;
   int64_t pending_ = 0;  // tasks of submitted stages not launched yet

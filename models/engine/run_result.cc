@@ -168,6 +168,7 @@ nlohmann::ordered_json RunToJson(const RunResult& run, bool with_tasks) {
                               {"executors", std::move(executors)},
                               {"requests", std::move(requests)},
                               {"removing", std::move(removing)}};
+    if (a->kills_made) out["allocationAtEnd"]["killsMade"] = *a->kills_made;
   }
   return out;
 }

@@ -137,6 +137,7 @@ void ReadAllocationAtEnd(const Json& a, const std::string& at, Problems* p, Allo
       if (Problems::Member(q, "startSeconds")) p->Read(q, "startSeconds", ri, &r.start_seconds.emplace());
     }
   }
+  if (Problems::Member(a, "killsMade")) p->Read(a, "killsMade", at, &out->kills_made.emplace());
   if (const Json* removing = p->Array(a, "removing", at)) {
     for (size_t i = 0; i < removing->size(); ++i) {
       const std::string ri = at + "/removing/" + std::to_string(i);

@@ -57,12 +57,13 @@ bool ReadEntries(const Json& v, const std::string& p, const char* field, const c
 std::optional<AllocationState> ReadAllocationState(const Json& v, const std::string& p,
                                                    DiagnosticSink* sink) {
   if (!v.is_object()) {
-    sink->Error(p, "expected an object (target, executors, requests, removing, gapSeconds), found " +
-                       DescribeJson(v));
+    sink->Error(p,
+                "expected an object (target, executors, requests, removing, killsMade, gapSeconds), found " +
+                    DescribeJson(v));
     return std::nullopt;
   }
-  CheckFields(v, p, {"target", "executors", "requests", "removing", "gapSeconds"}, "an allocation state",
-              sink);
+  CheckFields(v, p, {"target", "executors", "requests", "removing", "killsMade", "gapSeconds"},
+              "an allocation state", sink);
   AllocationState state;
   bool ok = ReadSeconds(v, p, "gapSeconds", &state.gap_seconds, sink);
   if (v.contains("target")) {
@@ -70,6 +71,12 @@ std::optional<AllocationState> ReadAllocationState(const Json& v, const std::str
                                                  "a non-negative integer", sink);
     if (t) state.target = static_cast<int>(*t);
     ok = ok && t.has_value();
+  }
+  if (v.contains("killsMade")) {
+    const std::optional<int64_t> k = ReadInteger(v["killsMade"], PointerAppend(p, "killsMade"), 0,
+                                                 1'000'000'000, "a non-negative integer", sink);
+    state.kills_made = k;
+    ok = ok && k.has_value();
   }
   ok = ReadEntries(
            v, p, "executors", "executors {\"idleSeconds\": s, \"holdsShuffle\": b, \"warm\": b}",

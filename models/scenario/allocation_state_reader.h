@@ -3,7 +3,8 @@
 //    "executors": [{"idleSeconds": 1.5, "holdsShuffle": true, "warm": true}, ...],
 //    "requests": [{"secondsSinceRequest": 3.0}, ...],  (with executorCapacity also "placed": false,
 //                 "secondsSincePlaced": 1.0, "waitsFor": 0: an index into removing)
-//    "removing": [{"secondsUntilRemoved": 4.5}, ...]}
+//    "removing": [{"secondsUntilRemoved": 4.5}, ...],
+//    "killsMade": 5}  (the index of the next kill into cluster.executorRemoveSecondsByKill)
 // Every field optional (default 0 / false / empty); at most kMaxExecutors executors plus
 // requests; seconds in [0, 1e9].
 #ifndef AQESIM_MODELS_SCENARIO_ALLOCATION_STATE_READER_H_

@@ -33,6 +33,8 @@ const std::vector<std::string> kClusterFields = {"executors",
                                                  "driverSecondsPerStage",
                                                  "executorGrantSeconds",
                                                  "executorRemoveSeconds",
+                                                 "executorRemoveSecondsByKill",
+                                                 "executorKillsBeforeStart",
                                                  "executorCapacity",
                                                  "allocationAtStart",
                                                  "startsApplication"};
@@ -191,6 +193,11 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
                              "a non-negative integer", sink))
       cluster->warm_code_executors = static_cast<int>(*n);
   }
+  if (v.contains("executorKillsBeforeStart")) {
+    if (auto n = ReadInteger(v["executorKillsBeforeStart"], field("executorKillsBeforeStart"), 0,
+                             1'000'000'000, "a non-negative integer", sink))
+      cluster->executor_kills_before_start = *n;
+  }
   if (v.contains("executorGpus")) {
     if (auto n =
             ReadInteger(v["executorGpus"], field("executorGpus"), 0, 100'000, "a non-negative integer", sink))
@@ -210,19 +217,23 @@ ClusterGiven ReadCluster(const Json& v, ClusterSpec* cluster, DiagnosticSink* si
             most > 60 ? "a number of seconds in [0, 3600]" : "a number of seconds in [0, 60]", sink))
       *dest = *d;
   }
-  if (v.contains("executorStartSecondsByRequest")) {
-    const Json& by = v["executorStartSecondsByRequest"];
+  // Per-request start-up and per-kill removal latencies: arrays of seconds in [0, 3600].
+  for (auto [name, dest] :
+       {std::pair{"executorStartSecondsByRequest", &cluster->executor_start_seconds_by_request},
+        std::pair{"executorRemoveSecondsByKill", &cluster->executor_remove_seconds_by_kill}}) {
+    if (!v.contains(name)) continue;
+    const Json& by = v[name];
     if (!by.is_array() || by.size() > 1'000'000) {
-      sink->Error(field("executorStartSecondsByRequest"),
+      sink->Error(field(name),
                   "expected an array (at most 1000000) of seconds in [0, 3600], found " + DescribeJson(by));
-    } else {
-      for (size_t i = 0; i < by.size(); ++i) {
-        if (auto d = ReadNumber(
-                by[i], PointerAppend(field("executorStartSecondsByRequest"), i),
-                [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
-                "a number of seconds in [0, 3600]", sink))
-          cluster->executor_start_seconds_by_request.push_back(*d);
-      }
+      continue;
+    }
+    for (size_t i = 0; i < by.size(); ++i) {
+      if (auto d = ReadNumber(
+              by[i], PointerAppend(field(name), i),
+              [](double x) { return std::isfinite(x) && x >= 0 && x <= 3600; },
+              "a number of seconds in [0, 3600]", sink))
+        dest->push_back(*d);
     }
   }
   if (v.contains("executorGrantSeconds")) {

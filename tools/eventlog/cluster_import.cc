@@ -11,6 +11,7 @@
 #include "models/conf/property_value.h"
 #include "sim/units.h"
 #include "tools/eventlog/executor_launch.h"
+#include "tools/eventlog/executor_remove.h"
 #include "tools/eventlog/executor_requests.h"
 #include "tools/eventlog/executor_start.h"
 #include "tools/eventlog/resource_import.h"
@@ -228,6 +229,16 @@ ImportedCluster ImportCluster(ImportContext& ctx, const RecordedSqlExecution* ex
         json seconds = json::array();
         for (int64_t ms : by_request) seconds.push_back(static_cast<double>(ms) / 1000.0);
         cluster["executorStartSecondsByRequest"] = std::move(seconds);
+      }
+      // Each idle-timeout kill's own lag to its reported removal, over the application's whole
+      // run, and the kills before this selection (executor_remove.h).
+      const std::vector<int64_t> by_kill = ExecutorRemoveByKillMs(app);
+      if (!by_kill.empty()) {
+        json seconds = json::array();
+        for (int64_t ms : by_kill) seconds.push_back(static_cast<double>(ms) / 1000.0);
+        cluster["executorRemoveSecondsByKill"] = std::move(seconds);
+        if (const int64_t before = ExecutorKillsBefore(app, window->first); before > 0)
+          cluster["executorKillsBeforeStart"] = before;
       }
       if (const std::optional<int64_t> grant = ExecutorGrantMs(app))
         cluster["executorGrantSeconds"] = static_cast<double>(*grant) / 1000.0;
