@@ -9,9 +9,14 @@ For every SQL execution (or, without SQL, every job) of an event log that ran st
             registered then, warm or fresh, with their idle times; a selection that starts the
             application from the log's initial executors), cluster.executorStartSeconds as the
             importer measured it (and, when the log shows them, cluster.executorStartSecondsByRequest,
-            each request's own, and cluster.executorGrantSeconds): each selection on its own
+            each request's own, cluster.executorGrantSeconds, and cluster.executorRemoveSecondsByKill,
+            each idle-timeout kill's own removal lag, in order of kill over the whole application, from
+            cluster.executorKillsBeforeStart, the kills the log shows before the selection): each
+            selection on its own
   chained   the same, but the application's one allocation manager carried from selection to
-            selection: cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds),
+            selection: cluster.executorRemoveSeconds (measured from the log: removal_lag_seconds; the
+            kills past executorRemoveSecondsByKill take it; the allocationAtEnd carried gives killsMade,
+            so the gap's kills and the next selection's continue the application's count),
             cluster.executorCapacity (the most containers the log shows at once: most_held), and
               the first selection: as policy starts it;
               every later one: the previous selection's chained run's allocationAtEnd as
