@@ -130,6 +130,15 @@ TEST_CASE("report: every makespan says how far it can be trusted, as run prints 
         md.stdout_text,
         "- makespan with AQE off: 110.31 s (87–840 s)\n- makespan with AQE on: 43.04 s (34–330 s)\n"));
     CHECK(Contains(md.stdout_text, modelled_note));
+    // Each stage table says how far its seconds can be trusted.
+    CHECK(Contains(
+        md.stdout_text,
+        "### AQE on\n\nSeconds: 3 stages modelled; as uncertain as the makespan, 43.04 s (34–330 s): "
+        "its band is every modelled task × 0.79 and × 7.6 (README \"How far to trust the seconds\").\n\n"));
+    CHECK(Contains(
+        md.stdout_text,
+        "### AQE off\n\nSeconds: 3 stages modelled; as uncertain as the makespan, 110.31 s (87–840 s): "
+        "its band is every modelled task × 0.79 and × 7.6 (README \"How far to trust the seconds\").\n\n"));
     const CommandResult html =
         RunAqesim({"report", SourcePath("scenarios/skew-join.json"), "--format", "html"});
     REQUIRE(html.exit_code == 0);
@@ -168,6 +177,15 @@ TEST_CASE("report: every makespan says how far it can be trusted, as run prints 
         "- Seconds: the AQE-on run's makespan, 5.95 s, is profiled from the log (every stage timed by "
         "its recorded task times: no band); a makespan printed with a band is the cost model's (every "
         "modelled task × 0.79 and × 7.6, README \"How far to trust the seconds\").\n"));
+    CHECK(Contains(md.stdout_text,
+                   "### AQE on\n\nSeconds: profiled from the log: every stage is timed by its recorded task "
+                   "times.\n\n"));
+    // AQE off reads 200 partitions where the log's join read 13: that stage's profile is resized.
+    CHECK(Contains(
+        md.stdout_text,
+        "### AQE off\n\nSeconds: 3 stages profiled from the log, 1 resized from a profile (recorded "
+        "tasks extrapolated to another task count); as uncertain as the makespan, 4.52 s (4.0–19 s): "
+        "its band is every modelled task × 0.79 and × 7.6 (README \"How far to trust the seconds\").\n\n"));
   }
 }
 

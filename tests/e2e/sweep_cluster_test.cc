@@ -25,6 +25,11 @@ std::string Slurp(const fs::path& p) {
   return ss.str();
 }
 
+// A sweep's last stderr line for a scenario timed by the cost model throughout.
+const std::string kModelledSecondsLine =
+    "aqesim: sweep: seconds modelled: its band is every modelled task × 0.79 and × 7.6 (README \"How far to "
+    "trust the seconds\"); the points share the model, so its error moves them together\n";
+
 // The child's environment: every scheduler variable unset (the tests may run inside a Slurm
 // job), then `vars` set.
 Env Scheduler(const std::map<std::string, std::string>& vars) {
@@ -88,7 +93,8 @@ TEST_CASE(
     CHECK(summary.rfind(
               "aqesim: sweep: " + points + " point(s) (" + points + " simulated, 0 resumed, 0 failed) in ",
               0) == 0);
-    const std::string tail = " s; wrote " + file + "\n";
+    // Then how far the seconds can be trusted (demo.json: modelled throughout).
+    const std::string tail = " s; wrote " + file + "\n" + kModelledSecondsLine;
     CHECK((summary.size() > tail.size() &&
            summary.compare(summary.size() - tail.size(), tail.size(), tail) == 0));
     CHECK_FALSE(fs::exists(file + ".journal"));

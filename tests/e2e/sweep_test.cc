@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/tools/eventlog/test_util.h"
+
 namespace aqesim::e2e {
 namespace {
 
@@ -248,6 +250,62 @@ TEST_CASE("e2e sweep: a bad grid exits 2 and writes nothing", "[e2e][sweep]") {
   CHECK(ext.err == "aqesim: error: -o " + (dir / "out.txt") +
                        ": expected a file name ending in .csv or .json, or a folder (ending in /) for the "
                        "shards' files\n");
+}
+
+TEST_CASE("e2e sweep: says how far its seconds can be trusted, on stderr and in the JSON's sweep object",
+          "[e2e][sweep][band]") {
+  // A hand-written scenario is timed by the cost model: its band's factors; an imported log's
+  // stages by their recorded profiles: no band. The report on the sweep says the same.
+  Scratch scratch;
+  const Run modelled =
+      Aqesim({"sweep", kScenario, "--grid", "spark.sql.adaptive.advisoryPartitionSizeInBytes=16m,64m", "-o",
+              scratch / "modelled.json"},
+             scratch.path);
+  REQUIRE(modelled.exit_code == 0);
+  const std::string modelled_line =
+      "aqesim: sweep: seconds modelled: its band is every modelled task × 0.79 and × 7.6 (README \"How far "
+      "to "
+      "trust the seconds\"); the points share the model, so its error moves them together\n";
+  CHECK(modelled.err.size() > modelled_line.size());
+  CHECK(modelled.err.compare(modelled.err.size() - modelled_line.size(), modelled_line.size(),
+                             modelled_line) == 0);
+  CHECK(
+      nlohmann::json::parse(Slurp(scratch / "modelled.json"))["sweep"]["seconds"] ==
+      nlohmann::json::parse(R"({"timeSource": "modelled", "band": {"lowFactor": 0.79, "highFactor": 7.6}})"));
+
+  const std::string scenario = scratch / "aqeshuffle.json";
+  REQUIRE(Aqesim({"import-eventlog", eventlog::testing::Fixture("aqeshuffle_eventlog.zstd"), "-o", scenario,
+                  "-q"},
+                 scratch.path)
+              .exit_code == 0);
+  const Run profiled = Aqesim(
+      {"sweep", scenario, "--grid", "cluster.executors=1,2", "-o", scratch / "profiled.json"}, scratch.path);
+  REQUIRE(profiled.exit_code == 0);
+  const std::string profiled_line =
+      "aqesim: sweep: seconds profiled from the log: every stage is timed by its recorded task times "
+      "(resized "
+      "where a point changes a stage's tasks)\n";
+  CHECK(profiled.err.size() > profiled_line.size());
+  CHECK(profiled.err.compare(profiled.err.size() - profiled_line.size(), profiled_line.size(),
+                             profiled_line) == 0);
+  CHECK(nlohmann::json::parse(Slurp(scratch / "profiled.json"))["sweep"]["seconds"] ==
+        nlohmann::json::parse(R"({"timeSource": "profiled", "band": null})"));
+  const Run report = Aqesim({"report", scratch / "profiled.json", "--format", "md"}, scratch.path);
+  REQUIRE(report.exit_code == 0);
+  CHECK(report.out.find(
+            "- Seconds: profiled from the log (every stage timed by its recorded task times, resized "
+            "where a point changes a stage's tasks; no band).\n") != std::string::npos);
+
+  // A forged time source is refused at its pointer.
+  nlohmann::json forged = nlohmann::json::parse(Slurp(scratch / "profiled.json"));
+  forged["sweep"]["seconds"]["timeSource"] = "guessed";
+  std::ofstream(scratch / "forged.json") << forged.dump();
+  const Run refused = Aqesim({"report", scratch / "forged.json", "--format", "md"}, scratch.path);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err ==
+        "aqesim: error: " + scratch / "forged.json" +
+            ": /sweep/seconds/timeSource: expected \"modelled\", \"profiled\" or \"mixed\", found "
+            "\"guessed\"\n");
 }
 
 }  // namespace

@@ -77,6 +77,9 @@ TEST_CASE("tune: the current makespan says how far it can be trusted, as run pri
       RunAqesim({"tune", SourcePath("scenarios/skew-join.json"), "--budget", "4", "--guardrails", "none"});
   REQUIRE(modelled.exit_code == 0);
   CHECK(Contains(modelled.stdout_text, "\ncurrent: 43.04 s (34–330 s), 0.478 core-hours\n"));
+  // The best point carries its own band (here the current configuration itself).
+  CHECK(Contains(modelled.stdout_text,
+                 "\nbest point: 43.04 s (34–330 s), 0.478 core-hours, objective 1.000 of the current\n"));
   const eventlog::testing::TempDir dir;
   const std::string scenario = dir.path() + "/aqeshuffle.json";
   REQUIRE(RunAqesim({"import-eventlog", eventlog::testing::Fixture("aqeshuffle_eventlog.zstd"), "-o",
@@ -85,6 +88,9 @@ TEST_CASE("tune: the current makespan says how far it can be trusted, as run pri
   const CommandResult profiled = RunAqesim({"tune", scenario, "--budget", "4", "--guardrails", "none"});
   REQUIRE(profiled.exit_code == 0);
   CHECK(Contains(profiled.stdout_text, "\ncurrent: 4.91 s (profiled), 0.016 core-hours\n"));
+  // Its best point of four changes the partitions, so its stages are modelled: a band.
+  CHECK(Contains(profiled.stdout_text,
+                 "\nbest point: 13.57 s (11–88 s), 0.045 core-hours, objective 2.764 of the current\n"));
 }
 
 TEST_CASE("tune: a minimum gain above what the space offers recommends nothing", "[e2e][tune]") {

@@ -231,6 +231,9 @@ void RegisterSweep(CLI::App& app) {
           outcome->rows.size(), static_cast<unsigned long long>(outcome->computed),
           static_cast<unsigned long long>(outcome->resumed), failed, seconds, output.c_str());
     }
+    // The rows' seconds carry no band of their own (a band costs two more simulations a point):
+    // one line says how far they can be trusted; the JSON output has it as `sweep.seconds`.
+    std::fprintf(stderr, "aqesim: sweep: %s\n", sweep::SecondsTrustText(prepared->info.time_source).c_str());
   });
 }
 

@@ -313,6 +313,11 @@ void RunTune(const TuneArgs& args) {
     throw InputError("no configuration of the space could be simulated; the first: " +
                      outcome.search.evaluations.front().error);
   {
+    const tune::Evaluation& best = outcome.search.evaluations[static_cast<size_t>(outcome.search.best)];
+    tune::Settings settings;
+    for (size_t i = 0; i < axes.size() && i < best.values.size(); ++i)
+      settings.emplace_back(axes[i].key, best.values[i]);
+    outcome.best_trust = objective.TrustOf(settings);
     outcome.recommendation =
         tune::Recommend(objective, axes, outcome.search.evaluations[static_cast<size_t>(outcome.search.best)],
                         outcome.min_gain);

@@ -32,8 +32,14 @@ using ojson = nlohmann::ordered_json;
 /// band.
 std::string SecondsNote(const ReportInput& in) {
   const std::string how_far = "README \"How far to trust the seconds\"";
+  if (in.kind == InputKind::kSweep && in.sweep.info.time_source == "profiled")
+    return "Seconds: profiled from the log (every stage timed by its recorded task times, resized where a "
+           "point changes a stage's tasks; no band).";
   if (in.kind == InputKind::kSweep)
-    return "Seconds: the cost model's. A swept point's makespan is printed without its band (a sweep does "
+    return std::string(in.sweep.info.time_source == "mixed"
+                           ? "Seconds: partly profiled from the log, partly the cost model's."
+                           : "Seconds: the cost model's.") +
+           " A swept point's makespan is printed without its band (a sweep does "
            "not simulate it; aqesim run on the point prints it: every modelled task × " +
            TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + ", " + how_far +
            "); the points share one model, so its error moves them together.";
@@ -48,6 +54,34 @@ std::string SecondsNote(const ReportInput& in) {
          TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + " (" + how_far +
          "). Seconds shown here without a band (a swept point's, a stage's) are the same model's and as "
          "uncertain; the configurations compared share that model, so its error moves them together.";
+}
+
+/// The line above a stage table: how far its seconds can be trusted. A stage's seconds are as
+/// uncertain as its run's makespan: modelled ones move with the band (every modelled task × the
+/// band's factors), profiled ones are the log's recorded task times re-scheduled.
+std::string StageSecondsLine(const RunResult& run, const std::optional<MakespanBand>& band, bool known) {
+  size_t modelled = 0, resized = 0;
+  for (const StageResult& st : run.stages) {
+    modelled += st.time_source == "modelled" ? 1 : 0;
+    resized += st.time_source != "modelled" && st.resized_by ? 1 : 0;
+  }
+  const size_t profiled = run.stages.size() - modelled - resized;
+  if (profiled == run.stages.size())
+    return "Seconds: profiled from the log: every stage is timed by its recorded task times.";
+  std::vector<std::string> parts;
+  if (profiled > 0) parts.push_back(Counted(profiled, "stage") + " profiled from the log");
+  if (resized > 0)
+    parts.push_back((parts.empty() ? Counted(resized, "stage") : std::to_string(resized)) +
+                    " resized from a profile (recorded tasks extrapolated to another task count)");
+  if (modelled > 0)
+    parts.push_back((parts.empty() ? Counted(modelled, "stage") : std::to_string(modelled)) + " modelled");
+  std::string which;
+  for (size_t i = 0; i < parts.size(); ++i) which += (i == 0 ? "" : ", ") + parts[i];
+  const std::string factors = "every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
+                              TwoDigits(kDefaultsBand.high) + " (README \"How far to trust the seconds\")";
+  if (!known) return "Seconds: " + which + "; their band, not in the input, is " + factors + ".";
+  return "Seconds: " + which + "; as uncertain as the makespan, " +
+         TrustedSeconds(run.makespan_seconds, band, true) + ": its band is " + factors + ".";
 }
 
 /// `rec` with SecondsNote last.
@@ -266,8 +300,12 @@ std::string RunBody(const ReportInput& in, Charts* charts) {
        "are the first tasks on their executors (a fresh JVM, the stage's code not yet compiled), and tasks "
        "of the "
        "same warmth are more even, so the data is not to blame.</p>\n";
-  if (facts.has_aqe_on) h += "<h3>AQE on</h3>\n" + StageTableHtml(*in.run_on);
-  if (facts.has_aqe_off) h += "<h3>AQE off</h3>\n" + StageTableHtml(*in.run_off);
+  if (facts.has_aqe_on)
+    h += "<h3>AQE on</h3>\n<p>" + Esc(StageSecondsLine(*in.run_on, in.band_on, in.bands_known)) + "</p>\n" +
+         StageTableHtml(*in.run_on);
+  if (facts.has_aqe_off)
+    h += "<h3>AQE off</h3>\n<p>" + Esc(StageSecondsLine(*in.run_off, in.band_off, in.bands_known)) +
+         "</p>\n" + StageTableHtml(*in.run_off);
   h += "</section>\n";
   // Timelines.
   h += "<section><h2>Timeline over executor slots</h2>\n";
@@ -606,8 +644,12 @@ std::string RenderMarkdownReport(const ReportInput& in) {
       "JVM, the stage's code not yet compiled), and tasks of the same warmth are more even, so the data is "
       "not to "
       "blame.\n\n";
-  if (facts.has_aqe_on) m += "### AQE on\n\n" + StageTableMd(*in.run_on);
-  if (facts.has_aqe_off) m += "### AQE off\n\n" + StageTableMd(*in.run_off);
+  if (facts.has_aqe_on)
+    m += "### AQE on\n\n" + MdEsc(StageSecondsLine(*in.run_on, in.band_on, in.bands_known)) + "\n\n" +
+         StageTableMd(*in.run_on);
+  if (facts.has_aqe_off)
+    m += "### AQE off\n\n" + MdEsc(StageSecondsLine(*in.run_off, in.band_off, in.bands_known)) + "\n\n" +
+         StageTableMd(*in.run_off);
   if (in.scale)
     m += ScaleSectionMd(*in.scale, kExecutorsTitle);
   else if (!in.scale_error.empty())

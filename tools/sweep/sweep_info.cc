@@ -1,5 +1,6 @@
 #include "tools/sweep/sweep_info.h"
 
+#include <cstdio>
 #include <limits>
 
 namespace aqesim::sweep {
@@ -39,7 +40,31 @@ nlohmann::ordered_json SweepInfoToJson(const SweepInfo& info) {
   j["cluster"] = {{"executors", cluster.executors},
                   {"executorCores", cluster.executor_cores},
                   {"executorMemoryBytes", cluster.executor_memory_bytes}};
+  if (!info.time_source.empty()) {
+    ojson band = nullptr;
+    if (info.time_source != "profiled")
+      band = {{"lowFactor", kDefaultsBand.low}, {"highFactor", kDefaultsBand.high}};
+    j["seconds"] = {{"timeSource", info.time_source}, {"band", band}};
+  }
   return j;
+}
+
+std::string SecondsTrustText(const std::string& time_source) {
+  char factors[96];
+  std::snprintf(factors, sizeof factors, "every modelled task × %.2f and × %.2g", kDefaultsBand.low,
+                kDefaultsBand.high);
+  const std::string band =
+      std::string("its band is ") + factors + " (README \"How far to trust the seconds\")";
+  if (time_source == "profiled")
+    return "seconds profiled from the log: every stage is timed by its recorded task times (resized where a "
+           "point "
+           "changes a stage's tasks)";
+  if (time_source == "mixed")
+    return "seconds partly profiled from the log, partly modelled: " + band +
+           "; the points share the model, so its error moves them together";
+  if (time_source == "modelled")
+    return "seconds modelled: " + band + "; the points share the model, so its error moves them together";
+  return "seconds: how they were timed is unknown (README \"How far to trust the seconds\")";
 }
 
 std::optional<SweepInfo> SweepInfoFromJson(const Json& j, const std::string& path,
@@ -143,6 +168,16 @@ std::optional<SweepInfo> SweepInfoFromJson(const Json& j, const std::string& pat
       cluster.executor_cores = static_cast<int>(cores);
       info.cluster = cluster;
     }
+  }
+  if (j.contains("seconds")) {  // written since sweeps say how far their seconds can be trusted
+    const Json& s = j["seconds"];
+    const Json source = s.is_object() && s.contains("timeSource") ? s["timeSource"] : Json();
+    if (!s.is_object())
+      expected("/seconds", "an object", s);
+    else if (!source.is_string() || (source != "modelled" && source != "profiled" && source != "mixed"))
+      expected("/seconds/timeSource", "\"modelled\", \"profiled\" or \"mixed\"", source);
+    else
+      info.time_source = source.get<std::string>();
   }
   if (errors->size() != before) return std::nullopt;
   return info;

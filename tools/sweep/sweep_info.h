@@ -1,7 +1,10 @@
 // What a sweep's JSON output says about the sweep itself (its `sweep` object): the scenario,
 // the grid, the values the swept keys have without the sweep, the scenario's configuration and
 // cluster. The sweep builds it (PrepareSweep), writes it (SweepInfoToJson), and the report reads
-// it back from a SWEEP.json (SweepInfoFromJson).
+// it back from a SWEEP.json (SweepInfoFromJson). `seconds` says how far the rows' seconds can be
+// trusted: {"timeSource": "modelled"|"profiled"|"mixed", "band": {"lowFactor", "highFactor"} or
+// null when every stage is profiled} (the band: every modelled task × the factors,
+// models/cost/defaults_band.h).
 #ifndef AQESIM_TOOLS_SWEEP_SWEEP_INFO_H_
 #define AQESIM_TOOLS_SWEEP_SWEEP_INFO_H_
 
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "models/conf/spark_conf.h"
+#include "models/cost/defaults_band.h"
 #include "tools/sweep/grid.h"
 
 namespace aqesim::sweep {
@@ -40,7 +44,15 @@ struct SweepInfo {
   std::optional<RawConf> scenario_conf;
   /// `cluster`; nullopt when the file has none.
   std::optional<SweepCluster> cluster;
+  /// `seconds.timeSource`: how the scenario's stages are timed, from its AQE-on run as given
+  /// ("modelled": the cost model, whose band is kDefaultsBand; "profiled": every stage by its
+  /// recorded profile; "mixed"); "" when unknown (an older file, or the run failed).
+  std::string time_source;
 };
+
+/// One sentence on how far the sweep's seconds can be trusted, for `time_source` as above
+/// ("" for unknown): "seconds modelled: ...", "seconds profiled from the log: ...".
+std::string SecondsTrustText(const std::string& time_source);
 
 /// The `sweep` object of the JSON output, members in the order the sweep has always written.
 nlohmann::ordered_json SweepInfoToJson(const SweepInfo& info);

@@ -211,6 +211,26 @@ std::vector<std::string> GridValueProblems(const std::string& key, const std::st
   return problems;
 }
 
+namespace {
+
+/// How the scenario's stages are timed (SweepInfo::time_source): without recorded profiles every
+/// stage is modelled; with some, its AQE-on run as given says which stages they time (a resized
+/// profile counts as modelled: its band scales it, models/engine/simulated_band.h).
+std::string TimeSourceOf(const Scenario& s) {
+  if (s.profiles.empty()) return "modelled";
+  try {
+    const RunResult run = SimulateQuery(s, true);
+    size_t modelled = 0;
+    for (const StageResult& st : run.stages)
+      modelled += st.time_source == "modelled" || st.resized_by ? 1 : 0;
+    return modelled == 0 ? "profiled" : modelled == run.stages.size() ? "modelled" : "mixed";
+  } catch (const std::exception&) {
+    return "";  // the points report the failure
+  }
+}
+
+}  // namespace
+
 std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std::string>* errors) {
   PreparedSweep p;
   std::string text;
@@ -309,6 +329,7 @@ std::optional<PreparedSweep> PrepareSweep(const SweepSpec& spec, std::vector<std
     if (std::optional<std::string> v = BaselineValue(a.key, p.base->doc, s)) info.baseline[a.key] = *v;
   info.scenario_conf = s.raw_conf;
   info.cluster = SweepCluster{s.cluster.executors, s.cluster.executor_cores, s.cluster.executor_memory_bytes};
+  info.time_source = TimeSourceOf(s);
   return p;
 }
 

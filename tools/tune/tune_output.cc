@@ -83,6 +83,7 @@ Json TuneToJson(const TuneOutcome& o) {
                    {"coreHours", Number(b.core_hours)},
                    {"objective", Number(b.objective)},
                    {"ratios", ratios}};
+    doc["best"].update(TrustJson(o.best_trust));
   } else {
     doc["best"] = nullptr;
   }
@@ -173,7 +174,7 @@ std::string TuneToText(const TuneOutcome& o) {
     return out.str();
   }
   const Evaluation& b = s.evaluations[static_cast<size_t>(s.best)];
-  out << "best point: " << Seconds(b.makespan_seconds) << ", " << Ratio(b.core_hours)
+  out << "best point: " << SecondsWithTrust(b.makespan_seconds, o.best_trust) << ", " << Ratio(b.core_hours)
       << " core-hours, objective " << Ratio(b.objective) << " of the current\n";
   if (!o.recommendation) return out.str();
   const Recommendation& r = *o.recommendation;

@@ -3,7 +3,8 @@
 //
 // JSON: {"tune": {scenario, objective, space, budget, seed, threads-independent settings,
 // guardrails, minGain}, "current": {makespanSeconds, coreHours, timeSource, band},
-// "best": {"conf": {KEY: VALUE, ...}, makespanSeconds, coreHours, objective, ratios},
+// "best": {"conf": {KEY: VALUE, ...}, makespanSeconds, coreHours, objective, ratios, timeSource,
+// band},
 // "recommendation": {recommended, reason, conf, gainPercent, makespanSeconds, coreHours,
 // timeSource, band, keys: [{key, value, decisionsMade, decisionsLost}], confArguments,
 // sparkDefaults}, "evaluations", "requests", "exhausted", "trace": [{evaluation, values,
@@ -36,7 +37,8 @@ struct TuneOutcome {
   Evaluation current;
   std::optional<TuneObjective::Trust> current_trust;
   SearchResult search;
-  std::optional<Recommendation> recommendation;  // none when every point failed
+  std::optional<TuneObjective::Trust> best_trust;  // the best point's, as current_trust
+  std::optional<Recommendation> recommendation;    // none when every point failed
   std::optional<TuneObjective::Trust> recommended_trust;
 };
 

@@ -149,6 +149,10 @@ std::optional<TuneOutcome> TuneFromJson(const nlohmann::json& doc, const std::st
     o.current.objective = 1;
     o.current_trust = r.Trust(*current, "/current");
   }
+  // The best point's trust (written since tune printed the best point's band; absent before).
+  if (const auto best = doc.find("best");
+      best != doc.end() && best->is_object() && best->contains("timeSource"))
+    o.best_trust = r.Trust(*best, "/best");
   o.search.requests = r.Count(doc, "", "requests");
   o.search.exhausted = r.Bool(doc, "", "exhausted");
   const Json* trace = r.Member(doc, "", "trace");
