@@ -28,6 +28,29 @@ TEST_CASE("DifferenceAcrossBand: a difference the band reverses is within the un
             "uncertainty (import a log of the job to narrow it: README \"How far to trust the seconds\")");
 }
 
+TEST_CASE("DifferenceAcrossBand: a difference under 3 % of the makespan at an end is too small to tell",
+          "[text][band]") {
+  // A profiled AQE on of 25.487 s against a modelled AQE off of 26.191 s (25.565 to 46.5 s): on is
+  // faster by 0.078 s at the low end (0.3 % of 25.565), 0.704 s at the value (2.7 % of 26.191),
+  // 21.013 s at the high end (45 %).
+  const auto text =
+      DifferenceAcrossBand({"AQE off", 26.191, MakespanBand{25.565, 46.5}}, {"AQE on", 25.487, std::nullopt});
+  REQUIRE(text);
+  CHECK(*text ==
+        kScope +
+            "AQE on is faster by 0.078 to 22 s, but by less than 3 % of the makespan at the low end, "
+            "the value: within the model's uncertainty (README \"How far to trust the seconds\")");
+  // 0.0625 s of a 743 s job at every end (values exact in binary).
+  const auto tiny = DifferenceAcrossBand({"AQE on", 743.5, MakespanBand{580.25, 5700.5}},
+                                         {"AQE off", 743.4375, MakespanBand{580.1875, 5700.4375}});
+  REQUIRE(tiny);
+  CHECK(*tiny ==
+        kScope +
+            "AQE off is faster by 0.062 to 0.063 s, but by less than 3 % of the makespan at the low "
+            "end, the value, the high end: within the model's uncertainty (README \"How far to trust "
+            "the seconds\")");
+}
+
 TEST_CASE("DifferenceAcrossBand: nothing to say without a band or without a difference", "[text][band]") {
   CHECK_FALSE(DifferenceAcrossBand({"AQE off", 5, std::nullopt}, {"AQE on", 4, std::nullopt}));
   CHECK_FALSE(DifferenceAcrossBand({"AQE off", 5, MakespanBand{4, 38}}, {"AQE on", 5, MakespanBand{4, 38}}));
