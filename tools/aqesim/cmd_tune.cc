@@ -291,9 +291,7 @@ void RunTune(const TuneArgs& args) {
   outcome.search = tune::Search(spec, [&](const std::vector<std::string>& values) {
     if (journal)
       if (std::optional<tune::Evaluation> done = journal->Find(values)) return *done;
-    tune::Settings settings;
-    for (size_t i = 0; i < axes.size(); ++i) settings.emplace_back(axes[i].key, values[i]);
-    tune::Evaluation e = objective.Evaluate(settings);
+    tune::Evaluation e = objective.Evaluate(tune::SettingsOf(axes, values));
     e.values = values;
     if (journal) journal->Record(e);
     return e;
@@ -314,13 +312,8 @@ void RunTune(const TuneArgs& args) {
                      outcome.search.evaluations.front().error);
   {
     const tune::Evaluation& best = outcome.search.evaluations[static_cast<size_t>(outcome.search.best)];
-    tune::Settings settings;
-    for (size_t i = 0; i < axes.size() && i < best.values.size(); ++i)
-      settings.emplace_back(axes[i].key, best.values[i]);
-    outcome.best_trust = objective.TrustOf(settings);
-    outcome.recommendation =
-        tune::Recommend(objective, axes, outcome.search.evaluations[static_cast<size_t>(outcome.search.best)],
-                        outcome.min_gain);
+    outcome.best_trust = objective.TrustOf(tune::SettingsOf(axes, best.values));
+    outcome.recommendation = tune::Recommend(objective, axes, best, outcome.min_gain);
     outcome.recommended_trust = objective.TrustOf(outcome.recommendation->settings);
   }
   const std::string format = !args.format.empty() ? args.format : output != "-" ? "json" : "text";

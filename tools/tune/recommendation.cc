@@ -32,10 +32,16 @@ std::optional<std::string> SparkKeyOf(const std::string& key) {
   return key;
 }
 
+Settings SettingsOf(const std::vector<SpaceAxis>& axes, const std::vector<std::string>& values) {
+  Settings settings;
+  for (size_t i = 0; i < axes.size(); ++i) settings.emplace_back(axes[i].key, values[i]);
+  return settings;
+}
+
 Recommendation Recommend(const TuneObjective& objective, const std::vector<SpaceAxis>& axes,
                          const Evaluation& best, double min_gain) {
   Recommendation r;
-  for (size_t i = 0; i < axes.size(); ++i) r.settings.emplace_back(axes[i].key, best.values[i]);
+  r.settings = SettingsOf(axes, best.values);
   r.evaluation = best;
   // Minimal diff: take each key out while that costs at most kKeepTolerance.
   for (size_t i = 0; i < r.settings.size();) {

@@ -51,6 +51,9 @@ struct Recommendation {
 /// (cost.*, simulation.*, other cluster.* fields), which is reported but is no Spark setting.
 std::optional<std::string> SparkKeyOf(const std::string& key);
 
+/// The settings a point of the space stands for: (axes[i].key, values[i]) for each axis.
+Settings SettingsOf(const std::vector<SpaceAxis>& axes, const std::vector<std::string>& values);
+
 /// `best` (values of `axes`, as Search found them) reduced and explained (file comment).
 Recommendation Recommend(const TuneObjective& objective, const std::vector<SpaceAxis>& axes,
                          const Evaluation& best, double min_gain);
