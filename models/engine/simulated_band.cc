@@ -3,14 +3,13 @@
 #include <vector>
 
 #include "models/engine/query_execution.h"
+#include "models/engine/run_time_source.h"
 
 namespace aqesim {
 
 bool HasModelledStage(const RunResult& run) {
-  for (const StageResult& s : run.stages) {
-    if (s.time_source == "modelled" || s.resized_by) return true;
-  }
-  return false;
+  const StageTimeCounts c = CountStageTimes(run);
+  return c.modelled + c.resized > 0;
 }
 
 std::optional<MakespanBand> SimulateBand(Scenario* scenario, const RunResult& run, ResourceBand* resources) {

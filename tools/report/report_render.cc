@@ -20,6 +20,7 @@
 #include "tools/report/tune_report.h"
 #include "tools/report/variant_section.h"
 #include "tools/text/table_text.h"
+#include "tools/text/time_source_text.h"
 
 namespace aqesim::report {
 
@@ -60,25 +61,11 @@ std::string SecondsNote(const ReportInput& in) {
 /// uncertain as its run's makespan: modelled ones move with the band (every modelled task × the
 /// band's factors), profiled ones are the log's recorded task times re-scheduled.
 std::string StageSecondsLine(const RunResult& run, const std::optional<MakespanBand>& band, bool known) {
-  size_t modelled = 0, resized = 0;
-  for (const StageResult& st : run.stages) {
-    modelled += st.time_source == "modelled" ? 1 : 0;
-    resized += st.time_source != "modelled" && st.resized_by ? 1 : 0;
-  }
-  const size_t profiled = run.stages.size() - modelled - resized;
-  if (profiled == run.stages.size())
+  const StageTimeCounts counts = CountStageTimes(run);
+  if (counts.profiled == counts.stages())
     return "Seconds: profiled from the log: every stage is timed by its recorded task times.";
-  std::vector<std::string> parts;
-  if (profiled > 0) parts.push_back(Counted(profiled, "stage") + " profiled from the log");
-  if (resized > 0)
-    parts.push_back((parts.empty() ? Counted(resized, "stage") : std::to_string(resized)) +
-                    " resized from a profile (recorded tasks extrapolated to another task count)");
-  if (modelled > 0)
-    parts.push_back((parts.empty() ? Counted(modelled, "stage") : std::to_string(modelled)) + " modelled");
-  std::string which;
-  for (size_t i = 0; i < parts.size(); ++i) which += (i == 0 ? "" : ", ") + parts[i];
-  const std::string factors = "every modelled task × " + TwoDigits(kDefaultsBand.low) + " and × " +
-                              TwoDigits(kDefaultsBand.high) + " (README \"How far to trust the seconds\")";
+  const std::string which = StageTimesText(counts);
+  const std::string factors = BandFactorsText();
   if (!known) return "Seconds: " + which + "; their band, not in the input, is " + factors + ".";
   return "Seconds: " + which + "; as uncertain as the makespan, " +
          TrustedSeconds(run.makespan_seconds, band, true) + ": its band is " + factors + ".";

@@ -5,6 +5,7 @@
 
 #include "models/conf/property_value.h"
 #include "models/engine/query_execution.h"
+#include "models/engine/run_time_source.h"
 #include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
 #include "models/scenario/shown_pointer.h"
@@ -134,14 +135,8 @@ std::optional<TuneObjective::Trust> TuneObjective::TrustOf(const Settings& setti
   Scenario& s = *loaded.scenario;
   try {
     const RunResult run = SimulateQuery(s, s.conf.adaptive_enabled);
-    bool modelled = false;
-    bool profiled = false;
-    for (const StageResult& st : run.stages) {
-      modelled |= st.time_source == "modelled";
-      profiled |= st.time_source != "modelled";
-    }
     Trust t;
-    t.time_source = modelled && profiled ? "mixed" : modelled ? "modelled" : "profiled";
+    t.time_source = RunTimeSource(run);
     t.band = SimulateBand(&s, run);
     return t;
   } catch (const std::exception&) {
