@@ -283,8 +283,8 @@ TEST_CASE("e2e sweep: says how far its seconds can be trusted, on stderr and in 
   REQUIRE(profiled.exit_code == 0);
   const std::string profiled_line =
       "aqesim: sweep: seconds profiled from the log: every stage is timed by its recorded task times "
-      "(resized "
-      "where a point changes a stage's tasks)\n";
+      "(resized where a point changes a stage's tasks; a stage resized 2× or more carries the cost model's "
+      "band, every modelled task × 0.79 and × 7.6, which the sweep does not simulate)\n";
   CHECK(profiled.err.size() > profiled_line.size());
   CHECK(profiled.err.compare(profiled.err.size() - profiled_line.size(), profiled_line.size(),
                              profiled_line) == 0);
@@ -294,7 +294,22 @@ TEST_CASE("e2e sweep: says how far its seconds can be trusted, on stderr and in 
   REQUIRE(report.exit_code == 0);
   CHECK(report.out.find(
             "- Seconds: profiled from the log (every stage timed by its recorded task times, resized "
-            "where a point changes a stage's tasks; no band).\n") != std::string::npos);
+            "where a point changes a stage's tasks; no band, but a stage resized 2× or more carries the cost "
+            "model's: every modelled task × 0.79 and × 7.6, README \"How far to trust the seconds\").\n") !=
+        std::string::npos);
+
+  // Without coalescing the AQE-on run as given reads e1's 200 partitions where the log ran 13: its
+  // e1 map is timed by its profile resized ×15.4 (the log's own rates), the other three as
+  // recorded. Profiled, as tune and scale label it (this sweep said "mixed").
+  const Run resized =
+      Aqesim({"sweep", scenario, "--conf", "spark.sql.adaptive.coalescePartitions.enabled=false", "--grid",
+              "cluster.executorCores=6,12", "-o", scratch / "resized.json"},
+             scratch.path);
+  REQUIRE(resized.exit_code == 0);
+  CHECK(resized.err.compare(resized.err.size() - profiled_line.size(), profiled_line.size(), profiled_line) ==
+        0);
+  CHECK(nlohmann::json::parse(Slurp(scratch / "resized.json"))["sweep"]["seconds"] ==
+        nlohmann::json::parse(R"({"timeSource": "profiled", "band": null})"));
 
   // A forged time source is refused at its pointer.
   nlohmann::json forged = nlohmann::json::parse(Slurp(scratch / "profiled.json"));

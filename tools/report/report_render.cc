@@ -35,7 +35,9 @@ std::string SecondsNote(const ReportInput& in) {
   const std::string how_far = "README \"How far to trust the seconds\"";
   if (in.kind == InputKind::kSweep && in.sweep.info.time_source == "profiled")
     return "Seconds: profiled from the log (every stage timed by its recorded task times, resized where a "
-           "point changes a stage's tasks; no band).";
+           "point changes a stage's tasks; no band, but a stage resized 2× or more carries the cost model's: "
+           "every modelled task × " +
+           TwoDigits(kDefaultsBand.low) + " and × " + TwoDigits(kDefaultsBand.high) + ", " + how_far + ").";
   if (in.kind == InputKind::kSweep)
     return std::string(in.sweep.info.time_source == "mixed"
                            ? "Seconds: partly profiled from the log, partly the cost model's."

@@ -57,8 +57,8 @@ std::string SecondsTrustText(const std::string& time_source) {
       std::string("its band is ") + factors + " (README \"How far to trust the seconds\")";
   if (time_source == "profiled")
     return "seconds profiled from the log: every stage is timed by its recorded task times (resized where a "
-           "point "
-           "changes a stage's tasks)";
+           "point changes a stage's tasks; a stage resized 2× or more carries the cost model's band, " +
+           std::string(factors) + ", which the sweep does not simulate)";
   if (time_source == "mixed")
     return "seconds partly profiled from the log, partly modelled: " + band +
            "; the points share the model, so its error moves them together";

@@ -2,9 +2,10 @@
 // the grid, the values the swept keys have without the sweep, the scenario's configuration and
 // cluster. The sweep builds it (PrepareSweep), writes it (SweepInfoToJson), and the report reads
 // it back from a SWEEP.json (SweepInfoFromJson). `seconds` says how far the rows' seconds can be
-// trusted: {"timeSource": "modelled"|"profiled"|"mixed", "band": {"lowFactor", "highFactor"} or
-// null when every stage is profiled} (the band: every modelled task × the factors,
-// models/cost/defaults_band.h).
+// trusted: {"timeSource": "modelled"|"profiled"|"mixed" (models/engine/run_time_source.h: a
+// stage timed by a resized profile counts as profiled), "band": {"lowFactor", "highFactor"} or
+// null when no stage is modelled} (the band: every modelled task × the factors,
+// models/cost/defaults_band.h; a stage resized 2× or more scales with them too).
 #ifndef AQESIM_TOOLS_SWEEP_SWEEP_INFO_H_
 #define AQESIM_TOOLS_SWEEP_SWEEP_INFO_H_
 

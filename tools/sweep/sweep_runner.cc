@@ -21,6 +21,7 @@
 #include "models/conf/spark_conf.h"
 #include "models/cost/cost_params.h"
 #include "models/engine/query_execution.h"
+#include "models/engine/run_time_source.h"
 #include "models/engine/static_planner.h"
 #include "models/scenario/input_file.h"
 #include "models/scenario/json_reader.h"
@@ -214,16 +215,12 @@ std::vector<std::string> GridValueProblems(const std::string& key, const std::st
 namespace {
 
 /// How the scenario's stages are timed (SweepInfo::time_source): without recorded profiles every
-/// stage is modelled; with some, its AQE-on run as given says which stages they time (a resized
-/// profile counts as modelled: its band scales it, models/engine/simulated_band.h).
+/// stage is modelled; with some, its AQE-on run as given says which stages they time
+/// (models/engine/run_time_source.h: a resized profile is the log's own rates, profiled).
 std::string TimeSourceOf(const Scenario& s) {
   if (s.profiles.empty()) return "modelled";
   try {
-    const RunResult run = SimulateQuery(s, true);
-    size_t modelled = 0;
-    for (const StageResult& st : run.stages)
-      modelled += st.time_source == "modelled" || st.resized_by ? 1 : 0;
-    return modelled == 0 ? "profiled" : modelled == run.stages.size() ? "modelled" : "mixed";
+    return RunTimeSource(SimulateQuery(s, true));
   } catch (const std::exception&) {
     return "";  // the points report the failure
   }
