@@ -85,6 +85,9 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
     CHECK(row["makespanSecondsHigh"].get<double>() == Approx(makespan[i] * 7.6));
     CHECK(row["decisionsChanged"].empty());
     CHECK_FALSE(row.contains("sparklensSeconds"));
+    // Its three stages (e1 map, e2 map, the join's result) timed by the cost model.
+    CHECK(row["timeSource"] == "modelled");
+    CHECK(row["stageTimes"] == json({{"profiled", 0}, {"resized", 0}, {"modelled", 3}}));
   }
   CHECK(j["baseExecutors"] == 2);
   CHECK(j["timeSource"] == "modelled");
@@ -100,6 +103,7 @@ TEST_CASE("scale: a hand-computed schedule at 1, 2, 3 and 10 executors", "[e2e][
   const CommandResult table = RunAqesim({"scale", path, "--percent", "50,100,150,500"});
   REQUIRE(table.exit_code == 0);
   CHECK_THAT(table.stdout_text, Catch::Contains("100 % = 2 executors × 1 core"));
+  CHECK_THAT(table.stdout_text, Catch::Contains("8.000 s (6.3–61 s)  modelled      0.0044"));
   CHECK_THAT(table.stdout_text,
              Catch::Contains(
                  "critical path (infinite executors, with the task times of the 1-executor row: the least "
@@ -387,6 +391,25 @@ TEST_CASE("scale: an event log, with Sparklens' estimate, the same at any thread
   }
   // Recorded task times on more executors never take longer (the same tasks, more slots).
   CHECK(j["rows"][2]["sparklensSeconds"].get<double>() <= j["rows"][0]["sparklensSeconds"].get<double>());
+  // How far each row's seconds can be trusted: at 3 and 6 executors the 20 stages of the five
+  // executions are timed by their recorded profiles (no band); at 12 AQE coalesces each
+  // execution's e2,e3 to 50 partitions where the log ran 25 (2×): 5 profiles resized, which carry
+  // the band. All profiled from the log.
+  const std::vector<json> times = {json({{"profiled", 20}, {"resized", 0}, {"modelled", 0}}),
+                                   json({{"profiled", 20}, {"resized", 0}, {"modelled", 0}}),
+                                   json({{"profiled", 15}, {"resized", 5}, {"modelled", 0}})};
+  for (size_t i = 0; i < 3; ++i) {
+    const json& row = j["rows"][i];
+    CHECK(row["timeSource"] == "profiled");
+    CHECK(row["stageTimes"] == times[i]);
+    CHECK(row.contains("makespanSecondsLow") == (i == 2));
+  }
+  CHECK(j["timeSource"] == "profiled");
+  const CommandResult table = RunAqesim({"scale", log, "--percent", "50,100,200"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.stdout_text, Catch::Contains("   50 %          3            40.278 s  profiled      "));
+  CHECK_THAT(table.stdout_text,
+             Catch::Contains("  200 %         12  35.870 s (33–99 s)  profiled (5 resized)  "));
 }
 
 TEST_CASE("scale: a dynamic-allocation what-if on a log takes the policy's peak as 100 %", "[e2e][scale]") {

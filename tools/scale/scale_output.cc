@@ -6,6 +6,7 @@
 
 #include "models/aqe/decision.h"
 #include "tools/text/table_text.h"
+#include "tools/text/time_source_text.h"
 
 namespace aqesim::scale {
 
@@ -65,6 +66,10 @@ ojson ScaleToJson(const ScaleResult& r, const std::string& subject, bool log) {
                {"percents", row.percents.empty() ? std::vector<double>{row.percent} : row.percents},
                {"executors", row.executors}};
     PutBand(&j, "makespanSeconds", row.makespan_seconds, row.band);
+    j["timeSource"] = TimeSourceLabel(row.stage_times);
+    j["stageTimes"] = {{"profiled", row.stage_times.profiled},
+                       {"resized", row.stage_times.resized},
+                       {"modelled", row.stage_times.modelled}};
     j["coreHours"] = row.available_core_hours;
     j["coreHoursUsed"] = row.used_core_hours;
     j["utilization"] = row.utilization();
@@ -107,7 +112,8 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
   if (r.dynamic_allocation) title += " (the peak dynamic allocation reached; rows run static executors)";
   if (r.timeline_replaced) title += " (the most present at once; rows replace the recorded timeline)";
   wrapped(title, 2);
-  std::vector<std::string> head = {"percent", "executors", "makespan", "core-hours", "utilisation", "ideal"};
+  std::vector<std::string> head = {"percent",    "executors",   "makespan", "timed",
+                                   "core-hours", "utilisation", "ideal"};
   if (log) head.push_back("Sparklens s");
   head.push_back("AQE decisions");
   std::vector<std::vector<std::string>> rows;
@@ -115,6 +121,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
     std::vector<std::string> cells = {PercentsText(row),
                                       std::to_string(row.executors),
                                       SecondsWithBand(row.makespan_seconds, row.band),
+                                      TimeSourceCell(row.stage_times),
                                       TwoDigits(row.available_core_hours),
                                       Fixed(100 * row.utilization(), 1) + " %",
                                       SecondsWithBand(row.ideal_seconds, row.ideal_band)};
@@ -126,7 +133,7 @@ std::string ScaleToTable(const ScaleResult& r, const std::string& subject, bool 
     rows.push_back(std::move(cells));
   }
   const size_t last = head.size() - 1;
-  out << TextTable(head, rows, [last](size_t i) { return i != last; });
+  out << TextTable(head, rows, [last](size_t i) { return i != last && i != 3; });  // timed: left
   const ScaleRow& cp = r.rows[r.critical_path_row];
   // Each row's tasks take their own times (first waves, cold starts, AQE's partitions), so each
   // row has its own critical path: the least is the answer, named with its row.

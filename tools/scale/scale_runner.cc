@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "models/engine/query_execution.h"
+#include "models/engine/run_time_source.h"
 #include "models/engine/simulated_band.h"
 #include "models/plan/plan_error.h"
 #include "models/scenario/cluster_reader.h"
@@ -256,7 +257,6 @@ void ExplainRises(const ScaleSpec& spec, const std::vector<PartBase>& read,
 std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::string>* errors) {
   ScaleResult result;
   // --- the base: each part at its own settings ---
-  bool any_modelled = false, any_profiled = false;
   std::vector<std::pair<std::string, std::string>> static_conf;  // rows' extra --conf besides N
   bool rows_static = false;  // a part enables dynamic allocation: the rows switch it off
   for (const ScalePart& part : spec.parts) {
@@ -375,7 +375,6 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   const size_t n = result.rows.size();
   std::vector<std::string> row_error(n);
   std::vector<std::vector<std::string>> row_warnings(n);
-  std::vector<std::pair<bool, bool>> row_sources(n);  // (modelled, profiled) stages seen
   // Per row, per decision (in row.decisions' order): its subject and outcome (see above).
   std::vector<std::vector<std::pair<std::string, std::string>>> row_outcomes(n);
   auto compute = [&](size_t i) {
@@ -413,10 +412,7 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
         row.decisions.push_back(prefix + d.rule + ": " + d.message);
         row_outcomes[i].push_back({DecisionSubject(prefix, d), DecisionOutcome(prefix, d)});
       }
-      for (const StageResult& st : run.stages) {
-        row_sources[i].first |= st.time_source == "modelled";
-        row_sources[i].second |= st.time_source != "modelled";
-      }
+      row.stage_times += CountStageTimes(run);
       for (std::string& w : runs[p].warnings)
         if (!IsRowCountWarning(w)) row_warnings[i].push_back(std::move(w));
       if (run.job_failure)  // replayed from the recorded failed attempts: the row times it to its end
@@ -457,11 +453,9 @@ std::optional<ScaleResult> RunScale(const ScaleSpec& spec, std::vector<std::stri
   std::set<std::string> warnings;
   for (auto& ws : row_warnings) warnings.insert(ws.begin(), ws.end());
   result.warnings.assign(warnings.begin(), warnings.end());
-  for (const auto& [modelled, profiled] : row_sources) {
-    any_modelled |= modelled;
-    any_profiled |= profiled;
-  }
-  result.time_source = any_modelled && any_profiled ? "mixed" : any_modelled ? "modelled" : "profiled";
+  StageTimeCounts all_rows;
+  for (const ScaleRow& row : result.rows) all_rows += row.stage_times;
+  result.time_source = TimeSourceLabel(all_rows);
 
   // --- what changed between rows (a decision whose outcome is in one row only), the answers ---
   for (size_t i = 1; i < n; ++i) {

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "models/cost/defaults_band.h"
+#include "models/engine/run_time_source.h"
 #include "models/scenario/scenario.h"
 #include "tools/eventlog/recorded_application.h"
 #include "tools/validate/scheduling_floor.h"
@@ -100,7 +101,10 @@ struct ScaleRow {
   std::vector<double> percents;
   int executors = 0;
   double makespan_seconds = 0;
-  std::optional<MakespanBand> band;  // when a stage is modelled
+  std::optional<MakespanBand> band;  // when a stage is modelled or resized
+  /// Its parts' stages by how they were timed (models/engine/run_time_source.h): the row's
+  /// timeSource, TimeSourceLabel(stage_times).
+  StageTimeCounts stage_times;
   double available_core_hours = 0;
   double used_core_hours = 0;
   double critical_path_seconds = 0;
