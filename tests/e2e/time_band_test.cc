@@ -49,8 +49,13 @@ TEST_CASE("run: a modelled makespan comes with the band, every modelled task at 
 
   const CommandResult table = RunAqesim({"run", scenario, "--aqe", "off"});
   REQUIRE(table.exit_code == 0);
+  // Above the stage table, how its three stages were timed and their band's factors.
   const std::string expected =
-      "AQE off: makespan 5.000 s" + BandText(5.0 * kDefaultsBand.low, 5.0 * kDefaultsBand.high) + "\n";
+      "AQE off: makespan 5.000 s" + BandText(5.0 * kDefaultsBand.low, 5.0 * kDefaultsBand.high) +
+      "\nstage seconds (timed): 3 stages modelled; a modelled stage's seconds carry the cost model's band, "
+      "roughly × 0.79 to × 7.6 each (the makespan's band above\n  re-simulates the run at those factors: "
+      "README "
+      "\"How far to trust the seconds\")\nstage  ";
   CHECK(table.stdout_text.find(expected) != std::string::npos);
 }
 
@@ -92,7 +97,19 @@ TEST_CASE("run: a run whose every stage is profiled says so on its makespan line
               .exit_code == 0);
   const CommandResult on = RunAqesim({"run", scenario, "--aqe", "on"});
   REQUIRE(on.exit_code == 0);
-  CHECK(on.stdout_text.find("\nAQE on: makespan 4.908 s (profiled)\n") != std::string::npos);
+  CHECK(on.stdout_text.find("\nAQE on: makespan 4.908 s (profiled)\nstage seconds: every stage profiled from "
+                            "the log (its recorded task times re-scheduled; no band)\nstage  ") !=
+        std::string::npos);
+  // AQE off: the log's e1 map read 13 partitions, this run 200: its profile resized ×15.4, the
+  // other three as recorded; the resized stage carries the band.
+  const CommandResult off = RunAqesim({"run", scenario, "--aqe", "off"});
+  REQUIRE(off.exit_code == 0);
+  CHECK(Contains(
+      off.stdout_text,
+      "\nAQE off: makespan 3.994 s (3.6–15 s)\nstage seconds (timed): 3 stages profiled from the log, 1 "
+      "resized from a profile (recorded tasks extrapolated to another task count); a resized stage's "
+      "seconds\n  carry the cost model's band, roughly × 0.79 to × 7.6 each"));
+  CHECK(Contains(off.stdout_text, "profiled (resized ×15.4)"));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "tools/text/shared_limits_text.h"
 #include "tools/text/subquery_text.h"
 #include "tools/text/table_text.h"
+#include "tools/text/time_source_text.h"
 
 namespace aqesim::cli {
 
@@ -122,12 +123,35 @@ void CheckTaskRecordCount(const std::vector<RunResult>& runs) {
         " task records (leave out --tasks for each stage's summary, or simulate one side with --aqe on|off)");
 }
 
+/// The line above a stage table: how its stages were timed (its `timed` column, counted) and how
+/// far their seconds can be trusted. A modelled (or resized) stage's seconds move with the band
+/// only roughly by its factors: the makespan's band is the run simulated again at them, whose
+/// stages can start earlier or later (models/engine/simulated_band.h).
+std::string StageSecondsLine(const RunResult& run) {
+  const StageTimeCounts c = CountStageTimes(run);
+  if (c.profiled == c.stages())
+    return "stage seconds: every stage profiled from the log (its recorded task times re-scheduled; no "
+           "band)\n";
+  const std::string kinds = c.modelled > 0 && c.resized > 0 ? "modelled or resized"
+                            : c.modelled > 0                ? "modelled"
+                                                            : "resized";
+  return WrapText(
+             "stage seconds (timed): " + StageTimesText(c) + "; a " + kinds +
+                 " stage's seconds carry the cost model's band, roughly × " + TwoDigits(kDefaultsBand.low) +
+                 " to × " + TwoDigits(kDefaultsBand.high) +
+                 " each (the makespan's band above re-simulates the run at those factors: README \"How far "
+                 "to trust the seconds\")",
+             kTableColumns, 2) +
+         "\n";
+}
+
 std::string RunText(const RunResult& run, const RunBand& band) {
   std::ostringstream out;
   out << "AQE " << (run.adaptive ? "on" : "off") << ": makespan " << Fixed(run.makespan_seconds, 3) << " s"
       << (band.makespan ? BandText(band.makespan->low_seconds, band.makespan->high_seconds)
                         : std::string(" (profiled)"))  // every stage timed by a log's recorded profile
       << "\n";
+  out << StageSecondsLine(run);
   out << StageTable(run);
   out << ResourceText(run.resources, band);
   out << SubqueriesText(run, kTableColumns);
@@ -220,10 +244,10 @@ void RegisterRun(CLI::App& app) {
       if (runs.size() == 2 && runs[1].makespan_seconds > 0) {
         text += "\nspeed-up with AQE: " + Fixed(runs[0].makespan_seconds / runs[1].makespan_seconds) + "× (" +
                 Fixed(runs[0].makespan_seconds, 3) + " s → " + Fixed(runs[1].makespan_seconds, 3) + " s)\n";
-        if (const std::optional<std::string> across =
-                DifferenceAcrossBand({"AQE off", runs[0].makespan_seconds, bands[0].makespan},
-                                     {"AQE on", runs[1].makespan_seconds, bands[1].makespan}))
-          text += WrapText(*across, kTableColumns, 2) + "\n";
+        if (const std::optional<DifferenceVerdict> verdict =
+                JudgeDifference({"AQE off", runs[0].makespan_seconds, bands[0].makespan},
+                                {"AQE on", runs[1].makespan_seconds, bands[1].makespan}))
+          text += WrapText(verdict->text, kTableColumns, 2) + "\n";
         if (const std::optional<std::string> why =
                 AqeSlowdownText(runs[0], runs[1], runs[1].resources.peak_cores))
           text += WrapText(*why, kTableColumns, 2) + "\n";
