@@ -40,12 +40,84 @@ TEST_CASE("compare: skew join on vs off, the runs' own makespans and the split o
   REQUIRE_FALSE(only_a.empty());
   CHECK(only_a[0].get<std::string>().rfind("OptimizeSkewedJoin: ", 0) == 0);
   CHECK(c["runs"][1]["makespanSeconds"]["difference"].get<double>() > 0);  // B (no split) is slower
+  // Equal makespans: no verdict. AQE on: B − A at both runs' low ends (87.21 − 34.01 = 53.20 s), at
+  // the value (67.34 s) and at the high ends (838.31 − 326.54 = 511.77 s), each 3 % or more of B's:
+  // A stays faster, as `run` says it of AQE off and on.
+  CHECK(c["runs"][0]["verdict"].is_null());
+  const nlohmann::json& verdict = c["runs"][1]["verdict"];
+  CHECK(verdict["basis"] == "band");
+  CHECK(verdict["faster"] == "a");
+  CHECK(verdict["holds"] == true);
+  CHECK(verdict["differenceSecondsLow"].get<double>() ==
+        Approx(run_b["runs"][1]["makespanSecondsLow"].get<double>() -
+               run_a["runs"][1]["makespanSecondsLow"].get<double>()));
+  CHECK(verdict["differenceSecondsHigh"].get<double>() ==
+        Approx(run_b["runs"][1]["makespanSecondsHigh"].get<double>() -
+               run_a["runs"][1]["makespanSecondsHigh"].get<double>()));
+  CHECK(verdict["differenceSecondsLow"].get<double>() == Approx(53.197172));
+  CHECK(verdict["differenceSecondsHigh"].get<double>() == Approx(511.770269));
+  const std::string across =
+      "across the band (every modelled task × 0.79 to × 7.6 in both runs) A stays faster, by 53 to 520 s";
+  CHECK(verdict["text"] == across);
 
   const CommandResult table = RunAqesim({"compare", a, b});
   REQUIRE(table.exit_code == 0);
   CHECK(table.stdout_text.rfind("A: " + a + "\nB: " + b + "\n\nAQE off: makespan A ", 0) == 0);
   CHECK(table.stdout_text.find("  only in A: OptimizeSkewedJoin: ") != std::string::npos);
+  CHECK(table.stdout_text.find("B − A +67.338 s +156.5 %\n  " + across + "\n  stage ") != std::string::npos);
   CHECK(table.stderr_text.empty());  // two settings of one scenario: no warning
+}
+
+TEST_CASE("compare: two profiled runs are judged against the replay error, 3 % of the slower",
+          "[e2e][compare][band]") {
+  // The aqeshuffle log imported, AQE on: every stage timed by its recorded profile (4.908 s, e1
+  // coalesced to the log's 13 partitions). A 7 MiB advisory size coalesces e1 to 15 (resized
+  // under 2×: still no band), 4.875 s: 0.033 s, 0.7 % of 4.908. A 6 MiB one to 18, 4.101 s:
+  // 0.807 s, 16.4 %.
+  eventlog::testing::TempDir dir;
+  const std::string scenario = dir.File("aqeshuffle.json");
+  REQUIRE(RunAqesim({"import-eventlog", SourcePath("tests/data/eventlogs/aqeshuffle_eventlog.zstd"), "-o",
+                     scenario, "-q"})
+              .exit_code == 0);
+  const std::string a = dir.File("a.json"), b7 = dir.File("b7.json"), b6 = dir.File("b6.json");
+  REQUIRE(RunAqesim({"run", scenario, "--aqe", "on", "--format", "json", "-o", a}).exit_code == 0);
+  REQUIRE(RunAqesim({"run", scenario, "--aqe", "on", "--conf",
+                     "spark.sql.adaptive.advisoryPartitionSizeInBytes=7m", "--format", "json", "-o", b7})
+              .exit_code == 0);
+  REQUIRE(RunAqesim({"run", scenario, "--aqe", "on", "--conf",
+                     "spark.sql.adaptive.advisoryPartitionSizeInBytes=6m", "--format", "json", "-o", b6})
+              .exit_code == 0);
+
+  const nlohmann::json within =
+      nlohmann::json::parse(RunAqesim({"compare", a, b7, "--format", "json"}).stdout_text);
+  const nlohmann::json& v7 = within["runs"][0]["verdict"];
+  CHECK(within["runs"][0]["band"]["a"].is_null());
+  CHECK(within["runs"][0]["band"]["b"].is_null());
+  CHECK(v7["basis"] == "replay");
+  CHECK(v7["faster"] == "b");
+  CHECK(v7["holds"] == false);
+  CHECK(v7["differenceSecondsLow"].get<double>() == Approx(4.875498 - 4.908273));
+  CHECK(v7["differenceSecondsHigh"] == v7["differenceSecondsLow"]);
+  const std::string within_text =
+      "both profiled from a log (no band): B is faster by 0.033 s (0.7 % of the slower makespan): within "
+      "replay "
+      "error (3 %)";
+  CHECK(v7["text"] == within_text);
+  const CommandResult table = RunAqesim({"compare", a, b7});
+  REQUIRE(table.exit_code == 0);
+  CHECK(Contains(table.stdout_text,
+                 "AQE on: makespan A 4.908 s (profiled), B 4.875 s (profiled); B − A -0.033 s -0.7 %\n  " +
+                     within_text + "\n"));
+
+  const nlohmann::json beyond =
+      nlohmann::json::parse(RunAqesim({"compare", a, b6, "--format", "json"}).stdout_text);
+  const nlohmann::json& v6 = beyond["runs"][0]["verdict"];
+  CHECK(v6["basis"] == "replay");
+  CHECK(v6["holds"] == true);
+  CHECK(
+      v6["text"] ==
+      "both profiled from a log (no band): B is faster by 0.807 s (16.4 % of the slower makespan), more than "
+      "the replay error (3 %)");
 }
 
 TEST_CASE("compare: runs of two different scenarios warn on stderr, naming both", "[e2e][compare]") {

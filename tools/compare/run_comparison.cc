@@ -81,6 +81,13 @@ RunComparison CompareRuns(const RunResult& a, const RunResult& b, std::optional<
   }
   c.decisions_only_in_a = OnlyIn(a, b);
   c.decisions_only_in_b = OnlyIn(b, a);
+  auto banded = [](const char* name, double seconds, const std::optional<Band>& band) {
+    BandedMakespan m{name, seconds, std::nullopt};
+    if (band) m.band = MakespanBand{band->first, band->second};
+    return m;
+  };
+  c.verdict =
+      JudgeDifference(banded("A", a.makespan_seconds, a_band), banded("B", b.makespan_seconds, b_band));
   return c;
 }
 
@@ -92,10 +99,7 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
            WithBand(c.a_makespan_seconds, c.a_band) + ", B " + WithBand(c.b_makespan_seconds, c.b_band) +
            "; B − A " + SignedSeconds(c.difference_seconds()) + " s " +
            SignedPercent(c.difference_seconds(), c.a_makespan_seconds) + "\n";
-    if (c.a_band || c.b_band)
-      out +=
-          "  (each band is its own run's; the difference has none: two settings of one job share part of the "
-          "model's error, how much is not measured)\n";
+    if (c.verdict) out += WrapText("  " + c.verdict->text, 160, 4) + "\n";
     std::vector<std::vector<std::string>> rows;
     for (const StageComparison& s : c.stages) {
       const bool both = s.a_seconds && s.b_seconds;
@@ -137,6 +141,15 @@ nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_pa
   auto side = [](const std::optional<double>& s, const std::optional<int>& tasks, const std::string& timed) {
     return s ? json{{"seconds", *s}, {"tasks", *tasks}, {"timed", timed}} : json(nullptr);
   };
+  auto verdict = [](const std::optional<DifferenceVerdict>& v) {
+    if (!v) return json(nullptr);
+    return json{{"basis", v->basis},
+                {"faster", v->faster == "A" ? "a" : "b"},
+                {"holds", v->holds},
+                {"differenceSecondsLow", v->difference_low_seconds},
+                {"differenceSecondsHigh", v->difference_high_seconds},
+                {"text", v->text}};
+  };
   json out = {{"a", a_path}, {"b", b_path}, {"runs", json::array()}};
   for (const RunComparison& c : runs) {
     json stages = json::array();
@@ -149,6 +162,7 @@ nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_pa
          {"makespanSeconds",
           {{"a", c.a_makespan_seconds}, {"b", c.b_makespan_seconds}, {"difference", c.difference_seconds()}}},
          {"band", {{"a", band(c.a_band)}, {"b", band(c.b_band)}}},
+         {"verdict", verdict(c.verdict)},
          {"stages", std::move(stages)},
          {"decisionsOnlyInA", c.decisions_only_in_a},
          {"decisionsOnlyInB", c.decisions_only_in_b}});

@@ -5,9 +5,12 @@
 //
 // Units: seconds. A side's band (`makespanSecondsLow/High` of `run --format json`, the range the
 // makespan of a modelled run can be trusted to) is carried as given; a run whose stages are all
-// profiled from an event log has none. The two bands are each run's own: the model's error is
-// largely shared by two configurations of one job, but by how much is not measured, so no band
-// is claimed for the difference.
+// profiled from an event log has none. Whether B − A survives the bands is judged as `run` judges
+// AQE off against on (tools/text/band_difference.h, JudgeDifference): the two runs' low ends
+// against each other, their values, their high ends (two configurations of one job share the
+// model, so its error moves both together), a difference under 3 % of the slower at an end being
+// within the model's uncertainty; two profiled runs (no band) against the replay error, 3 % of
+// the slower makespan.
 #ifndef AQESIM_TOOLS_COMPARE_RUN_COMPARISON_H_
 #define AQESIM_TOOLS_COMPARE_RUN_COMPARISON_H_
 
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "models/engine/run_result.h"
+#include "tools/text/band_difference.h"
 
 namespace aqesim::compare {
 
@@ -40,6 +44,9 @@ struct RunComparison {
   /// "Rule: message" of the decisions only one run took (the same rule and message in both is
   /// the same decision, whenever it was taken).
   std::vector<std::string> decisions_only_in_a, decisions_only_in_b;
+  /// Whether B − A survives the bands (or the replay error), A named "A" and B "B"; nullopt when
+  /// the makespans are equal.
+  std::optional<DifferenceVerdict> verdict;
 
   double difference_seconds() const { return b_makespan_seconds - a_makespan_seconds; }
 };
@@ -53,8 +60,10 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
                             const std::vector<RunComparison>& runs);
 
 /// The same as JSON: {"a": PATH, "b": PATH, "runs": [{"adaptive", "makespanSeconds": {"a", "b",
-/// "difference"}, "band": {"a": [low, high] | null, "b": ...}, "stages": [{"name", "a": {"seconds",
-/// "tasks", "timed"} | null, "b": ...}], "decisionsOnlyInA": [...], "decisionsOnlyInB": [...]}]}.
+/// "difference"}, "band": {"a": [low, high] | null, "b": ...}, "verdict": {"basis": "band" |
+/// "replay", "faster": "a" | "b", "holds", "differenceSecondsLow", "differenceSecondsHigh",
+/// "text"} | null (equal makespans), "stages": [{"name", "a": {"seconds", "tasks", "timed"} |
+/// null, "b": ...}], "decisionsOnlyInA": [...], "decisionsOnlyInB": [...]}]}.
 nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_path,
                               const std::vector<RunComparison>& runs);
 
