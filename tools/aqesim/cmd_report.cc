@@ -71,7 +71,8 @@ report::MakespanWith MakespanWithOf(std::shared_ptr<const ScenarioBase> base, Sc
 }
 
 // Judges extra settings on `base` as `aqesim tune` (makespan, its guardrails) would: the worst
-// ratio over the copies. The current configuration is simulated on them once, at the first call.
+// ratio over the copies and their mean. The current configuration is simulated on them once, at
+// the first call.
 report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides read,
                                         std::shared_ptr<report::SimulationProgress> progress) {
   auto objective = std::make_shared<tune::TuneObjective>(std::move(base), std::move(read),
@@ -93,7 +94,8 @@ report::GuardrailsWith GuardrailsWithOf(std::shared_ptr<const ScenarioBase> base
     if (!e.error.empty() || e.ratios.size() != objective->Perturbations().size()) return std::nullopt;
     const size_t worst =
         static_cast<size_t>(std::max_element(e.ratios.begin(), e.ratios.end()) - e.ratios.begin());
-    return report::GuardrailWorst{e.ratios[worst], objective->Perturbations()[worst].label};
+    return report::GuardrailWorst{e.ratios[worst], objective->Perturbations()[worst].label,
+                                  tune::GeometricMean(e.ratios)};
   };
 }
 

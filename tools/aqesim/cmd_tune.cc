@@ -1,6 +1,6 @@
 // aqesim tune SCENARIO|LOG [--space KEY=V1,V2,...|KEY=LOW..HIGH[:log]]... [--objective
 //            makespan|core-hours|weighted:W] [--budget N] [--seed S] [--threads N]
-//            [--guardrails worst|none] [--min-gain PERCENT] [--conf KEY=VALUE]...
+//            [--guardrails no-loss|worst|none] [--min-gain PERCENT] [--conf KEY=VALUE]...
 //            [--properties-file FILE] [--cost FILE] [-o OUT.json] [--format text|json]
 // Searches the configuration space with the simulator as the objective (tools/tune/): the
 // scenario (or the event log's default SQL execution, imported with its recorded profiles) is
@@ -56,7 +56,7 @@ struct TuneArgs {
   int budget = 100;
   uint64_t seed = 0;
   int threads = 0;
-  std::string guardrails = "worst";
+  std::string guardrails = "no-loss";
   double min_gain_percent = 100 * tune::kDefaultMinGain;
   std::string output;
   std::string format;
@@ -211,8 +211,9 @@ void RunTune(const TuneArgs& args) {
   CheckAxes(axes, *base, overrides, &errors);
   if (!errors.empty()) throw InputError(errors);
 
-  tune::TuneObjective objective(base, overrides, *objective_spec,
-                                args.guardrails == "none" ? tune::NoGuardrails() : tune::Guardrails());
+  tune::TuneObjective objective(
+      base, overrides, *objective_spec, args.guardrails == "none" ? tune::NoGuardrails() : tune::Guardrails(),
+      args.guardrails == "worst" ? tune::GuardrailJudgement::kWorst : tune::GuardrailJudgement::kNoLoss);
   if (const std::string problem = objective.Prepare(); !problem.empty())
     throw InputError(args.scenario.path + ": " + problem);
   if (axes.empty()) {
@@ -279,9 +280,11 @@ void RunTune(const TuneArgs& args) {
       fp += "\nfile:" + text;
     }
     for (const tune::Perturbation& p : objective.Perturbations()) fp += "\nguardrail:" + p.label;
+    if (objective.Perturbations().size() > 1) fp += "\njudgement:" + tune::ToString(objective.Judgement());
     for (const tune::SpaceAxis& a : axes) fp += "\nspace:" + a.ToString();
     std::string error;
-    journal = tune::TuneJournal::Open(journal_path, sweep::Fingerprint(fp), axes.size(), &error);
+    journal = tune::TuneJournal::Open(journal_path, sweep::Fingerprint(fp), axes.size(),
+                                      objective.Judgement(), &error);
     if (!journal) throw InputError(error);
     if (journal->resumed() > 0)
       Warn("resuming: " + std::to_string(journal->resumed()) + " configurations already simulated, from " +
@@ -302,6 +305,7 @@ void RunTune(const TuneArgs& args) {
   outcome.axes = axes;
   outcome.objective = *objective_spec;
   for (const tune::Perturbation& p : objective.Perturbations()) outcome.guardrails.push_back(p.label);
+  outcome.judgement = objective.Judgement();
   outcome.budget = args.budget;
   outcome.seed = args.seed;
   outcome.min_gain = args.min_gain_percent / 100;
@@ -360,10 +364,10 @@ void RegisterTune(CLI::App& app) {
                   "configurations simulated at once (default: the cores); same output at any count")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--guardrails", args->guardrails,
-                  "worst (default: also judge each configuration on seed+1, data ×0.5 and ×2, a hotter and a "
-                  "flatter skew; the worst "
+                  "no-loss (default: also judge each configuration on seed+1, data ×0.5 and ×2, a hotter and "
+                  "a flatter skew; the mean gain over them counts, a loss on any vetoes), worst (the worst "
                   "ratio counts) or none")
-      ->check(CLI::IsMember({"worst", "none"}));
+      ->check(CLI::IsMember({"no-loss", "worst", "none"}));
   cmd->add_option("--min-gain", args->min_gain_percent,
                   "least gain worth recommending, percent (default 3: how far replays can be trusted)");
   cmd->add_option("-o,--output", args->output, "write to FILE (atomically; JSON unless --format text)");

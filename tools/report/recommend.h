@@ -92,8 +92,10 @@ inline constexpr double kMinGain = tune::kDefaultMinGain;
 /// line dropped); with several lines each one's reason ends with its makespan applied alone;
 /// otherwise — or when the scenario does not run with them — they are
 /// withdrawn and a note says what the simulation gave. With `guardrails_with`, the lines that
-/// pass are also judged as aqesim tune judges a change: in the worst case over its guardrails
-/// they must gain kMinGain, or they are withdrawn with a note naming that case. Warnings are kept
+/// pass are also judged as aqesim tune judges a change by default (tools/tune/objective.h's
+/// no-loss): no copy of its guardrails may lose more than kLossTolerance (a note names the copy
+/// that does) and the geometric mean over them must gain kMinGain (a note gives that mean and the
+/// copy that gains least), or they are withdrawn. Warnings are kept
 /// either way: they are about risk, not speed.
 void CheckBySimulation(Recommendation* r, double current_seconds, const MakespanWith& makespan_with,
                        const GuardrailsWith& guardrails_with = {});

@@ -58,9 +58,10 @@ Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const Make
                                             n.find("it is the one recommended") != std::string::npos;
                                    }),
                     rec.notes.end());
-    rec.diagnosis = "No change recommended: simulated on the scenario, the sweep's pick gains less than " +
-                    Fixed(100 * kMinGain, 0) + "%" +
-                    (guardrails_with ? " as given or in tune's worst case." : ".");
+    rec.diagnosis =
+        "No change recommended: simulated on the scenario, the sweep's pick gains less than " +
+        Fixed(100 * kMinGain, 0) + "%" +
+        (guardrails_with ? " as given or on average over tune's guardrails, or loses on one of them." : ".");
   }
   return rec;
 }
@@ -112,7 +113,8 @@ Recommendation RecommendForRunAlone(const ReportInput& in, const TuningFacts& fa
     r.diagnosis = picked.diagnosis;
   // What limits the run stays said; that nothing is to be set must be too (one recommendation).
   if (picked.lines.empty() && !rules.lines.empty())
-    r.diagnosis += " Simulated, no setting gains " + Fixed(100 * kMinGain, 0) + "% here: nothing to set.";
+    r.diagnosis += " Simulated, no setting the report swept gains " + Fixed(100 * kMinGain, 0) +
+                   "% here: nothing to set (aqesim tune searches these keys more finely).";
   r.warnings = rules.warnings;
   for (ConfLine line : picked.lines) {
     for (const ConfLine& proposed : rules.lines) {
@@ -179,7 +181,8 @@ Recommendation RecommendForRun(const ReportInput& in, const TuningFacts& facts) 
   else if (StartsWith(r.diagnosis, "Nothing to change"))
     r.diagnosis = head + ". Simulated, " + kMinPartitionNumKey + " " +
                   std::to_string(slow->min_partition_num) + " does not gain " + Fixed(100 * kMinGain, 0) +
-                  "% on every copy of the scenario aqesim tune judges (the notes say where): nothing to set.";
+                  "% on average over the copies of the scenario aqesim tune judges, or loses on one of them "
+                  "(the notes say which): nothing to set.";
   return r;
 }
 

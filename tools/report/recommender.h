@@ -15,7 +15,8 @@ namespace aqesim::report {
 
 /// A sweep's recommendation: its pick, each line kept only when, applied to the scenario as the
 /// sweep ran it (`makespan_with`, when the scenario can still be read), it gains kMinGain, also
-/// in the worst case over tune's guardrails (`guardrails_with`, when given: CheckBySimulation).
+/// on average over tune's guardrails without a loss on any (`guardrails_with`, when given:
+/// CheckBySimulation).
 Recommendation RecommendFromPoints(const sweep::SweepDocument& sweep, const MakespanWith& makespan_with,
                                    SweepBest* best, const GuardrailsWith& guardrails_with = {});
 

@@ -60,12 +60,14 @@ std::string TrustedSeconds(const SimulatedMakespan& m);
 /// Simulates the report's scenario with `extra` Spark settings added (winning over its own),
 /// with AQE on or off as the settings leave spark.sql.adaptive.enabled.
 using MakespanWith = std::function<SimulatedMakespan(const std::vector<ConfLine>& extra)>;
-/// The worst case of extra settings over aqesim tune's guardrails (tools/tune/objective.h: the
-/// scenario as given, seed+1, data ×0.5 and ×2, a hotter and a flatter skew): the largest ratio
-/// of the makespan with them to the current configuration's on the same copy, and that copy.
+/// Extra settings over aqesim tune's guardrails (tools/tune/objective.h: the scenario as given,
+/// seed+1, data ×0.5 and ×2, a hotter and a flatter skew), each copy's makespan with them divided
+/// by the current configuration's on the same copy: the largest ratio and its copy, and the
+/// geometric mean of all of them (what tune's default no-loss judgement counts).
 struct GuardrailWorst {
   double ratio = 1;
   std::string label;  // "data ×2"
+  double mean_ratio = 1;
 };
 /// nullopt when the settings cannot be judged so (a copy does not run).
 using GuardrailsWith = std::function<std::optional<GuardrailWorst>(const std::vector<ConfLine>& extra)>;

@@ -64,6 +64,8 @@ std::string Headline(const tune::TuneOutcome& o, const std::string& source) {
   if (o.guardrails.size() > 1) {
     s += " · guardrails:";
     for (size_t i = 1; i < o.guardrails.size(); ++i) s += (i > 1 ? ", " : " ") + o.guardrails[i];
+    s += o.judgement == tune::GuardrailJudgement::kWorst ? " (the worst ratio counts)"
+                                                         : " (the mean ratio counts; a loss on any vetoes)";
   }
   return s;
 }
@@ -152,7 +154,10 @@ std::string TuneBody(const tune::TuneOutcome& o, const std::string& source, Char
     h += Card(SecondsText(o.recommendation->evaluation.makespan_seconds, o.recommended_trust),
               "with the recommendation");
     h += Card(Fixed(100 * o.recommendation->gain, 1) + " %",
-              o.guardrails.size() > 1 ? "gain (worst case over the guardrails)" : "gain");
+              o.guardrails.size() < 2 ? "gain"
+              : o.judgement == tune::GuardrailJudgement::kWorst
+                  ? "gain (worst case over the guardrails)"
+                  : "gain (mean over the guardrails, no loss on any)");
   }
   h += Card(std::to_string(o.search.evaluations.size()), "configurations simulated") + "</div>\n";
   h += "<section><h2>Recommendation</h2>\n";

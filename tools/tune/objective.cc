@@ -49,6 +49,23 @@ std::optional<ObjectiveSpec> ParseObjective(const std::string& text, std::string
   return std::nullopt;
 }
 
+std::string ToString(GuardrailJudgement judgement) {
+  return judgement == GuardrailJudgement::kWorst ? "worst" : "no-loss";
+}
+
+double GeometricMean(const std::vector<double>& ratios) {
+  double log_sum = 0;
+  for (double r : ratios) log_sum += std::log(r);
+  return std::exp(log_sum / static_cast<double>(ratios.size()));
+}
+
+double ObjectiveOf(const std::vector<double>& ratios, GuardrailJudgement judgement) {
+  const double worst = *std::max_element(ratios.begin(), ratios.end());
+  if (ratios.size() == 1) return worst;  // no guardrails: the one ratio, under either judgement
+  if (judgement == GuardrailJudgement::kWorst || worst > 1 + kLossTolerance) return worst;
+  return GeometricMean(ratios);
+}
+
 std::vector<Perturbation> NoGuardrails() { return {Perturbation{"as given", std::nullopt, std::nullopt, 0}}; }
 
 std::vector<Perturbation> Guardrails() {
@@ -62,11 +79,13 @@ std::vector<Perturbation> Guardrails() {
 }
 
 TuneObjective::TuneObjective(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides overrides,
-                             ObjectiveSpec spec, std::vector<Perturbation> perturbations)
+                             ObjectiveSpec spec, std::vector<Perturbation> perturbations,
+                             GuardrailJudgement judgement)
     : base_(std::move(base)),
       overrides_(std::move(overrides)),
       spec_(spec),
-      perturbations_(std::move(perturbations)) {}
+      perturbations_(std::move(perturbations)),
+      judgement_(judgement) {}
 
 double TuneObjective::Score(const RunResult& run) const {
   const double core_hours = run.resources.run.available_core_hours;
@@ -166,7 +185,6 @@ std::string TuneObjective::Prepare() {
 Evaluation TuneObjective::Evaluate(const Settings& settings) const {
   Evaluation e;
   for (const auto& setting : settings) e.values.push_back(setting.second);
-  double worst = 0;
   for (size_t i = 0; i < perturbations_.size(); ++i) {
     std::string error;
     const std::optional<RunResult> run = RunOn(settings, perturbations_[i], &error);
@@ -181,9 +199,8 @@ Evaluation TuneObjective::Evaluate(const Settings& settings) const {
     }
     const double ratio = Score(*run) / current_scores_[i];
     e.ratios.push_back(ratio);
-    worst = std::max(worst, ratio);
   }
-  e.objective = worst;
+  e.objective = ObjectiveOf(e.ratios, judgement_);
   return e;
 }
 

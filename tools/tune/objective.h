@@ -15,10 +15,17 @@
 // (Perturbation: another noise seed; the data volume ×0.5 and ×2 through simulation.dataScale; a
 // hotter and a flatter skew through simulation.skewExponent × 1.25 and × 0.8 — each multiplying
 // the value the configuration already has, the scenario's own or one the space sets),
-// and its score on each is divided by the current configuration's score on the same copy. The
-// objective is the worst (largest) of these ratios: a configuration is better than the current
-// one only when it is better on every copy, so a change that wins at ×1 data but loses at ×2 is
-// never the best. Without guardrails the objective is the one ratio of the scenario as it is.
+// and its score on each is divided by the current configuration's score on the same copy. How
+// the ratios become the objective (GuardrailJudgement):
+//   no-loss  (the default) the geometric mean of the ratios — the gain to expect when each copy
+//            is as likely as the job as given — unless some copy loses, its ratio above
+//            1 + kLossTolerance: then the largest ratio (at least 1, so never better than the
+//            current configuration). A change that wins at ×1 data but loses at ×2 is never the
+//            best; one that wins at ×1 and changes nothing at ×0.5 (the join broadcast there
+//            already) is.
+//   worst    the largest ratio: better than the current configuration only when better on every
+//            copy, a change that does nothing on one copy included.
+// Without guardrails the objective is the one ratio of the scenario as it is.
 #ifndef AQESIM_TOOLS_TUNE_OBJECTIVE_H_
 #define AQESIM_TOOLS_TUNE_OBJECTIVE_H_
 
@@ -56,6 +63,19 @@ struct Perturbation {
   uint64_t seed_offset = 0;             // added to the scenario's seed (task noise, generated sizes)
 };
 
+/// A copy loses when its ratio is above 1 + kLossTolerance (what tune's minimal diff also treats as
+/// no change: recommendation.h's kKeepTolerance).
+inline constexpr double kLossTolerance = 0.005;
+
+/// How the ratios over the copies become the objective (file comment).
+enum class GuardrailJudgement { kNoLoss, kWorst };
+/// "no-loss" or "worst".
+std::string ToString(GuardrailJudgement judgement);
+/// The objective of `ratios` (positive; the scenario as given first) under `judgement`.
+double ObjectiveOf(const std::vector<double>& ratios, GuardrailJudgement judgement);
+/// The geometric mean of `ratios` (positive, non-empty).
+double GeometricMean(const std::vector<double>& ratios);
+
 /// The scenario as given, then the guardrails: seed+1, data ×0.5, data ×2, hotter skew (γ 1.25),
 /// flatter skew (γ 0.8).
 std::vector<Perturbation> Guardrails();
@@ -68,7 +88,8 @@ using Settings = std::vector<std::pair<std::string, std::string>>;
 class TuneObjective {
  public:
   TuneObjective(std::shared_ptr<const ScenarioBase> base, ScenarioOverrides overrides, ObjectiveSpec spec,
-                std::vector<Perturbation> perturbations);
+                std::vector<Perturbation> perturbations,
+                GuardrailJudgement judgement = GuardrailJudgement::kNoLoss);
 
   /// Simulates the current configuration on every copy (the ratios' denominators); "" or why it
   /// cannot (the current configuration fails to load or run: nothing can be compared with it).
@@ -94,6 +115,7 @@ class TuneObjective {
   const Evaluation& Current() const { return current_; }
   const std::vector<Perturbation>& Perturbations() const { return perturbations_; }
   const ObjectiveSpec& Spec() const { return spec_; }
+  GuardrailJudgement Judgement() const { return judgement_; }
 
  private:
   std::optional<RunResult> RunOn(const Settings& settings, const Perturbation& p, std::string* error) const;
@@ -103,6 +125,7 @@ class TuneObjective {
   ScenarioOverrides overrides_;
   ObjectiveSpec spec_;
   std::vector<Perturbation> perturbations_;
+  GuardrailJudgement judgement_;
   std::vector<double> current_scores_;  // one per perturbation
   Evaluation current_;
 };

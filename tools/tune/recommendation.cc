@@ -59,16 +59,31 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
   if (r.settings.empty()) r.evaluation = objective.Current();
   r.gain = 1 - r.evaluation.objective;
   const bool guarded = objective.Perturbations().size() > 1;
+  const bool no_loss = guarded && objective.Judgement() == GuardrailJudgement::kNoLoss;
+  const char* over = !guarded ? "" : no_loss ? " on average over the guardrails" : " in the worst case";
   if (r.settings.empty()) {
     r.reason = "No configuration of the space beats the current one's " + objective.Spec().ToString() +
+               (no_loss ? " on average over the guardrails without losing on any of them" : "") +
                " by more than " + Percent(kKeepTolerance) + ": keep the current configuration.";
   } else if (r.gain < min_gain) {
-    r.reason = "The best change gains " + Percent(r.gain) + (guarded ? " in the worst case" : "") +
-               ", less than " + Percent(min_gain) +
+    r.reason = "The best change gains " + Percent(r.gain) + over + ", less than " + Percent(min_gain) +
                " (how far simulated seconds can be trusted): keep the current configuration.";
   } else {
     r.recommended = true;
-    r.reason = "Gains " + Percent(r.gain) + (guarded ? " in the worst case over the guardrails" : "") + ".";
+    r.reason = "Gains " + Percent(r.gain) +
+               (no_loss   ? over
+                : guarded ? " in the worst case over the guardrails"
+                          : "");
+    const std::vector<double>& ratios = r.evaluation.ratios;
+    if (no_loss && ratios.size() == objective.Perturbations().size()) {
+      // The spread behind the mean: the job as given, and the copy that gains least.
+      const size_t least =
+          static_cast<size_t>(std::max_element(ratios.begin(), ratios.end()) - ratios.begin());
+      r.reason += " (" + Percent(1 - ratios.front()) + " " + objective.Perturbations().front().label +
+                  ", least " + Percent(1 - ratios[least]) + " on " + objective.Perturbations()[least].label +
+                  ") and loses on none";
+    }
+    r.reason += ".";
   }
   // Which decisions each kept key changes.
   std::string error;

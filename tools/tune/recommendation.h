@@ -5,7 +5,8 @@
 //                  the objective: a key that does not change the result is not recommended, and a
 //                  key set to the value the configuration already has (a Spark default among
 //                  them) is never in the output, since taking it out changes nothing
-//   gain           1 − the objective of what is left: the worst case over the guardrails, the
+//   gain           1 − the objective of what is left (objective.h: by default the mean ratio over
+//                  the guardrails when no copy loses; with --guardrails worst the worst case), the
 //                  relative improvement of the makespan (or core-hours, or the weighted sum)
 //   recommended    only when the gain is at least `min_gain`: a smaller gain is inside how far
 //                  the simulated seconds can be trusted (README "How far to trust the seconds":

@@ -18,7 +18,8 @@ std::string EvaluationToJsonLine(const Evaluation& e) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num_axes) {
+std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num_axes,
+                                             GuardrailJudgement judgement) {
   if (!j.is_object()) return std::nullopt;
   const auto finite = [](const nlohmann::json& v) { return v.is_number() && std::isfinite(v.get<double>()); };
   if (!j.contains("values") || !j["values"].is_array() || j["values"].size() != num_axes) return std::nullopt;
@@ -43,26 +44,28 @@ std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num
   e.error = j["error"].get<std::string>();
   if (std::isfinite(e.objective) != e.error.empty())
     return std::nullopt;  // failed exactly when it has an error
-  // What Evaluate writes (an edited line is simulated again, not trusted): the objective is the
-  // worst of the positive ratios, seconds and core-hours are non-negative and within a run's reach.
+  // What Evaluate writes (an edited line is simulated again, not trusted): the objective is what
+  // the judgement makes of the positive ratios, seconds and core-hours are non-negative and within
+  // a run's reach.
   if (e.makespan_seconds < 0 || e.makespan_seconds > 9.2e12 || e.core_hours < 0) return std::nullopt;
   if (std::isfinite(e.objective)) {
     if (e.ratios.empty()) return std::nullopt;
     for (double r : e.ratios)
       if (!(r > 0)) return std::nullopt;
-    if (e.objective != *std::max_element(e.ratios.begin(), e.ratios.end())) return std::nullopt;
+    if (e.objective != ObjectiveOf(e.ratios, judgement)) return std::nullopt;
   }
   return e;
 }
 
 std::unique_ptr<TuneJournal> TuneJournal::Open(const std::string& path, const std::string& fingerprint,
-                                               size_t num_axes, std::string* error) {
+                                               size_t num_axes, GuardrailJudgement judgement,
+                                               std::string* error) {
   std::map<std::vector<std::string>, Evaluation> cache;
   sweep::LineJournalStats stats;
   auto lines = sweep::LineJournal::Open(
       path, "tune", fingerprint,
       [&](const nlohmann::json& j) {
-        std::optional<Evaluation> e = EvaluationFromJson(j, num_axes);
+        std::optional<Evaluation> e = EvaluationFromJson(j, num_axes, judgement);
         if (!e || cache.count(e->values)) return false;
         cache.emplace(e->values, std::move(*e));
         return true;

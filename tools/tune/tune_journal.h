@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tools/sweep/journal.h"
+#include "tools/tune/objective.h"
 #include "tools/tune/search.h"
 
 namespace aqesim::tune {
@@ -27,15 +28,17 @@ namespace aqesim::tune {
 /// "coreHours", "ratios": [...], "error": "..."}.
 std::string EvaluationToJsonLine(const Evaluation& e);
 /// Reads back what EvaluationToJsonLine wrote for `num_axes` values; nullopt when malformed or
-/// when its numbers are not what an evaluation gives (an objective other than the worst of its
-/// positive ratios, negative seconds): such a line is dropped and the point simulated again.
-std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num_axes);
+/// when its numbers are not what an evaluation gives (an objective other than what `judgement`
+/// makes of its positive ratios, negative seconds): such a line is dropped and the point simulated
+/// again.
+std::optional<Evaluation> EvaluationFromJson(const nlohmann::json& j, size_t num_axes,
+                                             GuardrailJudgement judgement);
 
 class TuneJournal {
  public:
   /// Opens (or starts) `path`; null with `*error` when it cannot be read or written.
   static std::unique_ptr<TuneJournal> Open(const std::string& path, const std::string& fingerprint,
-                                           size_t num_axes, std::string* error);
+                                           size_t num_axes, GuardrailJudgement judgement, std::string* error);
   /// The journaled evaluation of `values`, if any. Thread-safe.
   std::optional<Evaluation> Find(const std::vector<std::string>& values) const;
   /// Appends `e` (thread-safe); a failed write is kept in error() and later records are skipped.

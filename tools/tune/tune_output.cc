@@ -61,13 +61,15 @@ Json TuneToJson(const TuneOutcome& o) {
   Json doc = Json::object();
   Json space = Json::array();
   for (const SpaceAxis& a : o.axes) space.push_back(a.ToString());
-  doc["tune"] = {{"scenario", o.scenario_path},
-                 {"objective", o.objective.ToString()},
-                 {"space", space},
-                 {"budget", o.budget},
-                 {"seed", o.seed},
-                 {"guardrails", o.guardrails},
-                 {"minGain", Round6(o.min_gain)}};
+  doc["tune"] = {
+      {"scenario", o.scenario_path},
+      {"objective", o.objective.ToString()},
+      {"space", space},
+      {"budget", o.budget},
+      {"seed", o.seed},
+      {"guardrails", o.guardrails},
+      {"guardrailJudgement", o.guardrails.size() > 1 ? Json(ToString(o.judgement)) : Json(nullptr)},
+      {"minGain", Round6(o.min_gain)}};
   Json current = {{"makespanSeconds", Number(o.current.makespan_seconds)},
                   {"coreHours", Number(o.current.core_hours)}};
   current.update(TrustJson(o.current_trust));
@@ -163,7 +165,10 @@ std::string TuneToText(const TuneOutcome& o) {
   if (o.guardrails.size() > 1) {
     std::string g = "guardrails: each configuration against the current one on";
     for (const std::string& name : o.guardrails) g += (name == o.guardrails.front() ? " " : ", ") + name;
-    wrapped(g + "; the worst ratio counts", 2);
+    wrapped(g + (o.judgement == GuardrailJudgement::kWorst
+                     ? "; the worst ratio counts"
+                     : "; the mean ratio counts, and a loss of more than 0.5 % on any of them vetoes"),
+            2);
   }
   out << "current: " << SecondsWithTrust(o.current.makespan_seconds, o.current_trust) << ", "
       << Ratio(o.current.core_hours) << " core-hours\n";

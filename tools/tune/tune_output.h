@@ -2,12 +2,11 @@
 // person reads (the default on stdout).
 //
 // JSON: {"tune": {scenario, objective, space, budget, seed, threads-independent settings,
-// guardrails, minGain}, "current": {makespanSeconds, coreHours, timeSource, band},
-// "best": {"conf": {KEY: VALUE, ...}, makespanSeconds, coreHours, objective, ratios, timeSource,
-// band},
-// "recommendation": {recommended, reason, conf, gainPercent, makespanSeconds, coreHours,
-// timeSource, band, keys: [{key, value, decisionsMade, decisionsLost}], confArguments,
-// sparkDefaults}, "evaluations", "requests", "exhausted", "trace": [{evaluation, values,
+// guardrails, guardrailJudgement ("no-loss", "worst"; null without guardrails), minGain}, "current":
+// {makespanSeconds, coreHours, timeSource, band}, "best": {"conf": {KEY: VALUE, ...}, makespanSeconds,
+// coreHours, objective, ratios, timeSource, band}, "recommendation": {recommended, reason, conf, gainPercent,
+// makespanSeconds, coreHours, timeSource, band, keys: [{key, value, decisionsMade, decisionsLost}],
+// confArguments, sparkDefaults}, "evaluations", "requests", "exhausted", "trace": [{evaluation, values,
 // objective, makespanSeconds, coreHours, bestObjective, error}]}. Seconds with 6 decimals,
 // ratios with 6. Nothing in it depends on the thread count.
 #ifndef AQESIM_TOOLS_TUNE_TUNE_OUTPUT_H_
@@ -31,6 +30,7 @@ struct TuneOutcome {
   std::vector<SpaceAxis> axes;
   ObjectiveSpec objective;
   std::vector<std::string> guardrails;  // Perturbation labels, the scenario as given first
+  GuardrailJudgement judgement = GuardrailJudgement::kNoLoss;  // how their ratios count
   int budget = 0;
   uint64_t seed = 0;
   double min_gain = 0;

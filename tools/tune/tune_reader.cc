@@ -141,6 +141,15 @@ std::optional<TuneOutcome> TuneFromJson(const nlohmann::json& doc, const std::st
   o.budget = static_cast<int>(std::min<int64_t>(r.Count(*tune, "/tune", "budget"), INT32_MAX));
   o.seed = static_cast<uint64_t>(r.Count(*tune, "/tune", "seed"));
   o.guardrails = r.Strings(*tune, "/tune", "guardrails");
+  // How the guardrails' ratios counted (written since no-loss became the default; a file without
+  // it was judged on the worst ratio).
+  o.judgement = GuardrailJudgement::kWorst;
+  if (const auto j = tune->find("guardrailJudgement"); j != tune->end() && !j->is_null()) {
+    if (j->is_string() && j->get<std::string>() == "no-loss")
+      o.judgement = GuardrailJudgement::kNoLoss;
+    else if (!j->is_string() || j->get<std::string>() != "worst")
+      r.Fail("/tune/guardrailJudgement", "expected \"no-loss\", \"worst\" or null");
+  }
   o.min_gain = r.Number(*tune, "/tune", "minGain");
 
   if (const Json* current = r.Member(doc, "", "current")) {

@@ -142,10 +142,13 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("CheckBySimulation: a change that gains as given but not in tune's worst case is withdrawn",
-          "[report][recommend]") {
-  // demo.json's skew threshold 88m: 5.3 % faster as given, but tune's guardrails find a copy
-  // where it gains under 3 %: both say keep the current configuration.
+TEST_CASE(
+    "CheckBySimulation: judged as tune judges by default: a loss on any copy, or a mean gain under 3 %, "
+    "withdraws",
+    "[report][recommend]") {
+  // demo.json's skew threshold 88m, 5.3 % faster as given; the guardrails' judgements are fed by
+  // hand (the real one, a 1.0 % loss on flatter skew, is report_why_not_test's): 0.8 % on data ×2
+  // and 1.9 % on average over tune's six copies is under 3 %: keep the current configuration.
   const auto as_given = [](const std::vector<ConfLine>&) {
     return SimulatedMakespan{66.63, "", {}, std::nullopt, false};
   };
@@ -154,7 +157,7 @@ TEST_CASE("CheckBySimulation: a change that gains as given but not in tune's wor
   std::vector<ConfLine> judged;
   CheckBySimulation(&r, 70.38, as_given, [&](const std::vector<ConfLine>& extra) {
     judged = extra;
-    return std::optional<GuardrailWorst>(GuardrailWorst{0.992, "data ×2"});
+    return std::optional<GuardrailWorst>(GuardrailWorst{0.992, "data ×2", 0.981});
   });
   REQUIRE(judged.size() == 1);
   CHECK(judged[0].value == "88m");
@@ -165,20 +168,26 @@ TEST_CASE("CheckBySimulation: a change that gains as given but not in tune's wor
       "Simulated with spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes 88m: 66.63 s against 70.38 "
       "s "
       "now, but on the copies aqesim tune also judges a change on (seed+1, data ×0.5 and ×2, a hotter and a "
-      "flatter skew) its worst case, data ×2, gains 0.8%, less than a 3% gain, so nothing is recommended.");
-  SECTION("a loss in the worst case says so") {
+      "flatter skew) it gains 1.9% on average (least 0.8%, on data ×2), less than a 3% gain, so nothing is "
+      "recommended.");
+  SECTION("a loss on one copy withdraws it, however much the others gain") {
     Recommendation lost;
     lost.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
     CheckBySimulation(&lost, 70.38, as_given, [](const std::vector<ConfLine>&) {
-      return std::optional<GuardrailWorst>(GuardrailWorst{1.046, "data ×0.5"});
+      return std::optional<GuardrailWorst>(GuardrailWorst{1.046, "data ×0.5", 0.90});
     });
     CHECK(lost.lines.empty());
     REQUIRE(lost.notes.size() == 1);
-    CHECK(lost.notes[0].find("its worst case, data ×0.5, loses 4.6%, less than") != std::string::npos);
+    CHECK(lost.notes[0].find(") it loses 4.6% on data ×0.5, so nothing is recommended.") !=
+          std::string::npos);
   }
-  SECTION("3 % or more in the worst case: kept; unjudgeable: as given decides") {
+  SECTION(
+      "no gain on one copy but 3 % or more on average: kept; a loss within 0.5 % is none; unjudgeable: "
+      "as given decides") {
     for (const std::optional<GuardrailWorst>& worst :
-         {std::optional<GuardrailWorst>(GuardrailWorst{0.969, "seed+1"}), std::optional<GuardrailWorst>()}) {
+         {std::optional<GuardrailWorst>(GuardrailWorst{1.0, "data ×0.5", 0.955}),
+          std::optional<GuardrailWorst>(GuardrailWorst{1.004, "seed+1", 0.969}),
+          std::optional<GuardrailWorst>()}) {
       Recommendation kept;
       kept.lines.push_back({"spark.sql.shuffle.partitions", "1200", "why"});
       CheckBySimulation(&kept, 70.38, as_given, [&](const std::vector<ConfLine>&) { return worst; });

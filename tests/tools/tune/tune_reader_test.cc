@@ -82,6 +82,20 @@ TEST_CASE("a damaged tune result names the place") {
             "t.json: /trace/3/values: expected the value of cluster.executors as a string"});
 }
 
+TEST_CASE("a tune result says how its guardrails counted; one written before says nothing and was 'worst'") {
+  nlohmann::json doc = nlohmann::json::parse(TuneToJson(Outcome()).dump());
+  CHECK(doc["tune"]["guardrailJudgement"] == "no-loss");
+  std::vector<std::string> errors;
+  doc["tune"].erase("guardrailJudgement");
+  const std::optional<TuneOutcome> old = TuneFromJson(doc, "t.json", &errors);
+  REQUIRE(old);
+  CHECK(old->judgement == GuardrailJudgement::kWorst);
+  CHECK(report::TuneMarkdown(*old, "t.json").find("(the worst ratio counts)") != std::string::npos);
+  doc["tune"]["guardrailJudgement"] = "mean";
+  CHECK_FALSE(TuneFromJson(doc, "t.json", &errors));
+  CHECK(errors.back() == "t.json: /tune/guardrailJudgement: expected \"no-loss\", \"worst\" or null");
+}
+
 TEST_CASE("the Pareto front: no other point both faster and cheaper, by makespan") {
   // (100 s, 2) is dominated by nothing? (60 s, 3) is faster but dearer; (120 s, 1) cheaper but
   // slower: all three stand; (130 s, 1) is dominated by (120 s, 1); the failed point never counts.
