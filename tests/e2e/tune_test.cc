@@ -1,6 +1,7 @@
 // `aqesim tune` end to end: the recommendation's seconds are `run`'s own for the same --conf, a
 // key that does not change the result is not recommended, the JSON is the same bytes at 1 and 2
 // threads, and bad input is refused with exit code 2 naming the argument.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -91,7 +92,7 @@ TEST_CASE("tune: the current makespan says how far it can be trusted, as run pri
   CHECK(Contains(profiled.stdout_text, "\ncurrent: 4.91 s (profiled), 0.016 core-hours\n"));
   // Its best point of four changes the partitions, so its stages are modelled: a band.
   CHECK(Contains(profiled.stdout_text,
-                 "\nbest point: 13.57 s (11–88 s), 0.045 core-hours, objective 2.764 of the current\n"));
+                 "\nbest point: 10.36 s (8.6–64 s), 0.035 core-hours, objective 2.111 of the current\n"));
 }
 
 TEST_CASE("tune: a minimum gain above what the space offers recommends nothing", "[e2e][tune]") {
@@ -202,6 +203,43 @@ TEST_CASE(
   CHECK(tw["recommendation"]["recommended"] == false);
   CHECK(tw["recommendation"]["reason"].get<std::string>().rfind(
             "The best change gains 1.3 % in the worst case", 0) == 0);
+}
+
+TEST_CASE("tune's default space: the shuffles' reducer count from a quarter to 4x, when a shuffle has it",
+          "[e2e][tune]") {
+  const auto space_of = [](const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"tune", "--budget", "1", "--guardrails", "none", "--format", "json"};
+    all.insert(all.end(), args.begin(), args.end());
+    const CommandResult r = RunAqesim(all);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.stdout_text)["tune"]["space"].get<std::vector<std::string>>();
+  };
+  const auto has = [](const std::vector<std::string>& space, const std::string& axis) {
+    return std::find(space.begin(), space.end(), axis) != space.end();
+  };
+  // demo.json: e3 has spark.sql.shuffle.partitions' 200 reducers (e1 and e2 307, their own).
+  const std::string demo = SourcePath("scenarios/demo.json");
+  CHECK(has(space_of({demo}), "spark.sql.shuffle.partitions=50..800:log"));
+  // initialPartitionNum sets the count when AQE and coalescing are on: it is the key searched.
+  const std::vector<std::string> initial =
+      space_of({demo, "--conf", "spark.sql.adaptive.coalescePartitions.initialPartitionNum=400"});
+  CHECK(has(initial, "spark.sql.adaptive.coalescePartitions.initialPartitionNum=100..1600:log"));
+  CHECK_FALSE(has(initial, "spark.sql.shuffle.partitions=50..800:log"));
+  // Every exchange with its own numPartitions (a repartition(64)): the configuration sets no count.
+  nlohmann::json doc = nlohmann::json::parse(eventlog::testing::ReadBytes(demo));
+  std::vector<nlohmann::json*> nodes = {&doc["plan"]};
+  while (!nodes.empty()) {
+    nlohmann::json* n = nodes.back();
+    nodes.pop_back();
+    if (n->is_object() && n->value("op", "") == "exchange") (*n)["numPartitions"] = 64;
+    if (n->is_structured())
+      for (auto& child : *n) nodes.push_back(&child);
+  }
+  eventlog::testing::TempDir dir;
+  const std::string fixed = dir.File("fixed.json");
+  std::ofstream(fixed) << doc.dump();
+  for (const std::string& axis : space_of({fixed}))
+    CHECK(axis.rfind("spark.sql.shuffle.partitions", 0) == std::string::npos);
 }
 
 TEST_CASE("tune resumes from its journal: a killed run's configurations are not simulated again, same bytes",

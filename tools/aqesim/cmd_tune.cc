@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "models/conf/property_value.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/static_planner.h"
 #include "models/plan/plan_error.h"
@@ -241,6 +242,16 @@ void RunTune(const TuneArgs& args) {
     double largest_scale = 1;
     for (const tune::Perturbation& p : objective.Perturbations())
       largest_scale = std::max(largest_scale, p.data_scale.value_or(1.0));
+    // A space that raises the shuffles' reducer count plans up to that many times the tasks.
+    const int partitions = current.scenario->conf.InitialShufflePartitions();
+    for (const tune::SpaceAxis& a : axes) {
+      if (a.key != "spark.sql.shuffle.partitions" &&
+          a.key != "spark.sql.adaptive.coalescePartitions.initialPartitionNum")
+        continue;
+      double most = a.high;  // an integer range's; a choice's largest value
+      for (const std::string& c : a.choices) most = std::max(most, ParseDouble(c).value_or(0.0));
+      if (partitions > 0) largest_scale *= std::max(1.0, most / partitions);
+    }
     const int fit = tune::ThreadsWithinMemory(spec.threads, planned, largest_scale);
     if (fit < spec.threads)
       Warn("tune: " + std::to_string(fit) + " simulation(s) at once instead of " +
@@ -248,7 +259,7 @@ void RunTune(const TuneArgs& args) {
            std::to_string(static_cast<int64_t>(static_cast<double>(planned) * largest_scale *
                                                tune::kBytesPerPlannedTask) >>
                           20) +
-           " MiB at the largest data scale), all at once within 2 GiB");
+           " MiB at the largest data scale and reducer count), all at once within 2 GiB");
     spec.threads = fit;
   }
   const bool terminal = ::isatty(STDERR_FILENO) != 0;

@@ -21,6 +21,22 @@ std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& c
     axes.push_back(Parsed("spark.sql.adaptive.advisoryPartitionSizeInBytes=16m..1g:log"));
     axes.push_back(Parsed("spark.sql.adaptive.coalescePartitions.parallelismFirst=true,false"));
     axes.push_back(Parsed("spark.sql.adaptive.coalescePartitions.minPartitionSize=1m..64m:log"));
+    // The reducer count of the shuffles that follow the configuration (a repartition(n)'s own
+    // count does not): coalescing merges what is too many, nothing splits what is too few.
+    const int n = scenario.conf.InitialShufflePartitions();
+    const bool follows = std::any_of(current.exchanges.begin(), current.exchanges.end(),
+                                     [n](const ExchangeExplain& e) { return e.num_partitions == n; });
+    if (follows) {
+      SpaceAxis p;
+      p.key = n == scenario.conf.shuffle_partitions
+                  ? "spark.sql.shuffle.partitions"
+                  : "spark.sql.adaptive.coalescePartitions.initialPartitionNum";
+      p.kind = SpaceAxis::Kind::kInteger;
+      p.low = std::max(1, n / 4);
+      p.high = std::max(4.0 * n, p.low + 1);
+      p.log_scale = true;
+      axes.push_back(p);
+    }
   }
   if (!current.joins.empty()) {
     axes.push_back(Parsed("spark.sql.adaptive.autoBroadcastJoinThreshold=10m..512m:log"));

@@ -4,7 +4,10 @@
 //   a shuffle exchange     spark.sql.adaptive.advisoryPartitionSizeInBytes=16m..1g:log,
 //                          spark.sql.adaptive.coalescePartitions.parallelismFirst=true,false,
 //                          spark.sql.adaptive.coalescePartitions.minPartitionSize=1m..64m:log
-//                          (CoalesceShufflePartitions: how many reducers read what)
+//                          (CoalesceShufflePartitions: how many reducers read what), and when
+//                          a shuffle has the configured reducer count N, spark.sql.shuffle.partitions
+//                          (or initialPartitionNum, when that sets N)=N/4..4N:log (how many
+//                          reducers there are to coalesce: too few cannot be split again)
 //   a join                 spark.sql.adaptive.autoBroadcastJoinThreshold=10m..512m:log
 //                          (DynamicJoinSelection / the runtime JoinSelection: which joins become
 //                          broadcast hash joins; a run Spark would fail is never chosen),
