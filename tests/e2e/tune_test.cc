@@ -194,6 +194,19 @@ TEST_CASE(
       t["recommendation"]["reason"] ==
       "Gains 3.7 % on average over the guardrails (3.6 % as given, least 1.3 % on flatter skew) and loses on "
       "none.");
+  // With -o the file holds the search; stderr still gives the answer (a new user's tune -o said
+  // nothing at a terminal).
+  std::vector<std::string> to_file = {"tune", SourcePath("scenarios/demo.json"), "-o", dir.File("t.json")};
+  to_file.insert(to_file.end(), kDemoSpace.begin(), kDemoSpace.end());
+  const CommandResult f = RunAqesim(to_file);
+  REQUIRE(f.exit_code == 0);
+  CHECK(f.stdout_text.empty());
+  CHECK(Contains(
+      f.stderr_text,
+      "aqesim: tune: Gains 3.7 % on average over the guardrails (3.6 % as given, least 1.3 % on flatter "
+      "skew) and loses on none. Set: --conf spark.sql.adaptive.advisoryPartitionSizeInBytes=128m "
+      "(aqesim report " +
+          dir.File("t.json") + " draws the search)\n"));
   // --guardrails worst counts the copy that gains least: 1.3 % is below the 3 % worth recommending.
   args.insert(args.end(), {"--guardrails", "worst"});
   const CommandResult w = RunAqesim(args);

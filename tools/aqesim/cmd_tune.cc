@@ -336,6 +336,20 @@ void RunTune(const TuneArgs& args) {
       format == "json" ? tune::TuneToJson(outcome).dump(2) + "\n" : tune::TuneToText(outcome);
   WriteOutputAtomically(output, text, current.scenario->input_files);
   if (journal && !args.keep_journal) std::remove(journal->path().c_str());  // OUT holds it all now
+  if (output != "-" && outcome.recommendation) {
+    // The answer, where the text output would have put it: the file holds the rest.
+    const tune::Recommendation& r = *outcome.recommendation;
+    std::string answer = "aqesim: tune: " + r.reason;
+    if (r.recommended) {
+      answer += " Set:";
+      for (const tune::KeyChange& k : r.keys) {
+        const std::optional<std::string> spark = tune::SparkKeyOf(k.key);
+        answer +=
+            spark ? " --conf " + *spark + "=" + k.value : " " + k.key + "=" + k.value + " (model parameter)";
+      }
+    }
+    std::fprintf(stderr, "%s (aqesim report %s draws the search)\n", answer.c_str(), output.c_str());
+  }
   if (!terminal) {  // a batch job's log: one line says what ran
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "aqesim: tune: %zu configuration(s) (%zu from the journal) in %.1f s; wrote %s\n",
