@@ -220,8 +220,9 @@ TEST_CASE("report: executor start-up is not skew", "[e2e][report][whynot]") {
   REQUIRE(r.exit_code == 0);
   CHECK_FALSE(Contains(r.stdout_text, "**Skew"));
   CHECK_FALSE(Contains(r.stdout_text, "severe |"));
-  CHECK(Contains(r.stdout_text,
-                 "| 0 | e1 map | 128 | 4.63 | 0.34 | 2.94 | 8.66 | start-up (same warmth: none) | 0 B |"));
+  CHECK(Contains(
+      r.stdout_text,
+      "| 0 | e1 map | 128 | 4.63 | 0.34 | 2.94 | 8.66 | start-up, not skew (data skew: none) | 0 B |"));
   CHECK(Contains(
       r.stdout_text,
       "- The uneven task times of AQE off, stage 0 (e1 map) (slowest task 8.7× the median) are executor "

@@ -550,7 +550,7 @@ std::string StageTableMd(const RunResult& run) {
     m += "| " + std::to_string(s.id) + " | " + MdEsc(s.name) + " | " + std::to_string(s.tasks) + " | " +
          Fixed(s.duration_seconds, 2) + " | " + Fixed(s.task_median_seconds, 2) + " | " +
          Fixed(s.task_max_seconds, 2) + " | " + Fixed(s.skew_ratio, 2) + " | " +
-         (s.startup_spread ? "start-up (same warmth: " + std::string(SeverityName(s.severity)) + ")"
+         (s.startup_spread ? "start-up, not skew (data skew: " + std::string(SeverityName(s.severity)) + ")"
                            : std::string(SeverityName(s.severity))) +
          " | " + FormatBytes(s.spill_bytes) + " |\n";
   }
