@@ -42,6 +42,23 @@ TEST_CASE("explain --format table: skew-join's split and the exchange it came fr
   CHECK(r.stdout_text.find("  j1: SortMergeJoin, skew join\n") != std::string::npos);
 }
 
+TEST_CASE("explain --format table: 'coalesced' counts the tasks that read two or more partitions",
+          "[e2e][explain]") {
+  // coalesce-aqe-blog: 5 → 3 partitions (50 + 10 MiB merged, 50 and 70 alone): one coalesced task.
+  const CommandResult blog =
+      RunAqesim({"explain", SourcePath("scenarios/coalesce-aqe-blog.json"), "--format", "table"});
+  REQUIRE(blog.exit_code == 0);
+  CHECK(Contains(blog.stdout_text,
+                 "\n  e1            1      3          1                      50.0 / 60.0 / 70.0 MiB"));
+  // bloom-filter-subquery: AQE made no decision; its 64 reads of one partition each are not
+  // coalesced (new-user trial: the column said 64).
+  const CommandResult bloom =
+      RunAqesim({"explain", SourcePath("scenarios/bloom-filter-subquery.json"), "--format", "table"});
+  REQUIRE(bloom.exit_code == 0);
+  CHECK(Contains(bloom.stdout_text,
+                 "\n  e1                  5     64                                 38.4 / 38.4"));
+}
+
 TEST_CASE("explain --format table: the true and the driver-seen size ratios say which they are",
           "[e2e][explain]") {
   // range-sort-hot-key: the true max ÷ median of t-exchange is 62.7×, the driver sees 60.2× (MapStatus

@@ -73,7 +73,12 @@ std::string ReadsSection(const RunResult& run) {
   std::vector<std::vector<std::string>> rows;
   for (const ReadExplain& r : run.reads) {
     std::map<std::string, int> kinds;
-    for (const ShufflePartitionSpec& s : r.specs) ++kinds[SpecTypeName(s)];
+    int merged = 0;  // specs that read two or more reducers: what coalescing made
+    for (const ShufflePartitionSpec& s : r.specs) {
+      ++kinds[SpecTypeName(s)];
+      if (const auto* c = std::get_if<CoalescedPartitionSpec>(&s))
+        merged += c->end_reducer_index - c->start_reducer_index > 1 ? 1 : 0;
+    }
     const auto count = [&](const char* k) {
       auto it = kinds.find(k);
       return it == kinds.end() ? std::string("") : std::to_string(it->second);
@@ -82,12 +87,13 @@ std::string ReadsSection(const RunResult& run) {
         (kinds.count("PartialMapperPartitionSpec") ? kinds["PartialMapperPartitionSpec"] : 0) +
         (kinds.count("CoalescedMapperPartitionSpec") ? kinds["CoalescedMapperPartitionSpec"] : 0);
     rows.push_back({r.exchange, std::to_string(r.stage), std::to_string(r.specs.size()),
-                    count("CoalescedPartitionSpec"), count("PartialReducerPartitionSpec"),
+                    merged > 0 ? std::to_string(merged) : "", count("PartialReducerPartitionSpec"),
                     local > 0 ? std::to_string(local) : "", Spread(r.true_bytes),
                     MaxOverMedian(r.true_bytes)});
   }
   if (rows.empty()) return "";
-  return "Reads (one task per spec; true bytes each task reads):\n" +
+  return "Reads (one task per spec; coalesced: tasks reading two or more partitions; true bytes each task "
+         "reads):\n" +
          Indented(TextTableWithin(kWidth - 2, 0, 8,
                                   {"exchange", "stage", "tasks", "coalesced", "skew splits", "local",
                                    "true min / med / max", "true max÷med"},
