@@ -38,6 +38,7 @@
 #include "tools/eventlog/scenario_import.h"
 #include "tools/sweep/journal.h"
 #include "tools/sweep/sweep_runner.h"
+#include "tools/text/terminal_text.h"
 #include "tools/tune/default_space.h"
 #include "tools/tune/objective.h"
 #include "tools/tune/recommendation.h"
@@ -74,7 +75,20 @@ Json ReadDocument(const TuneArgs& args, const ConfOverrides& overrides) {
       for (const std::string& w : warnings) Warn(w);  // a damaged log says so, as import-eventlog does
       warnings.clear();
       eventlog::ImportOptions options;  // the execution import-eventlog takes by default
-      Json doc = eventlog::ImportScenario(app, options, &warnings).scenario;
+      eventlog::ImportedScenario imported = eventlog::ImportScenario(app, options, &warnings);
+      // Which part of the log is tuned: one SQL execution, not the application `scale` replays.
+      if (app.executions.size() > 1) {
+        char recorded[64] = "";
+        if (imported.recorded_duration_ms)
+          std::snprintf(recorded, sizeof recorded, ", %.3f s as recorded",
+                        static_cast<double>(*imported.recorded_duration_ms) / 1000);
+        std::fprintf(
+            stderr,
+            "aqesim: tune: %s holds %zu SQL executions; this tunes %s (the most shuffle bytes%s). "
+            "For another: aqesim import-eventlog LOG --execution ID -o S.json, then aqesim tune S.json\n",
+            TerminalText(path).c_str(), app.executions.size(), imported.selection.c_str(), recorded);
+      }
+      Json doc = std::move(imported.scenario);
       doc.erase("estimated");  // an annotation, not input
       return doc;
     } catch (const eventlog::EventLogError& e) {

@@ -62,6 +62,15 @@ std::vector<SpaceAxis> DefaultSpace(const Scenario& scenario, const RunResult& c
     e.kind = SpaceAxis::Kind::kInteger;
     e.low = 1;
     e.high = 2.0 * std::max(1, scenario.cluster.executors);
+    const DynamicAllocationConf& dynamic = scenario.conf.dynamic_allocation;
+    if (dynamic.enabled) {
+      // Under dynamic allocation spark.executor.instances is only where the allocation manager
+      // starts (ExecutorAllocationManager's initial target): what caps the executors is
+      // maxExecutors, so that is the key searched, from minExecutors up.
+      e.key = "spark.dynamicAllocation.maxExecutors";
+      e.low = std::max(1, dynamic.min_executors);
+      e.high = std::max(e.high, e.low + 1);
+    }
     axes.push_back(e);
     // Memory: half to twice today's, in whole MiB (spill and broadcast limits follow it).
     const int64_t mib = std::max<int64_t>(1, scenario.cluster.executor_memory_bytes >> 20);

@@ -21,7 +21,9 @@
 //   a skew join needing    spark.sql.adaptive.forceOptimizeSkewedJoin=false,true (what the
 //   an extra shuffle       rule proposes; only a simulation tells whether the extra shuffle
 //   (needsExtraShuffle)    pays off)
-//   objective core-hours   cluster.executors=1..2×E (E the current executors) and, on a
+//   objective core-hours   cluster.executors=1..2×E (E the current executors; under dynamic
+//                          allocation spark.dynamicAllocation.maxExecutors=max(1, min)..2×E
+//                          instead: there spark.executor.instances is only the initial count) and, on a
 //   or weighted            cluster.executorMemory=M/2..2M:log in MiB (M today's, at least
 //                          512m), and on a cluster with more than one core per executor,
 //                          cluster.executorCores=1..C (C the current cores)

@@ -165,6 +165,8 @@ std::optional<TuneObjective::Trust> TuneObjective::TrustOf(const Settings& setti
 
 std::string TuneObjective::Prepare() {
   current_scores_.clear();
+  if (const LoadResult loaded = BuildScenario(*base_, overrides_); loaded.errors.empty())
+    dynamic_allocation_ = loaded.scenario->conf.dynamic_allocation.enabled;
   for (const Perturbation& p : perturbations_) {
     std::string error;
     const std::optional<RunResult> run = RunOn({}, p, &error);

@@ -115,6 +115,9 @@ class TuneObjective {
   const Evaluation& Current() const { return current_; }
   const std::vector<Perturbation>& Perturbations() const { return perturbations_; }
   const ObjectiveSpec& Spec() const { return spec_; }
+  /// The current configuration runs Spark's dynamic allocation (spark.dynamicAllocation.enabled):
+  /// cluster.executors, a fixed count, then stands for turning it off (recommendation.h).
+  bool DynamicAllocation() const { return dynamic_allocation_; }
   GuardrailJudgement Judgement() const { return judgement_; }
 
  private:
@@ -127,6 +130,7 @@ class TuneObjective {
   std::vector<Perturbation> perturbations_;
   GuardrailJudgement judgement_;
   std::vector<double> current_scores_;  // one per perturbation
+  bool dynamic_allocation_ = false;
   Evaluation current_;
 };
 

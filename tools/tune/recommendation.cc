@@ -70,7 +70,13 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
                " (how far simulated seconds can be trusted): keep the current configuration.";
   } else {
     r.recommended = true;
-    r.reason = "Gains " + Percent(r.gain) +
+    // What the gain is of, when it is not the makespan's (a cheaper run may take longer).
+    const ObjectiveSpec& spec = objective.Spec();
+    const std::string of = spec.kind == ObjectiveSpec::Kind::kCoreHours ? " of core-hours"
+                           : spec.kind == ObjectiveSpec::Kind::kWeighted
+                               ? " of makespan + " + spec.ToString().substr(9) + " s × core-hours"
+                               : "";
+    r.reason = "Gains " + Percent(r.gain) + of +
                (no_loss   ? over
                 : guarded ? " in the worst case over the guardrails"
                           : "");
@@ -83,8 +89,21 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
                   ", least " + Percent(1 - ratios[least]) + " on " + objective.Perturbations()[least].label +
                   ") and loses on none";
     }
+    if (spec.kind != ObjectiveSpec::Kind::kMakespan) {
+      char makespan[96];
+      std::snprintf(makespan, sizeof makespan, "; the makespan goes from %.2f s to %.2f s",
+                    objective.Current().makespan_seconds, r.evaluation.makespan_seconds);
+      r.reason += makespan;
+    }
     r.reason += ".";
   }
+  // cluster.executors is a fixed executor count: under dynamic allocation, spark.executor.instances
+  // alone is only the allocation manager's initial target, so the recommendation turns it off —
+  // the configuration simulated (a fixed count replaces the recorded timeline or the policy).
+  const auto executors = std::find_if(r.settings.begin(), r.settings.end(),
+                                      [](const auto& s) { return s.first == "cluster.executors"; });
+  if (objective.DynamicAllocation() && executors != r.settings.end())
+    r.settings.insert(executors, {"spark.dynamicAllocation.enabled", "false"});
   // Which decisions each kept key changes.
   std::string error;
   const std::optional<RunResult> with_all = objective.Run(r.settings, &error);

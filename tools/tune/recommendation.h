@@ -11,6 +11,10 @@
 //   recommended    only when the gain is at least `min_gain`: a smaller gain is inside how far
 //                  the simulated seconds can be trusted (README "How far to trust the seconds":
 //                  replays of recorded jobs land within 3 % of the recorded makespan)
+//   dynamic        a kept cluster.executors (a fixed count) on a configuration with dynamic
+//   allocation     allocation on comes with spark.dynamicAllocation.enabled=false, which the
+//                  simulated fixed count stands for (spark.executor.instances alone would only
+//                  set the allocation manager's initial target)
 //   decisions      for each key kept, the AQE decisions the run with every kept key makes that
 //                  the run without that key does not, and those it no longer makes ("which
 //                  decision each key changes")

@@ -186,7 +186,8 @@ std::string TuneToText(const TuneOutcome& o) {
   out << "\n";
   wrapped(r.reason, 0);
   const bool sized = std::any_of(o.axes.begin(), o.axes.end(), [](const SpaceAxis& a) {
-    return a.key == "spark.executor.instances" || a.key == "cluster.executors";
+    return a.key == "spark.executor.instances" || a.key == "cluster.executors" ||
+           a.key == "spark.dynamicAllocation.maxExecutors";
   });
   if (!sized)
     wrapped(
