@@ -68,6 +68,39 @@ TEST_CASE("compare: skew join on vs off, the runs' own makespans and the split o
   CHECK(table.stderr_text.empty());  // two settings of one scenario: no warning
 }
 
+TEST_CASE(
+    "compare: demo at 64m and 128m advisory size, e3's 200 → 40 is the same decision with its target moved",
+    "[e2e][compare]") {
+  eventlog::testing::TempDir dir;
+  const std::string scenario = SourcePath("scenarios/demo.json");
+  const std::string a = dir.File("a.json"), b = dir.File("b.json");
+  REQUIRE(RunAqesim({"run", scenario, "--format", "json", "-o", a}).exit_code == 0);
+  REQUIRE(RunAqesim({"run", scenario, "--conf", "spark.sql.adaptive.advisoryPartitionSizeInBytes=128m",
+                     "--format", "json", "-o", b})
+              .exit_code == 0);
+  const CommandResult r = RunAqesim({"compare", a, b, "--format", "json"});
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json on = nlohmann::json::parse(r.stdout_text)["runs"][1];
+  REQUIRE(on["adaptive"] == true);
+  // The skew split and e1,e2's coalescing differ (307 → 259 against 250 → 139); e3's does not.
+  CHECK(on["decisionsOnlyInA"] ==
+        nlohmann::json::array({on["decisionsOnlyInA"][0],
+                               "CoalesceShufflePartitions: e1,e2: 307 → 259 partitions (target 64.0 MiB)"}));
+  CHECK(on["decisionsOnlyInA"][0].get<std::string>().rfind("OptimizeSkewedJoin: j1: split 8 left", 0) == 0);
+  CHECK(on["decisionsOnlyInB"][1] ==
+        "CoalesceShufflePartitions: e1,e2: 250 → 139 partitions (target 128.0 MiB)");
+  CHECK(on["decisionsOnlyInB"].size() == 2);
+  CHECK(on["decisionsInputsMoved"] ==
+        nlohmann::json::array(
+            {{{"a", "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 54.2 MiB)"},
+              {"b", "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 52.8 MiB)"}}}));
+  const CommandResult table = RunAqesim({"compare", a, b});
+  REQUIRE(table.exit_code == 0);
+  CHECK(table.stdout_text.find("only in A: CoalesceShufflePartitions: e3:") == std::string::npos);
+  CHECK(table.stdout_text.find("  same outcome, inputs moved: A CoalesceShufflePartitions: e3: 200 → 40") !=
+        std::string::npos);
+}
+
 TEST_CASE("compare: two profiled runs are judged against the replay error, 3 % of the slower",
           "[e2e][compare][band]") {
   // The aqeshuffle log imported, AQE on: every stage timed by its recorded profile (4.908 s, e1

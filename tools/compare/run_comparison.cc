@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <deque>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "models/aqe/decision_outcome.h"
 #include "tools/text/table_text.h"
 #include "tools/text/terminal_text.h"
 
@@ -15,20 +17,34 @@ namespace {
 
 std::string DecisionLine(const Decision& d) { return d.rule + ": " + d.message; }
 
-/// Decision lines of `of` that `other` does not have, in `of`'s order.
-std::vector<std::string> OnlyIn(const RunResult& of, const RunResult& other) {
-  std::multiset<std::string> theirs;
-  for (const Decision& d : other.decisions) theirs.insert(DecisionLine(d));
-  std::vector<std::string> out;
-  for (const Decision& d : of.decisions) {
-    auto it = theirs.find(DecisionLine(d));
-    if (it != theirs.end()) {
-      theirs.erase(it);  // one of the other's equal lines pairs with this one
-    } else {
-      out.push_back(DecisionLine(d));
+/// Pairs the decisions of A and B: the same line in both first, then the same outcome
+/// (models/aqe/decision_outcome.h: a coalescing 200 → 40 whose target moved is the same
+/// decision), each decision of one run paired with at most one of the other, in run order.
+void PairDecisions(const RunResult& a, const RunResult& b, RunComparison* c) {
+  std::vector<bool> a_paired(a.decisions.size(), false), b_paired(b.decisions.size(), false);
+  const auto pair_by = [&](auto key, auto on_pair) {
+    std::map<std::string, std::deque<size_t>> theirs;  // B's unpaired decisions by key, in order
+    for (size_t j = 0; j < b.decisions.size(); ++j)
+      if (!b_paired[j]) theirs[key(b.decisions[j])].push_back(j);
+    for (size_t i = 0; i < a.decisions.size(); ++i) {
+      if (a_paired[i]) continue;
+      auto it = theirs.find(key(a.decisions[i]));
+      if (it == theirs.end() || it->second.empty()) continue;
+      const size_t j = it->second.front();
+      it->second.pop_front();
+      a_paired[i] = b_paired[j] = true;
+      on_pair(i, j);
     }
-  }
-  return out;
+  };
+  pair_by(DecisionLine, [](size_t, size_t) {});
+  pair_by([](const Decision& d) { return DecisionOutcome("", d); },
+          [&](size_t i, size_t j) {
+            c->decisions_inputs_moved.push_back({DecisionLine(a.decisions[i]), DecisionLine(b.decisions[j])});
+          });
+  for (size_t i = 0; i < a.decisions.size(); ++i)
+    if (!a_paired[i]) c->decisions_only_in_a.push_back(DecisionLine(a.decisions[i]));
+  for (size_t j = 0; j < b.decisions.size(); ++j)
+    if (!b_paired[j]) c->decisions_only_in_b.push_back(DecisionLine(b.decisions[j]));
 }
 
 std::string Seconds(double s) { return Fixed(s, 3) + " s"; }
@@ -79,8 +95,7 @@ RunComparison CompareRuns(const RunResult& a, const RunResult& b, std::optional<
       c.stages.push_back(
           {t.name, std::nullopt, t.duration_seconds(), std::nullopt, t.tasks, "", t.time_source});
   }
-  c.decisions_only_in_a = OnlyIn(a, b);
-  c.decisions_only_in_b = OnlyIn(b, a);
+  PairDecisions(a, b, &c);
   auto banded = [](const char* name, double seconds, const std::optional<Band>& band) {
     BandedMakespan m{name, seconds, std::nullopt};
     if (band) m.band = MakespanBand{band->first, band->second};
@@ -120,13 +135,20 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
       out += "  " + table.substr(start, end - start + 1);
       start = end + 1;
     }
+    // A message as a terminal can take it, at most kMaxMessageColumns (a forged 10 MB one is cut).
+    const auto line = [](const std::string& d) { return Ellipsize(TerminalText(d), kMaxMessageColumns); };
     if (c.decisions_only_in_a.empty() && c.decisions_only_in_b.empty()) {
-      out += "  decisions: the same in both\n";
+      out += "  decisions: the same in both" +
+             std::string(
+                 c.decisions_inputs_moved.empty() ? "" : " (the same outcome; targets or thresholds moved)") +
+             "\n";
     } else {
-      // A message as a terminal can take it, at most kMaxMessageColumns (a forged 10 MB one is cut).
-      const auto line = [](const std::string& d) { return Ellipsize(TerminalText(d), kMaxMessageColumns); };
       for (const auto& d : c.decisions_only_in_a) out += WrapText("  only in A: " + line(d), 160, 13) + "\n";
       for (const auto& d : c.decisions_only_in_b) out += WrapText("  only in B: " + line(d), 160, 13) + "\n";
+    }
+    for (const auto& [in_a, in_b] : c.decisions_inputs_moved) {
+      out += WrapText("  same outcome, inputs moved: A " + line(in_a), 160, 31) + "\n";
+      out += WrapText("                              B " + line(in_b), 160, 31) + "\n";
     }
   }
   return out;
@@ -150,6 +172,11 @@ nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_pa
                 {"differenceSecondsHigh", v->difference_high_seconds},
                 {"text", v->text}};
   };
+  auto moved = [](const std::vector<std::pair<std::string, std::string>>& pairs) {
+    json out = json::array();
+    for (const auto& [in_a, in_b] : pairs) out.push_back({{"a", in_a}, {"b", in_b}});
+    return out;
+  };
   json out = {{"a", a_path}, {"b", b_path}, {"runs", json::array()}};
   for (const RunComparison& c : runs) {
     json stages = json::array();
@@ -165,7 +192,8 @@ nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_pa
          {"verdict", verdict(c.verdict)},
          {"stages", std::move(stages)},
          {"decisionsOnlyInA", c.decisions_only_in_a},
-         {"decisionsOnlyInB", c.decisions_only_in_b}});
+         {"decisionsOnlyInB", c.decisions_only_in_b},
+         {"decisionsInputsMoved", moved(c.decisions_inputs_moved)}});
   }
   return out;
 }

@@ -41,9 +41,13 @@ struct RunComparison {
   std::optional<Band> a_band, b_band;
   /// A's stages in A's order, then B's stages A does not have, in B's order.
   std::vector<StageComparison> stages;
-  /// "Rule: message" of the decisions only one run took (the same rule and message in both is
-  /// the same decision, whenever it was taken).
+  /// "Rule: message" of the decisions only one run took. The same rule and message in both is
+  /// the same decision, whenever it was taken; so is the same outcome with other inputs, as
+  /// `aqesim scale` counts it (models/aqe/decision_outcome.h: a coalescing 200 → 40 partitions
+  /// at a target of 54.2 MiB in A and 52.8 MiB in B).
   std::vector<std::string> decisions_only_in_a, decisions_only_in_b;
+  /// Those paired by outcome whose lines differ (a target or threshold moved): (A's, B's) line.
+  std::vector<std::pair<std::string, std::string>> decisions_inputs_moved;
   /// Whether B − A survives the bands (or the replay error), A named "A" and B "B"; nullopt when
   /// the makespans are equal.
   std::optional<DifferenceVerdict> verdict;
@@ -63,7 +67,8 @@ std::string ComparisonTable(const std::string& a_path, const std::string& b_path
 /// "difference"}, "band": {"a": [low, high] | null, "b": ...}, "verdict": {"basis": "band" |
 /// "replay", "faster": "a" | "b", "holds", "differenceSecondsLow", "differenceSecondsHigh",
 /// "text"} | null (equal makespans), "stages": [{"name", "a": {"seconds", "tasks", "timed"} |
-/// null, "b": ...}], "decisionsOnlyInA": [...], "decisionsOnlyInB": [...]}]}.
+/// null, "b": ...}], "decisionsOnlyInA": [...], "decisionsOnlyInB": [...], "decisionsInputsMoved": [{"a",
+/// "b"}]}]}.
 nlohmann::json ComparisonJson(const std::string& a_path, const std::string& b_path,
                               const std::vector<RunComparison>& runs);
 

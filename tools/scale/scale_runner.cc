@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "models/aqe/decision_outcome.h"
 #include "models/engine/query_execution.h"
 #include "models/engine/run_time_source.h"
 #include "models/engine/simulated_band.h"
@@ -77,30 +78,6 @@ std::optional<PartRun> RunPart(const ScalePart& part, const PartBase& read,
     return std::nullopt;
   }
   return out;
-}
-
-/// What identifies a decision between rows: its rule and what it is about (the join, exchange
-/// or node fields), prefixed by its part.
-std::string DecisionSubject(const std::string& prefix, const Decision& d) {
-  std::string subject = prefix + d.rule;
-  for (const char* key : {"join", "joins", "exchange", "exchanges", "node", "target"})
-    if (d.fields.contains(key)) subject += std::string(" ") + key + "=" + d.fields.at(key).dump();
-  return subject;
-}
-
-/// What a decision did, for comparing rows: its subject and its structured fields without its
-/// inputs — the sizes it compared against (fields in bytes: targets, thresholds, medians, the
-/// advisory size), minNumPartitions, a why-not's numbers — and its time. A coalescing 200 → 40
-/// at a target of 54 MiB and one 200 → 40 at 60 MiB did the same.
-std::string DecisionOutcome(const std::string& prefix, const Decision& d) {
-  nlohmann::json kept = nlohmann::json::object();
-  for (auto it = d.fields.begin(); it != d.fields.end(); ++it) {
-    const std::string& key = it.key();
-    const bool bytes = key.size() >= 5 && key.compare(key.size() - 5, 5, "Bytes") == 0;
-    if (bytes || key == "minNumPartitions" || key == "numbers" || key == "atSeconds") continue;
-    kept[key] = it.value();
-  }
-  return DecisionSubject(prefix, d) + " " + kept.dump();
 }
 
 /// A term of the model switched off to find why a row with more executors is slower ("rises" in

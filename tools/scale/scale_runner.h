@@ -23,7 +23,8 @@
 //              on the thread count
 //   decisions  a row whose AQE decisions differ from the row before lists the new ones and the
 //              lost ones: there AQE planned differently because of the cluster. Two decisions
-//              are the same when their rule, subject (join, exchanges, node) and outcome are:
+//              are the same when their rule, subject (join, exchanges, node) and outcome are
+//              (models/aqe/decision_outcome.h, as `aqesim compare` pairs its runs' decisions):
 //              the decision's fields but its inputs (fields in bytes — targets, thresholds,
 //              medians, the advisory size —, minNumPartitions, a why-not's numbers, its time).
 //              A decision taken in one row only counts, so does one lost (q72's e1 coalesced at

@@ -1,5 +1,6 @@
 // CompareRuns on hand-built runs: stages matched by name (one only in B), durations and task
-// counts, decisions that only one run took (equal lines pair one to one), and the table's lines.
+// counts, decisions that only one run took (equal lines pair one to one; the same outcome with
+// another target is the same decision, as `aqesim scale` counts it), and the table's lines.
 #include "tools/compare/run_comparison.h"
 
 #include <catch2/catch.hpp>
@@ -73,6 +74,70 @@ TEST_CASE("CompareRuns: stages by name, a stage only in B, decisions only in one
   CHECK(j["runs"][0]["band"]["a"] == nlohmann::json::array({66.0, 440.0}));
   CHECK(j["runs"][0]["band"]["b"].is_null());
   CHECK(j["runs"][0]["stages"][2]["a"].is_null());
+}
+
+Decision Coalesced(const std::string& exchange, int before, int after, int64_t target_bytes,
+                   const std::string& target_text) {
+  Decision d = Decided("CoalesceShufflePartitions", exchange + ": " + std::to_string(before) + " → " +
+                                                        std::to_string(after) + " partitions (target " +
+                                                        target_text + ")");
+  d.fields = {{"exchanges", {exchange}},
+              {"partitionsBefore", before},
+              {"partitionsAfter", after},
+              {"targetSizeBytes", target_bytes},
+              {"advisoryPartitionSizeBytes", 67108864},
+              {"minNumPartitions", 40}};
+  return d;
+}
+
+TEST_CASE("CompareRuns: a coalescing whose target moved is the same decision, another count is not",
+          "[compare]") {
+  RunResult a, b;
+  a.adaptive = b.adaptive = true;
+  a.makespan_seconds = b.makespan_seconds = 70;
+  // demo.json at the default advisory size (A) and at 128m (B): e3 is 200 → 40 in both, its target
+  // 54.2 MiB in A and 52.8 MiB in B; e1,e2 went 307 → 259 in A and 250 → 139 in B.
+  a.decisions = {Coalesced("e1,e2", 307, 259, 67108864, "64.0 MiB"),
+                 Coalesced("e3", 200, 40, 56816385, "54.2 MiB")};
+  b.decisions = {Coalesced("e1,e2", 250, 139, 134217728, "128.0 MiB"),
+                 Coalesced("e3", 200, 40, 55364812, "52.8 MiB")};
+  b.decisions[1].fields["advisoryPartitionSizeBytes"] = 134217728;
+  const RunComparison c = CompareRuns(a, b, std::nullopt, std::nullopt);
+  CHECK(c.decisions_only_in_a ==
+        std::vector<std::string>{"CoalesceShufflePartitions: e1,e2: 307 → 259 partitions (target 64.0 MiB)"});
+  CHECK(
+      c.decisions_only_in_b ==
+      std::vector<std::string>{"CoalesceShufflePartitions: e1,e2: 250 → 139 partitions (target 128.0 MiB)"});
+  REQUIRE(c.decisions_inputs_moved.size() == 1);
+  CHECK(c.decisions_inputs_moved[0].first ==
+        "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 54.2 MiB)");
+  CHECK(c.decisions_inputs_moved[0].second ==
+        "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 52.8 MiB)");
+  const std::string table = ComparisonTable("a.json", "b.json", {c});
+  CHECK(table.find("only in A: CoalesceShufflePartitions: e3") == std::string::npos);
+  CHECK(table.find("only in B: CoalesceShufflePartitions: e3") == std::string::npos);
+  CHECK(
+      table.find("  same outcome, inputs moved: A CoalesceShufflePartitions: e3: 200 → 40 partitions (target "
+                 "54.2 MiB)\n                              B CoalesceShufflePartitions: e3: 200 → 40 "
+                 "partitions (target 52.8 MiB)\n") != std::string::npos);
+  const nlohmann::json j = ComparisonJson("a.json", "b.json", {c});
+  CHECK(j["runs"][0]["decisionsInputsMoved"] ==
+        nlohmann::json::array(
+            {{{"a", "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 54.2 MiB)"},
+              {"b", "CoalesceShufflePartitions: e3: 200 → 40 partitions (target 52.8 MiB)"}}}));
+
+  // 200 → 41 is another decision: both lines are listed as only in one run.
+  b.decisions[1] = Coalesced("e3", 200, 41, 55364812, "52.8 MiB");
+  const RunComparison d = CompareRuns(a, b, std::nullopt, std::nullopt);
+  CHECK(d.decisions_inputs_moved.empty());
+  CHECK(d.decisions_only_in_a.size() == 2);
+  CHECK(d.decisions_only_in_b.size() == 2);
+  // Only the targets moved, every line the same: "the same in both", with the note.
+  b.decisions = a.decisions;
+  b.decisions[1] = Coalesced("e3", 200, 40, 55364812, "52.8 MiB");
+  CHECK(ComparisonTable("a.json", "b.json", {CompareRuns(a, b, std::nullopt, std::nullopt)})
+            .find("  decisions: the same in both (the same outcome; targets or thresholds moved)\n") !=
+        std::string::npos);
 }
 
 }  // namespace
