@@ -294,7 +294,8 @@ TEST_CASE("report with <!--<script> in every name: the chart data stays data", "
   Run md = Exec(AQESIM_BINARY, {"report", scenario.string(), "--format", "md"}, dir.path);
   INFO(md.err);
   REQUIRE(md.exit_code == 0);
-  // One heading line for the title, the description one paragraph line, nothing raw.
+  // One heading line for the title, the description one paragraph line, nothing raw (a '#' inside
+  // the line opens no heading: written as it is).
   CHECK(md.out.find("\n# injected heading") == std::string::npos);
   // Every '<' that would open a tag or comment is backslash-escaped: Markdown shows it as text.
   for (const std::string raw : {"<script", "</script", "<!--", "<b>"}) {
@@ -304,9 +305,8 @@ TEST_CASE("report with <!--<script> in every name: the chart data stays data", "
     }
   }
   CHECK(md.out.find("[c](javascript:") == std::string::npos);  // only as "\\[c\\](javascript:": text
-  CHECK(
-      md.out.find("line one \\# injected heading \\<script>alert(1)\\</script> \\[c\\](javascript:alert(1)) "
-                  "\\<!--\\<script>\n") != std::string::npos);
+  CHECK(md.out.find("line one # injected heading \\<script>alert(1)\\</script> \\[c\\](javascript:alert(1)) "
+                    "\\<!--\\<script>\n") != std::string::npos);
   CHECK(md.out.rfind("# aqesim tuning report — skew\\<!--\\<script>\\</script>\\<b>\n", 0) == 0);
 
   const std::string chromium = FindChromium();

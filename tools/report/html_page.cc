@@ -156,11 +156,39 @@ std::string Card(const std::string& value, const std::string& label) {
 // literal text: line breaks (also U+2028/U+2029) and other control characters become spaces,
 // so nothing starts a heading, list or block further down; Markdown's inline punctuation is
 // backslash-escaped, so no emphasis, code, link ("[x](javascript:...)") or table cell forms,
-// and what would open a block at the start ("- ", "+ ", "= ", "> ", "1. ") is escaped there;
+// and what would open a block at the start is escaped there: a list marker followed by a blank
+// or the end ("- ", "+ ", "1. ", "12)"), a run of '-' ("---", a thematic break or underline), and
+// any '=', '#' or '>' (an underline, a heading, a block quote) — and only those: "-3.5 %", "+2 s",
+// "2.58" and "12.5 s" open nothing and are written as they are. Inside the line '#' is written as
+// it is ("evaluation #6"), but for a heading's closing sequence (after a blank, only '#' and
+// blanks after it, where the text ends a heading line);
 // '<' before a letter, '/', '!' or '?' (a tag, comment or autolink) and '&' before a letter,
 // digit or '#' (an entity) are backslash-escaped, so no HTML or autolink passes through, and
 // elsewhere they stay as written ("<= 256 MiB", "a > b", "R & D" read as they are). Leading blanks
 // (spaces, tabs and what became spaces) are dropped: four of them would open a code block.
+namespace {
+
+// Whether s[i] reads as a blank once escaped (a space, a control character or U+2028/U+2029,
+// which MdEsc turns into spaces) or is past the end: after a list marker, it opens the list.
+bool BlankOrEnd(std::string_view s, size_t i) {
+  if (i >= s.size()) return true;
+  const unsigned char u = static_cast<unsigned char>(s[i]);
+  if (u < 0x20 || u == 0x7F || u == ' ') return true;
+  return u == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+         (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9);
+}
+
+// Whether the '#' at s[i] would be read as a heading's closing sequence when the text ends a
+// heading line ("## Title #"): after a blank, followed by nothing but '#' and blanks.
+bool ClosesHeading(std::string_view s, size_t i, const std::string& out) {
+  if (out.empty() || out.back() != ' ') return false;
+  for (size_t j = i; j < s.size(); ++j)
+    if (s[j] != '#' && !BlankOrEnd(s, j)) return false;
+  return true;
+}
+
+}  // namespace
+
 std::string MdEsc(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -186,9 +214,10 @@ std::string MdEsc(std::string_view s) {
         (c == '>' && first)) {                                                      // a block quote
       out += '\\';
       out += c;
-    } else if (std::string_view("\\`*_[]#|~").find(c) != std::string_view::npos ||
-               (first && (c == '-' || c == '+' || c == '=')) ||
-               (leading_digits && !first && (c == '.' || c == ')'))) {
+    } else if (std::string_view("\\`*_[]|~").find(c) != std::string_view::npos ||
+               (c == '#' && (first || ClosesHeading(s, i, out))) || (first && c == '=') ||
+               (first && (c == '-' || c == '+') && (BlankOrEnd(s, i + 1) || (c == '-' && next == c))) ||
+               (leading_digits && !first && (c == '.' || c == ')') && BlankOrEnd(s, i + 1))) {
       out += '\\';
       out += c;
     } else {
