@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
+#include <map>
 #include <string_view>
 
 #include "tools/text/table_text.h"
@@ -55,6 +57,118 @@ std::vector<size_t> Ranked(const std::vector<tune::Evaluation>& evaluations) {
                    [&](size_t a, size_t b) { return evaluations[a].objective < evaluations[b].objective; });
   return ranked;
 }
+
+// A row of the Best configurations table: the first configuration, in rank order, with its
+// result (makespan, core-hours and objective as the table prints them) and how many more have it.
+struct TableRow {
+  size_t evaluation = 0;
+  int tied = 0;
+};
+
+// At most kTableRows rows of distinct results, best first: a search that circles a plateau (the
+// join_agg import: 27 configurations at 25.487 s, objective 1.0000) fills one row, not fifteen.
+std::vector<TableRow> TableRows(const std::vector<tune::Evaluation>& evaluations) {
+  std::vector<TableRow> rows;
+  std::map<std::string, size_t> row_of;  // a result's printed numbers -> its row
+  for (size_t i : Ranked(evaluations)) {
+    const tune::Evaluation& e = evaluations[i];
+    const std::string key =
+        Fixed(e.makespan_seconds, 3) + " " + Fixed(e.core_hours, 4) + " " + Fixed(e.objective, 4);
+    if (auto it = row_of.find(key); it != row_of.end()) {
+      ++rows[it->second].tied;
+    } else if (rows.size() < kTableRows) {
+      row_of.emplace(key, rows.size());
+      rows.push_back({i, 0});
+    }
+  }
+  return rows;
+}
+
+int TiedCount(const std::vector<TableRow>& rows) {
+  int n = 0;
+  for (const TableRow& r : rows) n += r.tied;
+  return n;
+}
+
+// The table's "#" cell: "8", or "8 (+26 tied)".
+std::string RowLabel(const TableRow& r) {
+  return std::to_string(r.evaluation) + (r.tied > 0 ? " (+" + std::to_string(r.tied) + " tied)" : "");
+}
+
+constexpr const char* kTiesNote =
+    "A row marked “+N tied” stands for N more configurations with the same makespan, core-hours "
+    "and objective as printed; the first evaluated is shown.";
+
+// What the objective divides, for a sentence: "makespan", "core-hours", "makespan + 100 ×
+// core-hours".
+std::string ObjectiveNoun(const tune::ObjectiveSpec& spec) {
+  if (spec.kind != tune::ObjectiveSpec::Kind::kWeighted) return spec.ToString();
+  char b[64];
+  std::snprintf(b, sizeof b, "%g", spec.seconds_per_core_hour);
+  return std::string("makespan + ") + b + " × core-hours";
+}
+
+}  // namespace
+
+std::vector<std::string> ParetoNotes(const tune::TuneOutcome& o, const std::vector<size_t>& front) {
+  std::vector<std::string> notes;
+  const std::optional<tune::Recommendation>& r = o.recommendation;
+  const bool guarded = o.guardrails.size() > 1;
+  std::string copies;
+  for (size_t i = 1; i < o.guardrails.size(); ++i) copies += (i > 1 ? ", " : "") + o.guardrails[i];
+  for (size_t i : front) {
+    const tune::Evaluation& e = o.search.evaluations[i];
+    if (!(e.makespan_seconds < o.current.makespan_seconds && e.core_hours < o.current.core_hours)) continue;
+    // The search's best point, recommended with only the keys that matter, or another point with
+    // the recommendation's run.
+    if (r && r->recommended &&
+        (static_cast<int64_t>(i) == o.search.best ||
+         (std::fabs(r->evaluation.makespan_seconds - e.makespan_seconds) < 5e-7 &&
+          std::fabs(r->evaluation.core_hours - e.core_hours) < 5e-7)))
+      continue;
+    std::string why;
+    const std::string ratio = "its " + ObjectiveNoun(o.objective) + " ÷ the current configuration's";
+    const std::string over = "over the guardrails (" + copies + ")";
+    if (!guarded) {
+      if (e.objective >= 1) why = "its objective, " + ratio + ", is " + Fixed(e.objective, 4) + " ≥ 1";
+    } else if (o.judgement == tune::GuardrailJudgement::kWorst) {
+      if (e.objective >= 1)
+        why = "its objective is " + Fixed(e.objective, 4) + ", the worst " + over + " of " + ratio +
+              " on the same copy: ≥ 1, so on at least one of them it is no better";
+    } else if (e.objective > 1 + tune::kLossTolerance) {
+      why = "on at least one copy " + over + " it loses more than " + Fixed(100 * tune::kLossTolerance, 1) +
+            " % — its objective is its worst ratio there, " + Fixed(e.objective, 4) + " (" + ratio +
+            " on the same copy) — and a loss on any copy vetoes it";
+    } else if (e.objective >= 1) {
+      why = "its objective, the geometric mean " + over + " of " + ratio + " on the same copy, is " +
+            Fixed(e.objective, 4) + " ≥ 1: no gain to expect";
+    }
+    if (!why.empty()) {
+    } else if (1 - e.objective < o.min_gain) {
+      const std::string gain = !guarded ? "its gain"
+                               : o.judgement == tune::GuardrailJudgement::kWorst
+                                   ? "its worst-case gain " + over
+                                   : "its mean gain " + over + ", losing on none,";
+      why = gain + " is " + Fixed(100 * (1 - e.objective), 1) + " % (objective " + Fixed(e.objective, 4) +
+            "), under the " + Fixed(100 * o.min_gain, 1) + " % tune recommends at least (--min-gain)";
+    } else if (o.search.best >= 0 && static_cast<size_t>(o.search.best) < o.search.evaluations.size() &&
+               o.search.evaluations[o.search.best].objective < e.objective) {
+      why = "the search's best point, #" + std::to_string(o.search.best) + ", has a lower objective (" +
+            Fixed(o.search.evaluations[o.search.best].objective, 4) + " against " + Fixed(e.objective, 4) +
+            "), and the recommendation is made from it";
+    } else {
+      why = r ? "as the recommendation says, " + r->reason : "nothing could be recommended";
+    }
+    notes.push_back("Configuration #" + std::to_string(i) + " (" + Fixed(e.makespan_seconds, 3) + " s, " +
+                    Fixed(e.core_hours, 4) +
+                    " core-hours) is faster and cheaper than the current configuration (" +
+                    Fixed(o.current.makespan_seconds, 3) + " s, " + Fixed(o.current.core_hours, 4) +
+                    " core-hours) as given, and not recommended: " + why + ".");
+  }
+  return notes;
+}
+
+namespace {
 
 std::string Headline(const tune::TuneOutcome& o, const std::string& source) {
   std::string s = "Input: " + source + " · scenario " + o.scenario_path + " · objective " +
@@ -188,20 +302,28 @@ std::string TuneBody(const tune::TuneOutcome& o, const std::string& source, Char
   h += charts->Add(ParetoSpec(o, front),
                    "Red: the Pareto front — no other configuration is both faster and cheaper (" +
                        std::to_string(front.size()) + " of them).");
+  const std::vector<std::string> notes = ParetoNotes(o, front);
+  if (!notes.empty()) {
+    h += "<ul>";
+    for (const std::string& n : notes) h += "<li>" + Esc(n) + "</li>";
+    h += "</ul>\n";
+  }
   h += "</section>\n<section><h2>Best configurations</h2><div "
        "style=\"overflow-x:auto\"><table><thead><tr><th>#</th>";
   for (const tune::SpaceAxis& a : o.axes)
     h += "<th title=\"" + Esc(a.key) + "\">" + Esc(ShortKey(a.key)) + "</th>";
   h += "<th>makespan s</th><th>core-hours</th><th>objective</th></tr></thead><tbody>";
-  const std::vector<size_t> ranked = Ranked(o.search.evaluations);
-  for (size_t r = 0; r < ranked.size() && r < kTableRows; ++r) {
-    const tune::Evaluation& e = o.search.evaluations[ranked[r]];
-    h += "<tr><td>" + std::to_string(ranked[r]) + "</td>";
+  const std::vector<TableRow> rows = TableRows(o.search.evaluations);
+  for (const TableRow& r : rows) {
+    const tune::Evaluation& e = o.search.evaluations[r.evaluation];
+    h += "<tr><td>" + Esc(RowLabel(r)) + "</td>";
     for (const std::string& v : e.values) h += "<td>" + Esc(v) + "</td>";
     h += "<td>" + Fixed(e.makespan_seconds, 3) + "</td><td>" + Fixed(e.core_hours, 4) + "</td><td>" +
          Fixed(e.objective, 4) + "</td></tr>";
   }
-  h += "</tbody></table></div></section>\n";
+  h += "</tbody></table></div>";
+  if (TiedCount(rows) > 0) h += "<p class=\"sub\">" + Esc(kTiesNote) + "</p>";
+  h += "</section>\n";
   return h;
 }
 
@@ -236,19 +358,23 @@ std::string TuneMarkdown(const tune::TuneOutcome& o, const std::string& source) 
   for (size_t i : front)
     m += Cat({"| ", std::to_string(i), " | ", Fixed(o.search.evaluations[i].makespan_seconds, 3), " | ",
               Fixed(o.search.evaluations[i].core_hours, 4), " |\n"});
+  const std::vector<std::string> notes = ParetoNotes(o, front);
+  if (!notes.empty()) m += "\n";
+  for (const std::string& n : notes) m += "- " + MdEsc(n) + "\n";
   m += "\n## Best configurations\n\n| # |";
   for (const tune::SpaceAxis& a : o.axes) m += Cat({" ", MdEsc(a.key), " |"});
   m += " makespan s | core-hours | objective |\n|---|";
   for (size_t i = 0; i < o.axes.size(); ++i) m += "---|";
   m += "---|---|---|\n";
-  const std::vector<size_t> ranked = Ranked(o.search.evaluations);
-  for (size_t r = 0; r < ranked.size() && r < kTableRows; ++r) {
-    const tune::Evaluation& e = o.search.evaluations[ranked[r]];
-    m += Cat({"| ", std::to_string(ranked[r]), " |"});
+  const std::vector<TableRow> rows = TableRows(o.search.evaluations);
+  for (const TableRow& r : rows) {
+    const tune::Evaluation& e = o.search.evaluations[r.evaluation];
+    m += Cat({"| ", RowLabel(r), " |"});
     for (const std::string& v : e.values) m += Cat({" ", MdEsc(v), " |"});
     m += Cat({" ", Fixed(e.makespan_seconds, 3), " | ", Fixed(e.core_hours, 4), " | ", Fixed(e.objective, 4),
               " |\n"});
   }
+  if (TiedCount(rows) > 0) m += Cat({"\n", kTiesNote, "\n"});
   return m;
 }
 
