@@ -86,7 +86,9 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
       const size_t least =
           static_cast<size_t>(std::max_element(ratios.begin(), ratios.end()) - ratios.begin());
       r.reason += " (" + Percent(1 - ratios.front()) + " " + objective.Perturbations().front().label +
-                  ", least " + Percent(1 - ratios[least]) + " on " + objective.Perturbations()[least].label +
+                  (least == 0 ? ", the least of them"
+                              : ", least " + Percent(1 - ratios[least]) + " on " +
+                                    objective.Perturbations()[least].label) +
                   ") and loses on none";
     }
     if (spec.kind != ObjectiveSpec::Kind::kMakespan) {
