@@ -21,6 +21,13 @@ std::string Percent(double fraction) {
   return buf;
 }
 
+// W of weighted:W as ObjectiveSpec::ToString writes it (%g).
+std::string WeightText(double seconds_per_core_hour) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", seconds_per_core_hour);
+  return buf;
+}
+
 }  // namespace
 
 std::optional<std::string> SparkKeyOf(const std::string& key) {
@@ -72,10 +79,11 @@ Recommendation Recommend(const TuneObjective& objective, const std::vector<Space
     r.recommended = true;
     // What the gain is of, when it is not the makespan's (a cheaper run may take longer).
     const ObjectiveSpec& spec = objective.Spec();
-    const std::string of = spec.kind == ObjectiveSpec::Kind::kCoreHours ? " of core-hours"
-                           : spec.kind == ObjectiveSpec::Kind::kWeighted
-                               ? " of makespan + " + spec.ToString().substr(9) + " s × core-hours"
-                               : "";
+    const std::string of =
+        spec.kind == ObjectiveSpec::Kind::kCoreHours ? " of core-hours"
+        : spec.kind == ObjectiveSpec::Kind::kWeighted
+            ? " of makespan + " + WeightText(spec.seconds_per_core_hour) + " s × core-hours"
+            : "";
     r.reason = "Gains " + Percent(r.gain) + of +
                (no_loss   ? over
                 : guarded ? " in the worst case over the guardrails"
